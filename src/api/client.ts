@@ -1,0 +1,191 @@
+import type { Dispatcher } from 'undici';
+import { ApiError, NetworkError, ProtocolError } from '../errors.js';
+import {
+  checkMessageReceipt,
+  checkPet,
+  checkPets,
+  decodeResponse,
+  type ShapeCheck,
+} from './decode.js';
+import type { Int64 } from './int64.js';
+import { stringifyJson } from './json.js';
+import { wasNeverSent } from './network-errors.js';
+import { DEFAULT_BACKOFF, RETRYABLE_STATUSES, backoffDelay, parseRetryAfter } from './retry.js';
+import { HttpTransport, type HttpRequest, type HttpResponse } from './transport.js';
+import type { ListPetsQuery, MessageReceipt, NewPet, Pet } from './types.js';
+
+export interface DeprecationNotice {
+  method: string;
+  path: string;
+  deprecation?: string | undefined;
+  sunset?: string | undefined;
+}
+
+export interface ClientOptions {
+  baseUrl: string;
+  quickstartUrl?: string | undefined;
+  apiKey: string;
+  timeoutSeconds: number;
+  retries: number;
+  userAgent: string;
+  log?: ((line: string) => void) | undefined;
+  onDeprecation?: ((notice: DeprecationNotice) => void) | undefined;
+  dispatcher?: Dispatcher | undefined;
+  sleep?: ((ms: number) => Promise<void>) | undefined;
+  random?: (() => number) | undefined;
+  now?: (() => number) | undefined;
+}
+
+/** Longest Retry-After the tool will wait; beyond it, the error is reported instead. */
+const MAX_RETRY_AFTER_MS = 30_000;
+const MAX_REDIRECTS = 5;
+const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
+const AUTH_HINT =
+  'Check the API key: petstore auth status (PETSTORE_API_KEY overrides the stored one).';
+
+/** Joins a path to a base URL, keeping the base's path (e.g. /v1) with or without a trailing slash. */
+export function joinUrl(base: string, path: string): URL {
+  const url = new URL(base);
+  url.pathname = `${url.pathname.replace(/\/+$/, '')}/${path.replace(/^\/+/, '')}`;
+  url.search = '';
+  url.hash = '';
+  return url;
+}
+
+const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** The Animal Store API: one method per operation of the interface. */
+export class PetstoreClient {
+  private readonly transport: HttpTransport;
+
+  constructor(private readonly options: ClientOptions) {
+    this.transport = new HttpTransport({
+      timeoutSeconds: options.timeoutSeconds,
+      log: options.log,
+      dispatcher: options.dispatcher,
+    });
+  }
+
+  async listPets(query: ListPetsQuery = {}): Promise<Pet[]> {
+    const url = joinUrl(this.options.baseUrl, 'pets');
+    if (query.status !== undefined) url.searchParams.set('status', query.status);
+    if (query.limit !== undefined) url.searchParams.set('limit', String(query.limit));
+    const response = await this.send(this.build('GET', url));
+    return decodeResponse<Pet[]>(response, checkPets, 'a list of pets', { 401: AUTH_HINT });
+  }
+
+  async createPet(pet: NewPet): Promise<Pet> {
+    const url = joinUrl(this.options.baseUrl, 'pets');
+    const response = await this.send(this.build('POST', url, stringifyJson(pet)));
+    return this.decodeCreated(response, checkPet, 'a pet');
+  }
+
+  async getPet(id: Int64): Promise<Pet> {
+    const url = joinUrl(this.options.baseUrl, `pets/${id.toString()}`);
+    const response = await this.send(this.build('GET', url));
+    return decodeResponse<Pet>(response, checkPet, 'a pet', {
+      401: AUTH_HINT,
+      404: `No animal has id ${id.toString()}. List them with: petstore pets list`,
+    });
+  }
+
+  async sendMessage(message: string): Promise<MessageReceipt> {
+    const base = this.options.quickstartUrl;
+    if (!base) throw new Error('sendMessage needs a quickstart URL');
+    const url = joinUrl(base, 'messages');
+    const response = await this.send(this.build('POST', url, stringifyJson({ message })));
+    return this.decodeCreated(response, checkMessageReceipt, 'a message receipt');
+  }
+
+  async close(): Promise<void> {
+    await this.transport.close();
+  }
+
+  private decodeCreated<T>(response: HttpResponse, check: ShapeCheck, what: string): T {
+    return decodeResponse<T>(response, check, what, {
+      401: AUTH_HINT,
+      400: 'Fix the input and try again; nothing was created.',
+    });
+  }
+
+  private build(method: HttpRequest['method'], url: URL, body?: string): HttpRequest {
+    const headers: Record<string, string> = {
+      accept: 'application/json',
+      authorization: `Bearer ${this.options.apiKey}`,
+      'user-agent': this.options.userAgent,
+    };
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    return body === undefined ? { method, url, headers } : { method, url, headers, body };
+  }
+
+  /**
+   * Sends with retries. GET is retried on network errors and 429/502/503/504; POST only when the
+   * request certainly never left this machine (refused, DNS), so a pet is never created twice.
+   */
+  private async send(request: HttpRequest): Promise<HttpResponse> {
+    const sleep = this.options.sleep ?? defaultSleep;
+    const now = this.options.now ?? Date.now;
+    const policy = { ...DEFAULT_BACKOFF, random: this.options.random ?? Math.random };
+    const safe = request.method === 'GET';
+    for (let attempt = 0; ; attempt++) {
+      const canRetry = attempt < this.options.retries;
+      let response: HttpResponse;
+      try {
+        response = await this.followRedirects(request);
+      } catch (error) {
+        if (error instanceof NetworkError && canRetry && (safe || wasNeverSent(error))) {
+          await sleep(backoffDelay(attempt, policy));
+          continue;
+        }
+        throw error;
+      }
+      this.noticeDeprecation(request, response);
+      if (safe && canRetry && RETRYABLE_STATUSES.has(response.status)) {
+        const retryAfter = parseRetryAfter(response.headers['retry-after'], now());
+        if (retryAfter === undefined || retryAfter <= MAX_RETRY_AFTER_MS) {
+          await sleep(retryAfter ?? backoffDelay(attempt, policy));
+          continue;
+        }
+      }
+      return response;
+    }
+  }
+
+  /** Follows same-origin redirects for GET; never sends the key to another origin. */
+  private async followRedirects(request: HttpRequest): Promise<HttpResponse> {
+    let current = request;
+    for (let hop = 0; ; hop++) {
+      const response = await this.transport.send(current);
+      const location = response.headers.location;
+      if (!REDIRECT_STATUSES.has(response.status) || location === undefined) return response;
+      const target = new URL(location, current.url);
+      if (target.origin !== request.url.origin) {
+        throw new ProtocolError(
+          response.status,
+          `the service redirected to another origin (${target.origin}); petstore does not follow it, so the API key stays with ${request.url.origin}`,
+          { hint: 'Check the base URL: petstore profile show.' },
+        );
+      }
+      if (current.method !== 'GET' || hop >= MAX_REDIRECTS) {
+        throw new ApiError(
+          response.status,
+          `http_${response.status}`,
+          `the service redirected ${current.method} ${current.url.pathname} to ${target.pathname}; not followed`,
+          { hint: 'Check the base URL: petstore profile show.' },
+        );
+      }
+      current = { ...current, url: target };
+    }
+  }
+
+  private noticeDeprecation(request: HttpRequest, response: HttpResponse): void {
+    const { deprecation, sunset } = response.headers;
+    if (deprecation === undefined && sunset === undefined) return;
+    this.options.onDeprecation?.({
+      method: request.method,
+      path: request.url.pathname,
+      deprecation,
+      sunset,
+    });
+  }
+}

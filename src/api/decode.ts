@@ -1,0 +1,112 @@
+import { ApiError, ProtocolError } from '../errors.js';
+import { snippet } from '../output/sanitize.js';
+import { isInt64 } from './int64.js';
+import { parseJson } from './json.js';
+import type { HttpResponse } from './transport.js';
+
+/** Returns a description of what is wrong with the value, or undefined when it fits. */
+export type ShapeCheck = (value: unknown) => string | undefined;
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+export const checkPet: ShapeCheck = (value) => {
+  if (!isObject(value)) return 'expected an object';
+  if (!isInt64(value.id)) return '"id" is not an int64';
+  if (typeof value.name !== 'string') return '"name" is not a string';
+  if (!isInt64(value.categoryId)) return '"categoryId" is not an int64';
+  if (value.status !== undefined && typeof value.status !== 'string') {
+    return '"status" is not a string';
+  }
+  return undefined;
+};
+
+export const checkPets: ShapeCheck = (value) => {
+  if (!Array.isArray(value)) return 'expected an array of pets';
+  for (const [index, item] of value.entries()) {
+    const problem = checkPet(item);
+    if (problem) return `item ${index}: ${problem}`;
+  }
+  return undefined;
+};
+
+export const checkMessageReceipt: ShapeCheck = (value) => {
+  if (!isObject(value)) return 'expected an object';
+  for (const field of ['id', 'status', 'createdAt'] as const) {
+    if (typeof value[field] !== 'string') return `"${field}" is not a string`;
+  }
+  return undefined;
+};
+
+function isJsonContentType(contentType: string | undefined): boolean {
+  if (!contentType) return false;
+  const mediaType = contentType.split(';')[0]!.trim().toLowerCase();
+  return mediaType === 'application/json' || mediaType.endsWith('+json');
+}
+
+function describeBody(response: HttpResponse): string {
+  if (response.text.length === 0) return 'an empty body';
+  return `"${snippet(response.text)}"`;
+}
+
+function tryParse(text: string): { ok: true; value: unknown } | { ok: false } {
+  try {
+    return { ok: true, value: parseJson(text) };
+  } catch {
+    return { ok: false };
+  }
+}
+
+/** Decodes a 2xx response of the given shape, or throws a typed error for anything else. */
+export function decodeResponse<T>(
+  response: HttpResponse,
+  check: ShapeCheck,
+  what: string,
+  hints: Partial<Record<number, string>> = {},
+): T {
+  const { status } = response;
+  if (status < 200 || status > 299) throw errorFromResponse(response, hints);
+  if (!isJsonContentType(response.headers['content-type'])) {
+    const type = response.headers['content-type'] ?? 'no content type';
+    throw new ProtocolError(
+      status,
+      `expected JSON (${what}) in the HTTP ${status} response, got ${type} with ${describeBody(response)}`,
+    );
+  }
+  const parsed = tryParse(response.text);
+  if (!parsed.ok) {
+    throw new ProtocolError(
+      status,
+      `the HTTP ${status} response is not valid JSON: ${describeBody(response)}`,
+    );
+  }
+  const problem = check(parsed.value);
+  if (problem) {
+    throw new ProtocolError(status, `the HTTP ${status} response is not ${what}: ${problem}`);
+  }
+  return parsed.value as T;
+}
+
+/** An error status becomes an ApiError; the spec's Error body supplies code and message. */
+export function errorFromResponse(
+  response: HttpResponse,
+  hints: Partial<Record<number, string>> = {},
+): ApiError {
+  const { status } = response;
+  const requestId = response.headers['x-request-id'];
+  const hint = hints[status];
+  const parsed = tryParse(response.text);
+  if (parsed.ok && isObject(parsed.value)) {
+    const { code, message } = parsed.value;
+    if (typeof code === 'string' && typeof message === 'string') {
+      return new ApiError(status, code, message, { hint, requestId });
+    }
+  }
+  return new ApiError(
+    status,
+    `http_${status}`,
+    `the service answered HTTP ${status} without an Error body: ${describeBody(response)}`,
+    { hint, requestId },
+  );
+}

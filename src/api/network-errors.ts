@@ -1,0 +1,60 @@
+import { NetworkError } from '../errors.js';
+
+const DESCRIPTIONS: Record<string, string> = {
+  ECONNREFUSED: 'connection refused',
+  ECONNRESET: 'connection reset by the server',
+  EPIPE: 'connection closed while sending',
+  ENOTFOUND: 'host not found (DNS)',
+  EAI_AGAIN: 'DNS lookup failed temporarily',
+  EHOSTUNREACH: 'host unreachable',
+  ENETUNREACH: 'network unreachable',
+  ETIMEDOUT: 'connection timed out',
+  UND_ERR_CONNECT_TIMEOUT: 'timed out while connecting',
+  UND_ERR_HEADERS_TIMEOUT: 'timed out waiting for the response',
+  UND_ERR_BODY_TIMEOUT: 'timed out while reading the response',
+  UND_ERR_SOCKET: 'connection closed unexpectedly',
+  UND_ERR_ABORTED: 'request aborted',
+  UND_ERR_RES_CONTENT_LENGTH_MISMATCH: 'response was truncated',
+  UND_ERR_PRX_CONN: 'could not connect through the proxy',
+  UND_ERR_PRX_TLS: 'TLS to the proxy failed',
+};
+
+/** Errors raised before any byte could have reached the service: safe to retry any method. */
+const NOT_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT']);
+
+function errorCode(error: unknown): string | undefined {
+  for (let current = error, depth = 0; current && depth < 5; depth++) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string') return code;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+function isTlsCode(code: string): boolean {
+  return (
+    code.startsWith('ERR_TLS') ||
+    code.startsWith('ERR_SSL') ||
+    code.includes('CERT') ||
+    code === 'UNABLE_TO_VERIFY_LEAF_SIGNATURE'
+  );
+}
+
+export function toNetworkError(error: unknown, url: URL, timeoutSeconds: number): NetworkError {
+  const code = errorCode(error) ?? 'network_error';
+  const target = url.host;
+  let description = DESCRIPTIONS[code];
+  if (!description && isTlsCode(code)) description = `TLS failure (${code})`;
+  description ??= error instanceof Error ? error.message : 'network failure';
+  const timedOut = code.includes('TIMEOUT') || code === 'ETIMEDOUT';
+  const hint = timedOut
+    ? `The limit is ${timeoutSeconds}s per request; raise it with --timeout SECONDS.`
+    : code === 'ECONNREFUSED' || code === 'ENOTFOUND'
+      ? 'Check the base URL (petstore profile show) and that the service is running.'
+      : undefined;
+  return new NetworkError(code, `cannot reach ${target}: ${description}`, { hint, cause: error });
+}
+
+export function wasNeverSent(error: NetworkError): boolean {
+  return NOT_SENT.has(error.code);
+}

@@ -1,0 +1,29 @@
+/** Statuses worth another try for a safe request: rate limited or a passing gateway fault. */
+export const RETRYABLE_STATUSES = new Set([429, 502, 503, 504]);
+
+export interface BackoffPolicy {
+  baseMs: number;
+  maxMs: number;
+  random: () => number;
+}
+
+export const DEFAULT_BACKOFF: Omit<BackoffPolicy, 'random'> = { baseMs: 500, maxMs: 30_000 };
+
+/** Exponential backoff with jitter: a delay between half and all of base * 2^attempt, capped. */
+export function backoffDelay(attempt: number, policy: BackoffPolicy): number {
+  const ceiling = Math.min(policy.maxMs, policy.baseMs * 2 ** attempt);
+  return Math.round(ceiling / 2 + (ceiling / 2) * policy.random());
+}
+
+/**
+ * Retry-After as milliseconds from now: delta-seconds or an HTTP date. Undefined when absent or
+ * unparsable, so the caller falls back to backoff.
+ */
+export function parseRetryAfter(header: string | undefined, now: number): number | undefined {
+  if (header === undefined) return undefined;
+  const trimmed = header.trim();
+  if (/^\d+$/.test(trimmed)) return Number(trimmed) * 1000;
+  const date = Date.parse(trimmed);
+  if (Number.isNaN(date)) return undefined;
+  return Math.max(0, date - now);
+}

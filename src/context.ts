@@ -1,0 +1,114 @@
+import type { DeprecationNotice, PetstoreClient } from './api/client.js';
+import { MissingCredentialError } from './errors.js';
+import type { Env, IO } from './io.js';
+import { renderData, type Column } from './output/render.js';
+import { sanitizeLine } from './output/sanitize.js';
+import type { Settings } from './settings.js';
+import type { Target } from './target.js';
+
+/** What every run function receives: streams, environment, settings and lazy services. */
+export interface Context {
+  readonly io: IO;
+  readonly env: Env;
+  readonly settings: Settings;
+  /** A status line on stderr; suppressed by --quiet. */
+  notice(message: string): void;
+  /** A warning on stderr; suppressed by --quiet. */
+  warn(message: string): void;
+  /** Data on stdout in the chosen output format. */
+  render<Row>(data: Row | Row[], columns: Column<Row>[]): Promise<void>;
+  /** The service to talk to (profile, URLs, key), resolved on first use. */
+  target(): Promise<Target>;
+  /** The API client for the target, created on first use. */
+  client(): Promise<PetstoreClient>;
+  /** Releases what the run opened (sockets, an embedded sandbox). */
+  close(): Promise<void>;
+}
+
+export interface ContextDeps {
+  io: IO;
+  env: Env;
+  settings: Settings;
+  resolveTarget: (ctx: Context) => Promise<Target>;
+  /** Overrides client creation (tests); by default an undici client for the target. */
+  createClient?: (ctx: Context, target: Target) => Promise<PetstoreClient>;
+}
+
+export const USER_AGENT = `petstore-cli/${__PETSTORE_VERSION__} node/${process.versions.node} ${process.platform}`;
+
+function deprecationWarning(notice: DeprecationNotice): string {
+  const sunset = notice.sunset ? `; it will be removed on ${notice.sunset}` : '';
+  return `${notice.method} ${notice.path} is deprecated by the service${sunset}`;
+}
+
+async function createDefaultClient(ctx: Context, target: Target): Promise<PetstoreClient> {
+  if (target.apiKey === undefined) {
+    throw new MissingCredentialError(`no API key for profile "${target.profile}"`, {
+      hint: `Run: petstore auth login --profile ${target.profile} (or set PETSTORE_API_KEY).`,
+    });
+  }
+  const { PetstoreClient } = await import('./api/client.js');
+  let warned = false;
+  return new PetstoreClient({
+    baseUrl: target.baseUrl,
+    quickstartUrl: target.quickstartUrl,
+    apiKey: target.apiKey,
+    timeoutSeconds: ctx.settings.timeoutSeconds,
+    retries: ctx.settings.retries,
+    userAgent: USER_AGENT,
+    log: ctx.settings.verbose
+      ? (line) => ctx.io.stderr.write(`${sanitizeLine(line)}\n`)
+      : undefined,
+    onDeprecation: (notice) => {
+      if (warned) return;
+      warned = true;
+      ctx.warn(deprecationWarning(notice));
+    },
+  });
+}
+
+export function createContext(deps: ContextDeps): Context {
+  const { io, env, settings } = deps;
+  let target: Promise<Target> | undefined;
+  let client: Promise<PetstoreClient> | undefined;
+  const cleanups: (() => Promise<void>)[] = [];
+
+  const ctx: Context = {
+    io,
+    env,
+    settings,
+    notice(message) {
+      if (!settings.quiet) io.stderr.write(`${message}\n`);
+    },
+    warn(message) {
+      if (!settings.quiet) io.stderr.write(`warning: ${message}\n`);
+    },
+    render(data, columns) {
+      return renderData(data, columns, {
+        format: settings.output,
+        color: settings.color,
+        pretty: settings.prettyJson,
+        write: (text) => io.stdout.write(text),
+      });
+    },
+    target() {
+      target ??= deps.resolveTarget(ctx).then((resolved) => {
+        if (resolved.close) cleanups.push(resolved.close);
+        return resolved;
+      });
+      return target;
+    },
+    client() {
+      client ??= ctx.target().then(async (resolved) => {
+        const created = await (deps.createClient ?? createDefaultClient)(ctx, resolved);
+        cleanups.unshift(() => created.close());
+        return created;
+      });
+      return client;
+    },
+    async close() {
+      for (const cleanup of cleanups.splice(0)) await cleanup();
+    },
+  };
+  return ctx;
+}

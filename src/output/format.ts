@@ -1,0 +1,28 @@
+import { UsageError } from '../errors.js';
+
+export const OUTPUT_FORMATS = ['table', 'json', 'ndjson'] as const;
+export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
+
+export interface FormatInputs {
+  flag: string | undefined;
+  json: boolean;
+  env: string | undefined;
+  stdoutIsTTY: boolean;
+}
+
+/** Flag > PETSTORE_OUTPUT > table on a terminal, JSON otherwise. */
+export function resolveOutputFormat({ flag, json, env, stdoutIsTTY }: FormatInputs): OutputFormat {
+  if (json) {
+    if (flag !== undefined && flag !== 'json') {
+      throw new UsageError(`--json conflicts with --output ${flag}`, {
+        hint: 'Give one of them.',
+      });
+    }
+    return 'json';
+  }
+  const chosen = flag ?? (env === '' ? undefined : env);
+  if (chosen === undefined) return stdoutIsTTY ? 'table' : 'json';
+  if ((OUTPUT_FORMATS as readonly string[]).includes(chosen)) return chosen as OutputFormat;
+  const source = flag !== undefined ? '--output' : 'PETSTORE_OUTPUT';
+  throw new UsageError(`${source} must be one of ${OUTPUT_FORMATS.join(', ')}, got "${chosen}"`);
+}

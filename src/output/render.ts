@@ -1,0 +1,43 @@
+import { stringifyJson } from '../api/json.js';
+import type { OutputFormat } from './format.js';
+
+export interface Column<Row> {
+  header: string;
+  value: (row: Row) => unknown;
+  /** Optional colour for the cell text, applied only when colour is on. */
+  tone?: (row: Row) => CellTone | undefined;
+}
+
+export type CellTone = 'good' | 'warn' | 'muted';
+
+export interface RenderOptions {
+  format: OutputFormat;
+  color: boolean;
+  /** Pretty JSON on a terminal, compact when piped. */
+  pretty: boolean;
+  write: (text: string) => void;
+}
+
+/** Writes data to stdout in the chosen format. Tables are loaded only when needed. */
+export async function renderData<Row>(
+  data: Row | Row[],
+  columns: Column<Row>[],
+  options: RenderOptions,
+): Promise<void> {
+  switch (options.format) {
+    case 'json':
+      options.write(stringifyJson(data, options.pretty) + '\n');
+      return;
+    case 'ndjson':
+      for (const row of Array.isArray(data) ? data : [data]) {
+        options.write(stringifyJson(row) + '\n');
+      }
+      return;
+    case 'table': {
+      const { renderTable } = await import('./table.js');
+      const rows = Array.isArray(data) ? data : [data];
+      options.write(renderTable(rows, columns, options.color) + '\n');
+      return;
+    }
+  }
+}

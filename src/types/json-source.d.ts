@@ -1,0 +1,15 @@
+// Node 22+ (V8) implements the "JSON.parse source text access" proposal, which the bundled
+// TypeScript lib does not describe yet.
+interface JSONReviverContext {
+  source?: string;
+}
+
+interface JSON {
+  parse(
+    text: string,
+    reviver: (this: unknown, key: string, value: unknown, context: JSONReviverContext) => unknown,
+  ): unknown;
+  rawJSON(text: string): unknown;
+}
+
+declare const __PETSTORE_VERSION__: string;

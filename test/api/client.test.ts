@@ -1,0 +1,234 @@
+import nock from 'nock';
+import { afterEach, beforeAll, afterAll, describe, expect, it } from 'vitest';
+import { PetstoreClient, joinUrl, type ClientOptions } from '../../src/api/client.js';
+import { ApiError, NetworkError, ProtocolError } from '../../src/errors.js';
+import { sendJson, startTestServer } from '../helpers/test-server.js';
+
+const ORIGIN = 'http://api.petstore.test';
+const KEY = 'sk_test_SECRET_1234';
+const JSON_HEADERS = { 'content-type': 'application/json' };
+
+function client(overrides: Partial<ClientOptions> = {}) {
+  const delays: number[] = [];
+  const log: string[] = [];
+  const instance = new PetstoreClient({
+    baseUrl: `${ORIGIN}/v1`,
+    quickstartUrl: `${ORIGIN}/quickstart`,
+    apiKey: KEY,
+    timeoutSeconds: 5,
+    retries: 2,
+    userAgent: 'petstore-cli/test',
+    sleep: (ms) => {
+      delays.push(ms);
+      return Promise.resolve();
+    },
+    random: () => 0.5,
+    now: () => Date.parse('2026-11-22T00:00:00Z'),
+    log: (line) => log.push(line),
+    ...overrides,
+  });
+  return { instance, delays, log };
+}
+
+beforeAll(() => nock.disableNetConnect());
+afterAll(() => nock.enableNetConnect());
+afterEach(() => {
+  const pending = nock.pendingMocks();
+  nock.cleanAll();
+  expect(pending, 'every scripted response was requested').toEqual([]);
+});
+
+describe('joinUrl', () => {
+  it('keeps /v1 with or without a trailing slash', () => {
+    expect(joinUrl('https://x.test/v1', 'pets').href).toBe('https://x.test/v1/pets');
+    expect(joinUrl('https://x.test/v1/', '/pets').href).toBe('https://x.test/v1/pets');
+    expect(joinUrl('https://x.test/api/v1//', 'pets/7').href).toBe('https://x.test/api/v1/pets/7');
+  });
+});
+
+describe('listPets', () => {
+  it('sends the query, bearer key and JSON headers; returns the pets', async () => {
+    nock(ORIGIN, {
+      reqheaders: {
+        authorization: `Bearer ${KEY}`,
+        accept: 'application/json',
+        'user-agent': 'petstore-cli/test',
+      },
+    })
+      .get('/v1/pets')
+      .query({ status: 'sold', limit: '5' })
+      .reply(
+        200,
+        '[{"id":9007199254740993,"name":"Rex","categoryId":1,"status":"sold"}]',
+        JSON_HEADERS,
+      );
+    const pets = await client().instance.listPets({ status: 'sold', limit: 5 });
+    expect(pets).toEqual([{ id: 9007199254740993n, name: 'Rex', categoryId: 1, status: 'sold' }]);
+  });
+
+  it('turns a 401 Error body into an ApiError with the service message', async () => {
+    nock(ORIGIN)
+      .get('/v1/pets')
+      .reply(401, { code: 'unauthorized', message: 'API key invalid', status: 401 }, JSON_HEADERS);
+    const error = await client()
+      .instance.listPets()
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error).toMatchObject({ status: 401, code: 'unauthorized', message: 'API key invalid' });
+  });
+
+  it('retries 503 twice, then returns the list', async () => {
+    nock(ORIGIN)
+      .get('/v1/pets')
+      .times(2)
+      .reply(503, { code: 'busy', message: 'busy', status: 503 });
+    nock(ORIGIN).get('/v1/pets').reply(200, [], JSON_HEADERS);
+    const { instance, delays } = client();
+    await expect(instance.listPets()).resolves.toEqual([]);
+    expect(delays).toEqual([375, 750]);
+  });
+
+  it('gives up after --retries and reports the last status', async () => {
+    nock(ORIGIN)
+      .get('/v1/pets')
+      .times(3)
+      .reply(502, '<html>Bad gateway</html>', { 'content-type': 'text/html' });
+    const error = await client()
+      .instance.listPets()
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    expect((error as ApiError).status).toBe(502);
+    expect((error as ApiError).message).toContain('<html>Bad gateway</html>');
+  });
+
+  it('does not retry with retries 0', async () => {
+    nock(ORIGIN).get('/v1/pets').reply(503, { code: 'busy', message: 'busy', status: 503 });
+    const { instance, delays } = client({ retries: 0 });
+    await expect(instance.listPets()).rejects.toMatchObject({ status: 503 });
+    expect(delays).toEqual([]);
+  });
+
+  it('honours Retry-After in seconds and as an HTTP date', async () => {
+    nock(ORIGIN).get('/v1/pets').reply(429, '', { 'retry-after': '3' });
+    nock(ORIGIN).get('/v1/pets').reply(503, '', { 'retry-after': 'Sun, 22 Nov 2026 00:00:07 GMT' });
+    nock(ORIGIN).get('/v1/pets').reply(200, [], JSON_HEADERS);
+    const { instance, delays } = client();
+    await instance.listPets();
+    expect(delays).toEqual([3000, 7000]);
+  });
+
+  it('reports instead of waiting when Retry-After exceeds the cap', async () => {
+    nock(ORIGIN)
+      .get('/v1/pets')
+      .reply(
+        429,
+        { code: 'rate_limited', message: 'slow down', status: 429 },
+        { 'retry-after': '3600' },
+      );
+    const { instance, delays } = client();
+    await expect(instance.listPets()).rejects.toMatchObject({ status: 429, code: 'rate_limited' });
+    expect(delays).toEqual([]);
+  });
+
+  it.each([
+    ['HTML', '<html>hi</html>', 'text/html', /got text\/html/],
+    ['malformed JSON', '[{"id":1,', 'application/json', /not valid JSON/],
+    ['an empty body', '', 'application/json', /not valid JSON: an empty body/],
+    ['the wrong shape', '{"pets":[]}', 'application/json', /not a list of pets: expected an array/],
+    ['a pet without a name', '[{"id":1,"categoryId":2}]', 'application/json', /item 0: "name"/],
+    [
+      'a fractional id',
+      '[{"id":1.5,"name":"x","categoryId":2}]',
+      'application/json',
+      /"id" is not an int64/,
+    ],
+  ])('rejects a 200 with %s as a ProtocolError', async (_label, body, type, message) => {
+    nock(ORIGIN).get('/v1/pets').reply(200, body, { 'content-type': type });
+    const error = await client()
+      .instance.listPets()
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ProtocolError);
+    expect((error as ProtocolError).message).toMatch(message);
+  });
+
+  it('never follows a redirect to another origin, so the key stays home', async () => {
+    nock(ORIGIN).get('/v1/pets').reply(302, '', { location: 'https://evil.test/v1/pets' });
+    const error = await client()
+      .instance.listPets()
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ProtocolError);
+    expect((error as Error).message).toContain('another origin (https://evil.test)');
+  });
+
+  it('follows a same-origin redirect for GET', async () => {
+    nock(ORIGIN).get('/v1/pets').reply(301, '', { location: '/v1/animals' });
+    nock(ORIGIN, { reqheaders: { authorization: `Bearer ${KEY}` } })
+      .get('/v1/animals')
+      .reply(200, [], JSON_HEADERS);
+    await expect(client().instance.listPets()).resolves.toEqual([]);
+  });
+
+  it('logs exchanges with the key redacted', async () => {
+    nock(ORIGIN).get('/v1/pets').reply(200, [], JSON_HEADERS);
+    const { instance, log } = client();
+    await instance.listPets();
+    const text = log.join('\n');
+    expect(text).toContain('> GET http://api.petstore.test/v1/pets');
+    expect(text).toContain('authorization: Bearer [redacted]');
+    expect(text).toMatch(/< 200 GET .* \(\d+ ms\)/);
+    expect(text).not.toContain(KEY);
+  });
+});
+
+describe('network faults (real sockets on 127.0.0.1)', () => {
+  beforeAll(() => nock.enableNetConnect('127.0.0.1'));
+  afterAll(() => nock.disableNetConnect());
+
+  it('reports a service that never answers as a timeout, after retrying GET', async () => {
+    const server = await startTestServer(() => {
+      /* never answers */
+    });
+    const { instance } = client({ baseUrl: `${server.url}/v1`, timeoutSeconds: 0.3, retries: 1 });
+    try {
+      const error = await instance.listPets().catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(NetworkError);
+      expect((error as NetworkError).code).toBe('UND_ERR_HEADERS_TIMEOUT');
+      expect((error as NetworkError).hint).toContain('--timeout');
+      expect(server.requests).toHaveLength(2);
+    } finally {
+      await instance.close();
+      await server.close();
+    }
+  });
+
+  it('retries a reset connection, then returns the list', async () => {
+    let calls = 0;
+    const server = await startTestServer((_req, res) => {
+      calls++;
+      if (calls === 1) res.socket?.destroy();
+      else sendJson(res, 200, '[]');
+    });
+    const { instance } = client({ baseUrl: `${server.url}/v1` });
+    try {
+      await expect(instance.listPets()).resolves.toEqual([]);
+      expect(calls).toBe(2);
+    } finally {
+      await instance.close();
+      await server.close();
+    }
+  });
+
+  it('reports a refused connection as a NetworkError naming the host', async () => {
+    const server = await startTestServer(() => undefined);
+    await server.close();
+    const { instance, delays } = client({ baseUrl: `${server.url}/v1` });
+    const error = await instance.listPets().catch((e: unknown) => e);
+    await instance.close();
+    expect(error).toBeInstanceOf(NetworkError);
+    expect((error as NetworkError).code).toBe('ECONNREFUSED');
+    expect((error as NetworkError).message).toBe(
+      `cannot reach ${new URL(server.url).host}: connection refused`,
+    );
+    expect(delays).toHaveLength(2);
+  });
+});

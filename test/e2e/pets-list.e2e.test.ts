@@ -1,0 +1,106 @@
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/run-cli.js';
+import { sendJson, startTestServer, type TestServer } from '../helpers/test-server.js';
+
+let server: TestServer;
+const BODY = '[{"id":9007199254740993,"name":"Rex","categoryId":1,"status":"sold"}]';
+
+beforeAll(async () => {
+  server = await startTestServer((req, res) => {
+    if (req.headers.authorization !== 'Bearer k') {
+      sendJson(res, 401, '{"code":"unauthorized","message":"API key invalid","status":401}');
+    } else {
+      sendJson(res, 200, BODY);
+    }
+  });
+});
+afterAll(() => server.close());
+
+describe('built petstore against a local server', () => {
+  it('sends GET /v1/pets with the query and key, and prints the array', async () => {
+    const result = await runCli(['pets', 'list', '--status', 'sold', '--limit', '5', '--json'], {
+      env: { PETSTORE_BASE_URL: `${server.url}/v1`, PETSTORE_API_KEY: 'k' },
+    });
+    expect(result).toMatchObject({ code: 0, stdout: BODY + '\n', stderr: '' });
+    const request = server.requests.at(-1)!;
+    expect(request.method).toBe('GET');
+    expect(request.url).toBe('/v1/pets?status=sold&limit=5');
+    expect(request.headers.authorization).toBe('Bearer k');
+    expect(request.headers['user-agent']).toMatch(/^petstore-cli\/\d+\.\d+\.\d+ node\/\S+ \w+$/);
+  });
+
+  it('writes a table without escape codes when piped', async () => {
+    const result = await runCli(['pets', 'list', '-o', 'table'], {
+      env: { PETSTORE_BASE_URL: `${server.url}/v1`, PETSTORE_API_KEY: 'k' },
+    });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('9007199254740993');
+    expect(result.stdout).not.toContain('\u001b');
+  });
+
+  it('exits 3 on 401 with the service message and no stack trace', async () => {
+    const result = await runCli(['pets', 'list', '-o', 'table'], {
+      env: { PETSTORE_BASE_URL: `${server.url}/v1`, PETSTORE_API_KEY: 'wrong' },
+    });
+    expect(result.code).toBe(3);
+    expect(result.stderr).toContain('petstore: API key invalid (unauthorized, HTTP 401)');
+    expect(result.stderr).not.toMatch(/\n\s+at /);
+    expect(result.stdout).toBe('');
+  });
+
+  it('exits 2 for a bad --limit and sends nothing', async () => {
+    const before = server.requests.length;
+    const result = await runCli(['pets', 'list', '--limit', '101'], {
+      env: { PETSTORE_BASE_URL: `${server.url}/v1`, PETSTORE_API_KEY: 'k' },
+    });
+    expect(result.code).toBe(2);
+    expect(server.requests.length).toBe(before);
+  });
+});
+
+describe('start-up path', () => {
+  it('prints the version from package.json', async () => {
+    const pkg = JSON.parse(readFileSync('package.json', 'utf8')) as { version: string };
+    const result = await runCli(['--version']);
+    expect(result).toMatchObject({ code: 0, stdout: `${pkg.version}\n` });
+  });
+
+  it.each([['--version'], ['--help'], ['pets', 'list', '--help']])(
+    '%s loads none of undici, conf, cli-table3, chalk',
+    async (...args) => {
+      // Which bundle files hold the heavy packages, from the build's metafile.
+      const meta = JSON.parse(readFileSync('dist/meta.json', 'utf8')) as {
+        outputs: Record<string, { inputs: Record<string, unknown> }>;
+      };
+      const heavy = /node_modules\/(undici|conf|cli-table3|chalk)\//;
+      const heavyFiles = Object.entries(meta.outputs)
+        .filter(([, output]) => Object.keys(output.inputs).some((input) => heavy.test(input)))
+        .map(([file]) => file.replace(/^dist\//, ''));
+      expect(heavyFiles.length).toBeGreaterThan(0);
+
+      const result = await runCli(args, {
+        nodeArgs: ['--import', new URL('../helpers/log-loaded-modules.mjs', import.meta.url).href],
+      });
+      expect(result.code).toBe(0);
+      const loaded = result.stderr.split('\n').filter((line) => line.startsWith('loaded '));
+      expect(loaded.some((line) => line.endsWith('dist/main.js'))).toBe(true);
+      for (const file of heavyFiles) {
+        expect(loaded.filter((line) => line.endsWith(file))).toEqual([]);
+      }
+    },
+  );
+});
+
+describe('old Node', () => {
+  it('refuses with one clear line and exit 2', async () => {
+    const result = await runCli(['--version'], {
+      nodeArgs: ['--import', new URL('../helpers/pretend-node-20.mjs', import.meta.url).href],
+    });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe(
+      'petstore: Node.js 22.20 or newer is required; this is Node.js 20.20.2.\n',
+    );
+    expect(result.stdout).toBe('');
+  });
+});
