@@ -15,6 +15,8 @@ export interface Context {
   notice(message: string): void;
   /** A warning on stderr; suppressed by --quiet. */
   warn(message: string): void;
+  /** A deprecation warning, at most once per run whatever its source. */
+  warnDeprecated(message: string): void;
   /** Data on stdout in the chosen output format. */
   render<Row>(data: Row | Row[], columns: Column<Row>[]): Promise<void>;
   /** The service to talk to (profile, URLs, key), resolved on first use. */
@@ -38,7 +40,7 @@ export const USER_AGENT = `petstore-cli/${__PETSTORE_VERSION__} node/${process.v
 
 function deprecationWarning(notice: DeprecationNotice): string {
   const sunset = notice.sunset ? `; it will be removed on ${notice.sunset}` : '';
-  return `${notice.method} ${notice.path} is deprecated by the service${sunset}`;
+  return `${notice.method} ${sanitizeLine(notice.path)} is deprecated by the service${sanitizeLine(sunset)}`;
 }
 
 async function createDefaultClient(ctx: Context, target: Target): Promise<PetstoreClient> {
@@ -47,9 +49,18 @@ async function createDefaultClient(ctx: Context, target: Target): Promise<Petsto
       hint: `Run: petstore auth login --profile ${target.profile} (or set PETSTORE_API_KEY).`,
     });
   }
+  const { assertKeySafeToSend, parseServiceUrl } = await import('./api/url-policy.js');
+  for (const [value, what] of [
+    [target.baseUrl, 'the base URL'],
+    [target.quickstartUrl, 'the quickstart URL'],
+  ] as const) {
+    if (value !== undefined) {
+      assertKeySafeToSend(parseServiceUrl(value, what), ctx.settings.allowInsecureHttp);
+    }
+  }
   const { PetstoreClient } = await import('./api/client.js');
-  let warned = false;
   return new PetstoreClient({
+    profile: target.profile,
     baseUrl: target.baseUrl,
     quickstartUrl: target.quickstartUrl,
     apiKey: target.apiKey,
@@ -60,9 +71,7 @@ async function createDefaultClient(ctx: Context, target: Target): Promise<Petsto
       ? (line) => ctx.io.stderr.write(`${sanitizeLine(line)}\n`)
       : undefined,
     onDeprecation: (notice) => {
-      if (warned) return;
-      warned = true;
-      ctx.warn(deprecationWarning(notice));
+      ctx.warnDeprecated(deprecationWarning(notice));
     },
   });
 }
@@ -72,6 +81,7 @@ export function createContext(deps: ContextDeps): Context {
   let target: Promise<Target> | undefined;
   let client: Promise<PetstoreClient> | undefined;
   const cleanups: (() => Promise<void>)[] = [];
+  let deprecationWarned = false;
 
   const ctx: Context = {
     io,
@@ -82,6 +92,11 @@ export function createContext(deps: ContextDeps): Context {
     },
     warn(message) {
       if (!settings.quiet) io.stderr.write(`warning: ${message}\n`);
+    },
+    warnDeprecated(message) {
+      if (deprecationWarned) return;
+      deprecationWarned = true;
+      ctx.warn(message);
     },
     render(data, columns) {
       return renderData(data, columns, {

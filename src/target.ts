@@ -1,7 +1,7 @@
 /** Where requests go and with which key, after profile and precedence rules are applied. */
 export interface Target {
   profile: string;
-  baseUrl: string;
+  baseUrl: string | undefined;
   quickstartUrl: string | undefined;
   apiKey: string | undefined;
   keySource: 'env' | 'config' | 'sandbox' | 'none';

@@ -1,5 +1,5 @@
 import type { Dispatcher } from 'undici';
-import { ApiError, NetworkError, ProtocolError } from '../errors.js';
+import { ApiError, NetworkError, ProtocolError, UsageError } from '../errors.js';
 import {
   checkMessageReceipt,
   checkPet,
@@ -22,7 +22,9 @@ export interface DeprecationNotice {
 }
 
 export interface ClientOptions {
-  baseUrl: string;
+  /** Profile name, for hints when a URL is missing. */
+  profile: string;
+  baseUrl?: string | undefined;
   quickstartUrl?: string | undefined;
   apiKey: string;
   timeoutSeconds: number;
@@ -67,7 +69,7 @@ export class PetstoreClient {
   }
 
   async listPets(query: ListPetsQuery = {}): Promise<Pet[]> {
-    const url = joinUrl(this.options.baseUrl, 'pets');
+    const url = this.apiUrl('pets');
     if (query.status !== undefined) url.searchParams.set('status', query.status);
     if (query.limit !== undefined) url.searchParams.set('limit', String(query.limit));
     const response = await this.send(this.build('GET', url));
@@ -75,13 +77,13 @@ export class PetstoreClient {
   }
 
   async createPet(pet: NewPet): Promise<Pet> {
-    const url = joinUrl(this.options.baseUrl, 'pets');
+    const url = this.apiUrl('pets');
     const response = await this.send(this.build('POST', url, stringifyJson(pet)));
     return this.decodeCreated(response, checkPet, 'a pet');
   }
 
   async getPet(id: Int64): Promise<Pet> {
-    const url = joinUrl(this.options.baseUrl, `pets/${id.toString()}`);
+    const url = this.apiUrl(`pets/${id.toString()}`);
     const response = await this.send(this.build('GET', url));
     return decodeResponse<Pet>(response, checkPet, 'a pet', {
       401: AUTH_HINT,
@@ -91,7 +93,11 @@ export class PetstoreClient {
 
   async sendMessage(message: string): Promise<MessageReceipt> {
     const base = this.options.quickstartUrl;
-    if (!base) throw new Error('sendMessage needs a quickstart URL');
+    if (!base) {
+      throw new UsageError(`profile "${this.options.profile}" has no quickstart URL`, {
+        hint: `Run: petstore profile set ${this.options.profile} --quickstart-url URL (or pass --quickstart-url, or set PETSTORE_QUICKSTART_URL).`,
+      });
+    }
     const url = joinUrl(base, 'messages');
     const response = await this.send(this.build('POST', url, stringifyJson({ message })));
     return this.decodeCreated(response, checkMessageReceipt, 'a message receipt');
@@ -99,6 +105,16 @@ export class PetstoreClient {
 
   async close(): Promise<void> {
     await this.transport.close();
+  }
+
+  private apiUrl(path: string): URL {
+    const base = this.options.baseUrl;
+    if (!base) {
+      throw new UsageError(`profile "${this.options.profile}" has no base URL`, {
+        hint: `Run: petstore profile set ${this.options.profile} --base-url URL (or pass --base-url, or set PETSTORE_BASE_URL).`,
+      });
+    }
+    return joinUrl(base, path);
   }
 
   private decodeCreated<T>(response: HttpResponse, check: ShapeCheck, what: string): T {

@@ -1,6 +1,7 @@
 import { Command } from 'commander';
 import type { Context } from '../context.js';
 import type { IO } from '../io.js';
+import { registerMessage } from './message.js';
 import { registerPets } from './pets.js';
 
 /** Builds the context from the parsed global options and runs a verb's logic in it. */
@@ -43,5 +44,6 @@ export function buildProgram(io: IO, runVerb: RunVerb): Command {
     .showSuggestionAfterError();
 
   registerPets(program, runVerb);
+  registerMessage(program, runVerb);
   return program;
 }

@@ -12,6 +12,7 @@ function client(overrides: Partial<ClientOptions> = {}) {
   const delays: number[] = [];
   const log: string[] = [];
   const instance = new PetstoreClient({
+    profile: 'test',
     baseUrl: `${ORIGIN}/v1`,
     quickstartUrl: `${ORIGIN}/quickstart`,
     apiKey: KEY,

@@ -3,7 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/main.js';
 import { fakeIO } from '../helpers/fake-io.js';
 
-const ORIGIN = 'http://api.petstore.test';
+const ORIGIN = 'https://api.petstore.test';
 const KEY = 'sk_live_TOPSECRET_9876';
 const env = { PETSTORE_BASE_URL: `${ORIGIN}/v1`, PETSTORE_API_KEY: KEY };
 const PETS =

@@ -1,0 +1,36 @@
+import { UsageError } from '../errors.js';
+
+const LOOPBACK_HOSTS = new Set(['localhost', '[::1]', '::1']);
+
+export function isLoopbackHost(hostname: string): boolean {
+  return LOOPBACK_HOSTS.has(hostname) || /^127(\.\d{1,3}){3}$/.test(hostname);
+}
+
+/** An absolute http(s) URL, or a usage error naming where the value came from. */
+export function parseServiceUrl(value: string, source: string): URL {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new UsageError(`${source} is not a valid URL: "${value}"`, {
+      hint: 'Use an absolute URL such as https://animal-store.example.com/v1',
+    });
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+    throw new UsageError(`${source} must be an http or https URL, got "${url.protocol}"`);
+  }
+  if (url.username || url.password) {
+    throw new UsageError(`${source} must not contain credentials`);
+  }
+  return url;
+}
+
+/** Refuses to send a key in cleartext to anything but this machine, unless explicitly allowed. */
+export function assertKeySafeToSend(url: URL, allowInsecureHttp: boolean): void {
+  if (url.protocol === 'http:' && !isLoopbackHost(url.hostname) && !allowInsecureHttp) {
+    throw new UsageError(
+      `refusing to send the API key over plain http to ${url.host}: anyone on the network could read it`,
+      { hint: 'Use an https:// URL, or pass --allow-insecure-http if you accept the risk.' },
+    );
+  }
+}
