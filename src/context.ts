@@ -1,4 +1,6 @@
 import type { DeprecationNotice, PetstoreClient } from './api/client.js';
+import type { ConfigStore } from './config/store.js';
+import { configDir } from './config/paths.js';
 import { MissingCredentialError } from './errors.js';
 import type { Env, IO } from './io.js';
 import { renderData, type Column } from './output/render.js';
@@ -23,6 +25,10 @@ export interface Context {
   target(): Promise<Target>;
   /** The API client for the target, created on first use. */
   client(): Promise<PetstoreClient>;
+  /** A separate client for another target (e.g. a key being verified); closed with the run. */
+  clientFor(target: Target): Promise<PetstoreClient>;
+  /** The profiles and keys store, loaded on first use. */
+  config(): Promise<ConfigStore>;
   /** Releases what the run opened (sockets, an embedded sandbox). */
   close(): Promise<void>;
 }
@@ -80,6 +86,7 @@ export function createContext(deps: ContextDeps): Context {
   const { io, env, settings } = deps;
   let target: Promise<Target> | undefined;
   let client: Promise<PetstoreClient> | undefined;
+  let config: Promise<ConfigStore> | undefined;
   const cleanups: (() => Promise<void>)[] = [];
   let deprecationWarned = false;
 
@@ -114,12 +121,19 @@ export function createContext(deps: ContextDeps): Context {
       return target;
     },
     client() {
-      client ??= ctx.target().then(async (resolved) => {
-        const created = await (deps.createClient ?? createDefaultClient)(ctx, resolved);
-        cleanups.unshift(() => created.close());
-        return created;
-      });
+      client ??= ctx.target().then((resolved) => ctx.clientFor(resolved));
       return client;
+    },
+    async clientFor(resolved) {
+      const created = await (deps.createClient ?? createDefaultClient)(ctx, resolved);
+      cleanups.unshift(() => created.close());
+      return created;
+    },
+    config() {
+      config ??= import('./config/store.js').then(
+        ({ ConfigStore }) => new ConfigStore(configDir(env), (message) => ctx.warn(message)),
+      );
+      return config;
     },
     async close() {
       for (const cleanup of cleanups.splice(0)) await cleanup();

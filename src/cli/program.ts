@@ -1,7 +1,9 @@
 import { Command } from 'commander';
 import type { Context } from '../context.js';
 import type { IO } from '../io.js';
+import { registerAuth } from './auth.js';
 import { registerMessage } from './message.js';
+import { registerProfile } from './profile.js';
 import { registerPets } from './pets.js';
 
 /** Builds the context from the parsed global options and runs a verb's logic in it. */
@@ -45,5 +47,7 @@ export function buildProgram(io: IO, runVerb: RunVerb): Command {
 
   registerPets(program, runVerb);
   registerMessage(program, runVerb);
+  registerProfile(program, runVerb);
+  registerAuth(program, runVerb);
   return program;
 }

@@ -1,15 +1,42 @@
 import type { Context } from '../context.js';
 import type { Target } from '../target.js';
+import { environmentKey, SANDBOX_PROFILE, selectProfile, storedProfile } from './profiles.js';
 
-/** Foundation resolution: URLs from flags or environment, key from PETSTORE_API_KEY. */
-export function resolveTarget(ctx: Context): Promise<Target> {
-  const { settings, env } = ctx;
-  const apiKey = env.PETSTORE_API_KEY === '' ? undefined : env.PETSTORE_API_KEY;
-  return Promise.resolve({
-    profile: settings.profile?.name ?? 'default',
-    baseUrl: settings.baseUrl,
-    quickstartUrl: settings.quickstartUrl,
+/**
+ * Where a command sends its requests: flag > environment > stored profile > built-in default,
+ * for the profile, the URLs and the key. The sandbox profile starts the embedded service.
+ */
+export async function resolveTarget(ctx: Context): Promise<Target> {
+  const { settings } = ctx;
+  const data = await (await ctx.config()).read();
+  const selection = selectProfile(settings, data);
+  const stored = storedProfile(data, selection.name);
+  const envKey = environmentKey(ctx.env);
+
+  if (selection.name === SANDBOX_PROFILE && settings.baseUrl === undefined) {
+    if (selection.source === 'default') {
+      ctx.notice(
+        'petstore: using the local sandbox profile (no profile chosen; pick one with: petstore profile use NAME)',
+      );
+    }
+    const { launchSandbox } = await import('../sandbox/launcher.js');
+    const sandbox = await launchSandbox(ctx);
+    return {
+      profile: SANDBOX_PROFILE,
+      baseUrl: sandbox.baseUrl,
+      quickstartUrl: settings.quickstartUrl ?? sandbox.quickstartUrl,
+      apiKey: envKey ?? sandbox.apiKey,
+      keySource: envKey ? 'env' : 'sandbox',
+      close: sandbox.close,
+    };
+  }
+
+  const apiKey = envKey ?? stored.apiKey;
+  return {
+    profile: selection.name,
+    baseUrl: settings.baseUrl ?? stored.baseUrl,
+    quickstartUrl: settings.quickstartUrl ?? stored.quickstartUrl,
     apiKey,
-    keySource: apiKey === undefined ? 'none' : 'env',
-  });
+    keySource: envKey ? 'env' : stored.apiKey ? 'config' : 'none',
+  };
 }

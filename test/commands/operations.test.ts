@@ -5,11 +5,13 @@ import nock from 'nock';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/main.js';
 import { fakeIO } from '../helpers/fake-io.js';
+import { freshHome } from '../helpers/run-cli.js';
 
 const ORIGIN = 'https://api.petstore.test';
 const QUICKSTART = 'https://qs.petstore.test';
 const KEY = 'sk_live_COMMANDS_5555';
 const env = {
+  HOME: freshHome(),
   PETSTORE_BASE_URL: `${ORIGIN}/v1`,
   PETSTORE_QUICKSTART_URL: QUICKSTART,
   PETSTORE_API_KEY: KEY,

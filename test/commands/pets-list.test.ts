@@ -2,10 +2,15 @@ import nock from 'nock';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/main.js';
 import { fakeIO } from '../helpers/fake-io.js';
+import { freshHome } from '../helpers/run-cli.js';
 
 const ORIGIN = 'https://api.petstore.test';
 const KEY = 'sk_live_TOPSECRET_9876';
-const env = { PETSTORE_BASE_URL: `${ORIGIN}/v1`, PETSTORE_API_KEY: KEY };
+const env = {
+  HOME: freshHome(),
+  PETSTORE_BASE_URL: `${ORIGIN}/v1`,
+  PETSTORE_API_KEY: KEY,
+};
 const PETS =
   '[{"id":9007199254740993,"name":"Rex","categoryId":1,"status":"available"},{"id":2,"name":"Tom","categoryId":9223372036854775807}]';
 
@@ -119,7 +124,9 @@ describe('petstore pets list', () => {
 
   it('exits 3 without sending when no key is configured', async () => {
     const io = fakeIO({ tty: true });
-    expect(await main(['pets', 'list'], io, { PETSTORE_BASE_URL: `${ORIGIN}/v1` })).toBe(3);
+    expect(
+      await main(['pets', 'list'], io, { HOME: env.HOME, PETSTORE_BASE_URL: `${ORIGIN}/v1` }),
+    ).toBe(3);
     expect(io.err()).toContain('no API key');
   });
 

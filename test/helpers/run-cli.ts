@@ -1,5 +1,15 @@
 import { spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+
+/** A fresh, empty home folder, so no test ever reads or writes the real user's config. */
+export function freshHome(): string {
+  return mkdtempSync(join(tmpdir(), 'petstore-home-'));
+}
+
+const defaultHome = freshHome();
 
 export const BIN = fileURLToPath(new URL('../../bin/petstore.js', import.meta.url));
 
@@ -18,7 +28,7 @@ export function runCli(
     const env: Record<string, string> = {};
     for (const [key, value] of Object.entries({
       PATH: process.env.PATH,
-      HOME: process.env.HOME,
+      HOME: defaultHome,
       ...options.env,
     })) {
       if (value !== undefined) env[key] = value;

@@ -1,0 +1,18 @@
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import type { Env } from '../io.js';
+
+function home(env: Env): string {
+  return env.HOME && env.HOME !== '' ? env.HOME : homedir();
+}
+
+/** PETSTORE_CONFIG_DIR, else $XDG_CONFIG_HOME/petstore, else ~/.config/petstore. */
+export function configDir(env: Env): string {
+  if (env.PETSTORE_CONFIG_DIR) return env.PETSTORE_CONFIG_DIR;
+  return join(env.XDG_CONFIG_HOME || join(home(env), '.config'), 'petstore');
+}
+
+/** $XDG_DATA_HOME/petstore, else ~/.local/share/petstore: where the sandbox keeps its data. */
+export function dataDir(env: Env): string {
+  return join(env.XDG_DATA_HOME || join(home(env), '.local', 'share'), 'petstore');
+}

@@ -1,0 +1,82 @@
+import { UsageError } from '../errors.js';
+import type { Env } from '../io.js';
+import type { Settings } from '../settings.js';
+import type { ConfigData, ProfileRecord } from './schema.js';
+
+export const SANDBOX_PROFILE = 'sandbox';
+export const BUILTIN_PROFILES = ['production', 'staging', SANDBOX_PROFILE] as const;
+/** The active profile on a fresh machine: the embedded service needs nothing configured. */
+export const DEFAULT_PROFILE = SANDBOX_PROFILE;
+
+const PROFILE_NAME = /^[a-z0-9][a-z0-9_-]{0,39}$/i;
+
+export type ProfileSource = 'flag' | 'env' | 'config' | 'default';
+export type KeySource = 'env' | 'config' | 'sandbox' | 'none';
+
+export interface ProfileSelection {
+  name: string;
+  source: ProfileSource;
+}
+
+export function isBuiltInProfile(name: string): boolean {
+  return (BUILTIN_PROFILES as readonly string[]).includes(name);
+}
+
+export function validateProfileName(name: string): string {
+  if (!PROFILE_NAME.test(name)) {
+    throw new UsageError(`invalid profile name "${name}"`, {
+      hint: 'Use up to 40 letters, digits, "-" or "_", starting with a letter or digit.',
+    });
+  }
+  return name;
+}
+
+export function profileNames(data: ConfigData): string[] {
+  const custom = Object.keys(data.profiles)
+    .filter((name) => !isBuiltInProfile(name))
+    .sort();
+  return [...BUILTIN_PROFILES, ...custom];
+}
+
+export function profileExists(data: ConfigData, name: string): boolean {
+  return isBuiltInProfile(name) || Object.hasOwn(data.profiles, name);
+}
+
+export function activeProfile(data: ConfigData): string {
+  return data.activeProfile ?? DEFAULT_PROFILE;
+}
+
+/** Which profile a command uses: --profile > PETSTORE_PROFILE > `profile use` > sandbox. */
+export function selectProfile(settings: Settings, data: ConfigData): ProfileSelection {
+  const selection: ProfileSelection = settings.profile
+    ? { name: settings.profile.name, source: settings.profile.source }
+    : data.activeProfile
+      ? { name: data.activeProfile, source: 'config' }
+      : { name: DEFAULT_PROFILE, source: 'default' };
+  if (!profileExists(data, selection.name)) {
+    const from =
+      selection.source === 'env'
+        ? ' (from PETSTORE_PROFILE)'
+        : selection.source === 'config'
+          ? ' (the active profile)'
+          : '';
+    throw new UsageError(`no profile named "${selection.name}"${from}`, {
+      hint: `See them with: petstore profile list; create one with: petstore profile set ${selection.name} --base-url URL`,
+    });
+  }
+  return selection;
+}
+
+export function storedProfile(data: ConfigData, name: string): ProfileRecord {
+  return Object.hasOwn(data.profiles, name) ? data.profiles[name]! : {};
+}
+
+export function environmentKey(env: Env): string | undefined {
+  const key = env.PETSTORE_API_KEY?.trim();
+  return key === undefined || key === '' ? undefined : key;
+}
+
+/** Shows that a key exists and which one, never the key: the last four characters only. */
+export function maskKey(key: string): string {
+  return `****${key.slice(-4)}`;
+}

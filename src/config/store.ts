@@ -1,0 +1,121 @@
+import { chmod, mkdir, readFile, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import Conf from 'conf';
+import { ConfigError } from '../errors.js';
+import { withFileLock } from './lock.js';
+import { emptyConfig, validateConfig, type ConfigData } from './schema.js';
+
+const FILE_MODE = 0o600;
+const DIR_MODE = 0o700;
+
+function errorCode(error: unknown): string {
+  return (error as NodeJS.ErrnoException).code ?? (error as Error).name;
+}
+
+/**
+ * The profiles and keys file (conf), read fresh for every use and changed only under a lock.
+ * It is never cleared or rewritten to repair it: a damaged file is reported and left as it is.
+ */
+export class ConfigStore {
+  readonly path: string;
+
+  constructor(
+    readonly dir: string,
+    private readonly warn: (message: string) => void,
+  ) {
+    this.path = join(dir, 'config.json');
+  }
+
+  /**
+   * The current configuration; an absent file reads as empty and is not created. Read directly
+   * (conf would create the folder, and would take a JSON array for an object); conf writes.
+   */
+  async read(): Promise<ConfigData> {
+    let text: string;
+    try {
+      text = await readFile(this.path, 'utf8');
+    } catch (error) {
+      if (errorCode(error) === 'ENOENT') return emptyConfig();
+      throw this.readError(error);
+    }
+    let raw: unknown;
+    try {
+      raw = JSON.parse(text);
+    } catch (error) {
+      throw this.readError(error);
+    }
+    return validateConfig(raw, this.path);
+  }
+
+  /** Read-modify-write under the lock, so concurrent processes never lose each other's update. */
+  async update(change: (data: ConfigData) => void): Promise<ConfigData> {
+    await this.ensureDirectory();
+    return withFileLock(`${this.path}.lock`, async () => {
+      const data = await this.read();
+      const previousMode = await stat(this.path).then(
+        (info) => info.mode & 0o777,
+        () => undefined,
+      );
+      change(data);
+      try {
+        this.open().store = data as unknown as Record<string, unknown>;
+        await chmod(this.path, FILE_MODE);
+      } catch (error) {
+        throw new ConfigError(`cannot write ${this.path}: ${errorCode(error)}`, this.path, {
+          hint: 'Check that the folder is writable, or point PETSTORE_CONFIG_DIR elsewhere.',
+          cause: error,
+        });
+      }
+      if (previousMode !== undefined && (previousMode & 0o077) !== 0) {
+        this.warn(
+          `${this.path} was readable by others (mode ${previousMode.toString(8)}); it is now 600`,
+        );
+      }
+      return data;
+    });
+  }
+
+  private open(): Conf {
+    try {
+      return new Conf({
+        cwd: this.dir,
+        configName: 'config',
+        projectSuffix: '',
+        configFileMode: FILE_MODE,
+        clearInvalidConfig: false,
+        accessPropertiesByDotNotation: false,
+      });
+    } catch (error) {
+      throw this.readError(error);
+    }
+  }
+
+  private readError(error: unknown): ConfigError {
+    if (error instanceof SyntaxError) {
+      return new ConfigError(`config file ${this.path} is not valid JSON`, this.path, {
+        hint: 'Fix it by hand, or move it away to start afresh; petstore left it untouched.',
+        cause: error,
+      });
+    }
+    return new ConfigError(`cannot read ${this.path}: ${errorCode(error)}`, this.path, {
+      hint: 'Check its permissions, or point PETSTORE_CONFIG_DIR elsewhere.',
+      cause: error,
+    });
+  }
+
+  private async ensureDirectory(): Promise<void> {
+    try {
+      await mkdir(this.dir, { recursive: true, mode: DIR_MODE });
+      const mode = (await stat(this.dir)).mode & 0o777;
+      if ((mode & 0o077) !== 0) {
+        await chmod(this.dir, DIR_MODE);
+        this.warn(`${this.dir} was open to others (mode ${mode.toString(8)}); it is now 700`);
+      }
+    } catch (error) {
+      throw new ConfigError(`cannot create ${this.dir}: ${errorCode(error)}`, this.dir, {
+        hint: 'Check the permissions of its parent, or point PETSTORE_CONFIG_DIR elsewhere.',
+        cause: error,
+      });
+    }
+  }
+}

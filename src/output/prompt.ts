@@ -1,0 +1,70 @@
+import { createInterface } from 'node:readline/promises';
+import { InterruptedError, UsageError } from '../errors.js';
+import type { IO } from '../io.js';
+
+interface RawModeStream {
+  setRawMode?: (mode: boolean) => unknown;
+}
+
+/** Asks a yes/no question on the terminal; only "y" or "yes" is yes. */
+export async function confirm(io: IO, question: string): Promise<boolean> {
+  const readline = createInterface({
+    input: io.stdin,
+    output: io.stderr as NodeJS.WritableStream,
+    terminal: false,
+  });
+  // End of input (Ctrl-D) without an answer is a no.
+  const closed = new Promise<string>((resolve) => readline.once('close', () => resolve('')));
+  try {
+    const answer = await Promise.race([readline.question(`${question} [y/N] `), closed]);
+    return /^y(es)?$/i.test(answer.trim());
+  } finally {
+    readline.close();
+  }
+}
+
+/** Reads a secret from the terminal without echoing it. */
+export function readHidden(io: IO, prompt: string): Promise<string> {
+  const stdin: NodeJS.ReadableStream & RawModeStream = io.stdin;
+  io.stderr.write(prompt);
+  stdin.setRawMode?.(true);
+  stdin.setEncoding('utf8');
+  stdin.resume();
+  return new Promise((resolve, reject) => {
+    let value = '';
+    const finish = () => {
+      stdin.setRawMode?.(false);
+      stdin.pause();
+      stdin.off('data', onData);
+      io.stderr.write('\n');
+    };
+    const onData = (chunk: string) => {
+      for (const char of chunk) {
+        if (char === '\r' || char === '\n' || char === '\u0004') {
+          finish();
+          resolve(value);
+          return;
+        }
+        if (char === '\u0003') {
+          finish();
+          reject(new InterruptedError('interrupted'));
+          return;
+        }
+        if (char === '\u007f' || char === '\b') value = value.slice(0, -1);
+        else value += char;
+      }
+    };
+    stdin.on('data', onData);
+  });
+}
+
+/** The first line of a stream (e.g. a key piped in), trimmed. */
+export async function readFirstLine(stream: NodeJS.ReadableStream): Promise<string> {
+  let text = '';
+  for await (const chunk of stream) {
+    text += typeof chunk === 'string' ? chunk : chunk.toString('utf8');
+    if (text.includes('\n')) break;
+    if (text.length > 64 * 1024) throw new UsageError('the first line of input is too long');
+  }
+  return (text.split(/\r?\n/)[0] ?? '').trim();
+}
