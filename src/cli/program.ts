@@ -4,6 +4,7 @@ import type { IO } from '../io.js';
 import { registerAuth } from './auth.js';
 import { registerMessage } from './message.js';
 import { registerProfile } from './profile.js';
+import { registerSandbox } from './sandbox.js';
 import { registerPets } from './pets.js';
 
 /** Builds the context from the parsed global options and runs a verb's logic in it. */
@@ -49,5 +50,6 @@ export function buildProgram(io: IO, runVerb: RunVerb): Command {
   registerMessage(program, runVerb);
   registerProfile(program, runVerb);
   registerAuth(program, runVerb);
+  registerSandbox(program, runVerb);
   return program;
 }

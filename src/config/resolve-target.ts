@@ -16,7 +16,7 @@ export async function resolveTarget(ctx: Context): Promise<Target> {
   if (selection.name === SANDBOX_PROFILE && settings.baseUrl === undefined) {
     if (selection.source === 'default') {
       ctx.notice(
-        'petstore: using the local sandbox profile (no profile chosen; pick one with: petstore profile use NAME)',
+        'note: using the local sandbox profile (no profile chosen; pick one with: petstore profile use NAME)',
       );
     }
     const { launchSandbox } = await import('../sandbox/launcher.js');

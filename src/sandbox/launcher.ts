@@ -1,5 +1,10 @@
+import { randomBytes } from 'node:crypto';
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { dataDir } from '../config/paths.js';
 import type { Context } from '../context.js';
-import { UsageError } from '../errors.js';
+import { ConfigError } from '../errors.js';
+import { startSandboxServer } from './server.js';
 
 export interface LaunchedSandbox {
   baseUrl: string;
@@ -8,10 +13,35 @@ export interface LaunchedSandbox {
   close: () => Promise<void>;
 }
 
-export function launchSandbox(_ctx: Context): Promise<LaunchedSandbox> {
-  return Promise.reject(
-    new UsageError('the sandbox profile is not available yet', {
-      hint: 'Choose a profile with a service URL: petstore profile use staging',
-    }),
-  );
+export function sandboxDatabasePath(ctx: Context): string {
+  return join(dataDir(ctx.env), 'sandbox.db');
+}
+
+/**
+ * The built-in `sandbox` profile: the embedded service on an ephemeral loopback port, with a
+ * key made for this run only. Commands reach it over real HTTP, like any other service.
+ */
+export async function launchSandbox(ctx: Context): Promise<LaunchedSandbox> {
+  const database = sandboxDatabasePath(ctx);
+  try {
+    await mkdir(dataDir(ctx.env), { recursive: true, mode: 0o700 });
+  } catch (error) {
+    throw new ConfigError(`cannot create the sandbox data folder ${dataDir(ctx.env)}`, database, {
+      hint: 'Check its permissions, or set XDG_DATA_HOME to a writable folder.',
+      cause: error,
+    });
+  }
+  const apiKey = `sk_sandbox_${randomBytes(16).toString('hex')}`;
+  const sandbox = await startSandboxServer({
+    host: '127.0.0.1',
+    port: 0,
+    database,
+    apiKeys: [apiKey],
+  });
+  return {
+    baseUrl: sandbox.apiBaseUrl,
+    quickstartUrl: sandbox.quickstartUrl,
+    apiKey,
+    close: sandbox.close,
+  };
 }

@@ -1,0 +1,161 @@
+import { randomBytes } from 'node:crypto';
+import type { DatabaseSync, StatementSync } from 'node:sqlite';
+import { toInt64, type Int64 } from '../api/int64.js';
+
+export interface StoredPet {
+  id: Int64;
+  name: string;
+  categoryId: Int64;
+  status?: string;
+}
+
+export interface StoredMessage {
+  id: string;
+  message: string;
+  status: string;
+  createdAt: string;
+}
+
+interface PetRow {
+  id: bigint;
+  name: string;
+  category_id: bigint;
+  status: string | null;
+}
+
+/** node:sqlite without Node 22's ExperimentalWarning on the user's terminal. */
+function loadSqlite(): typeof import('node:sqlite') {
+  // The original is put back as it was, unbound, once the module is loaded.
+  // eslint-disable-next-line @typescript-eslint/unbound-method
+  const emitWarning = process.emitWarning;
+  process.emitWarning = function (warning: string | Error, ...rest: unknown[]) {
+    if (String(warning).includes('SQLite')) return;
+    Reflect.apply(emitWarning, process, [warning, ...rest]);
+  };
+  try {
+    return process.getBuiltinModule('node:sqlite');
+  } finally {
+    process.emitWarning = emitWarning;
+  }
+}
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS pets (
+  id INTEGER PRIMARY KEY,
+  name TEXT NOT NULL,
+  category_id INTEGER NOT NULL,
+  status TEXT
+);
+CREATE TABLE IF NOT EXISTS messages (
+  id TEXT PRIMARY KEY,
+  message TEXT NOT NULL,
+  status TEXT NOT NULL,
+  created_at TEXT NOT NULL
+);`;
+
+function toPet(row: PetRow): StoredPet {
+  const pet: StoredPet = {
+    id: toInt64(row.id),
+    name: row.name,
+    categoryId: toInt64(row.category_id),
+  };
+  if (row.status !== null) pet.status = row.status;
+  return pet;
+}
+
+/**
+ * The sandbox's storage: SQLite in a file (WAL, busy timeout, so several processes can share
+ * it without losing a write) or in memory. ids are int64, assigned here.
+ */
+export class SandboxDatabase {
+  private readonly db: DatabaseSync;
+  private readonly insertPet: StatementSync;
+  private readonly selectPets: StatementSync;
+  private readonly selectPetsByStatus: StatementSync;
+  private readonly selectPet: StatementSync;
+  private readonly insertMessage: StatementSync;
+
+  constructor(
+    /** A SQLite file, or ':memory:'. */
+    path: string,
+    private readonly idStart: bigint = 1n,
+  ) {
+    const { DatabaseSync } = loadSqlite();
+    this.db = new DatabaseSync(path);
+    this.db.exec('PRAGMA busy_timeout = 10000');
+    if (path !== ':memory:') this.db.exec('PRAGMA journal_mode = WAL');
+    this.db.exec(SCHEMA);
+    // One statement computes and takes the next id, atomically under SQLite's write lock.
+    this.insertPet = this.db.prepare(
+      `INSERT INTO pets (id, name, category_id, status)
+       VALUES (max(coalesce((SELECT max(id) FROM pets) + 1, :start), :start), :name, :categoryId, :status)
+       RETURNING id, name, category_id, status`,
+    );
+    this.selectPets = this.db.prepare(
+      'SELECT id, name, category_id, status FROM pets ORDER BY id LIMIT :limit',
+    );
+    this.selectPetsByStatus = this.db.prepare(
+      'SELECT id, name, category_id, status FROM pets WHERE status = :status ORDER BY id LIMIT :limit',
+    );
+    this.selectPet = this.db.prepare(
+      'SELECT id, name, category_id, status FROM pets WHERE id = :id',
+    );
+    this.insertMessage = this.db.prepare(
+      'INSERT INTO messages (id, message, status, created_at) VALUES (:id, :message, :status, :createdAt)',
+    );
+    for (const statement of [
+      this.insertPet,
+      this.selectPets,
+      this.selectPetsByStatus,
+      this.selectPet,
+    ]) {
+      statement.setReadBigInts(true);
+    }
+  }
+
+  listPets(limit: number, status: string | undefined): StoredPet[] {
+    const rows = status
+      ? this.selectPetsByStatus.all({ status, limit })
+      : this.selectPets.all({ limit });
+    return (rows as unknown as PetRow[]).map(toPet);
+  }
+
+  createPet(name: string, categoryId: Int64, status: string | undefined): StoredPet {
+    const row = this.insertPet.get({
+      start: this.idStart,
+      name,
+      categoryId: BigInt(categoryId),
+      status: status ?? null,
+    }) as unknown as PetRow;
+    return toPet(row);
+  }
+
+  getPet(id: bigint): StoredPet | undefined {
+    const row = this.selectPet.get({ id }) as unknown as PetRow | undefined;
+    return row ? toPet(row) : undefined;
+  }
+
+  addMessage(message: string): StoredMessage {
+    const stored: StoredMessage = {
+      id: `msg_${randomBytes(8).toString('hex')}`,
+      message,
+      status: 'queued',
+      createdAt: new Date().toISOString(),
+    };
+    this.insertMessage.run({ ...stored });
+    return stored;
+  }
+
+  /** Removes every pet and message; returns how many pets there were. */
+  reset(): number {
+    const { count } = this.db.prepare('SELECT count(*) AS count FROM pets').get() as {
+      count: number;
+    };
+    this.db.exec('DELETE FROM pets; DELETE FROM messages;');
+    return count;
+  }
+
+  close(): void {
+    this.db.close();
+  }
+}

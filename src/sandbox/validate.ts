@@ -1,0 +1,88 @@
+import { isInt64, type Int64 } from '../api/int64.js';
+import { isPetStatus, PET_STATUSES } from '../api/types.js';
+
+export const NAME_MAX_LENGTH = 256;
+const NEW_PET_FIELDS = new Set(['name', 'categoryId', 'status']);
+
+export type Checked<T> = { ok: true; value: T } | { ok: false; code: string; message: string };
+
+function invalid(code: string, message: string): { ok: false; code: string; message: string } {
+  return { ok: false, code, message };
+}
+
+export interface NewPetInput {
+  name: string;
+  categoryId: Int64;
+  status: string | undefined;
+}
+
+/** NewPet: name (1..256 characters, not blank), categoryId (int64), optional status; nothing else. */
+export function checkNewPet(body: unknown): Checked<NewPetInput> {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    return invalid('invalid_body', 'the body must be a JSON object (NewPet)');
+  }
+  const fields = body as Record<string, unknown>;
+  const unknown = Object.keys(fields).filter((key) => !NEW_PET_FIELDS.has(key));
+  if (unknown.length > 0) {
+    return invalid(
+      'unknown_field',
+      `unknown field(s): ${unknown.join(', ')}; NewPet has name, categoryId, status`,
+    );
+  }
+  const { name, categoryId, status } = fields;
+  if (name === undefined) return invalid('missing_field', '"name" is required');
+  if (typeof name !== 'string' || name.trim() === '') {
+    return invalid('invalid_name', '"name" must be a non-empty string');
+  }
+  if (name.length > NAME_MAX_LENGTH) {
+    return invalid('invalid_name', `"name" must be at most ${NAME_MAX_LENGTH} characters`);
+  }
+  if (categoryId === undefined) return invalid('missing_field', '"categoryId" is required');
+  if (!isInt64(categoryId))
+    return invalid('invalid_category_id', '"categoryId" must be an int64 integer');
+  if (status !== undefined && (typeof status !== 'string' || !isPetStatus(status))) {
+    return invalid('invalid_status', `"status" must be one of ${PET_STATUSES.join(', ')}`);
+  }
+  return { ok: true, value: { name, categoryId, status } };
+}
+
+export interface ListQuery {
+  limit: number;
+  status: string | undefined;
+}
+
+export function checkListQuery(params: URLSearchParams): Checked<ListQuery> {
+  const limitText = params.get('limit');
+  let limit = 20;
+  if (limitText !== null) {
+    if (!/^\d+$/.test(limitText) || Number(limitText) < 1 || Number(limitText) > 100) {
+      return invalid('invalid_limit', '"limit" must be an integer from 1 to 100');
+    }
+    limit = Number(limitText);
+  }
+  const status = params.get('status') ?? undefined;
+  if (status !== undefined && !isPetStatus(status)) {
+    return invalid('invalid_status', `"status" must be one of ${PET_STATUSES.join(', ')}`);
+  }
+  return { ok: true, value: { limit, status } };
+}
+
+const INT64_PATH = /^-?\d{1,19}$/;
+
+export function checkPetId(text: string): Checked<bigint> {
+  if (INT64_PATH.test(text)) {
+    const id = BigInt(text);
+    if (isInt64(id)) return { ok: true, value: id };
+  }
+  return invalid('invalid_pet_id', '"petId" must be an int64 integer');
+}
+
+export function checkMessage(body: unknown): Checked<string> {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    return invalid('invalid_body', 'the body must be a JSON object with a "message" field');
+  }
+  const { message } = body as Record<string, unknown>;
+  if (message === undefined) return invalid('missing_field', '"message" is required');
+  if (typeof message !== 'string') return invalid('invalid_message', '"message" must be a string');
+  return { ok: true, value: message };
+}

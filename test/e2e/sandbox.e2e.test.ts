@@ -1,0 +1,206 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freshHome, runCli } from '../helpers/run-cli.js';
+import { serveSandbox, type ServedSandbox } from '../helpers/serve-sandbox.js';
+
+const KEY = 'k_served_sandbox';
+
+describe('the built-in sandbox profile, on a fresh machine', () => {
+  const home = freshHome();
+  const env = { HOME: home };
+
+  it('adds then lists a pet with nothing configured, and keeps it for the next run', async () => {
+    const added = await runCli(['pets', 'add', '--name', 'Rex', '--category-id', '1', '--json'], {
+      env,
+    });
+    expect(added.code).toBe(0);
+    const pet = JSON.parse(added.stdout) as { id: number; name: string };
+    expect(pet).toMatchObject({ name: 'Rex', categoryId: 1 });
+    expect(typeof pet.id).toBe('number');
+    const notices = added.stderr.split('\n').filter((line) => line.includes('sandbox profile'));
+    expect(notices).toEqual([
+      'note: using the local sandbox profile (no profile chosen; pick one with: petstore profile use NAME)',
+    ]);
+
+    const listed = await runCli(['pets', 'list', '--json'], { env });
+    expect(listed.code).toBe(0);
+    expect(JSON.parse(listed.stdout)).toEqual([pet]);
+  });
+
+  it('says nothing about the profile when it is chosen explicitly', async () => {
+    const result = await runCli(['--profile', 'sandbox', 'pets', 'list'], { env });
+    expect(result.code).toBe(0);
+    expect(result.stderr).toBe('');
+  });
+
+  it('gives each exit code the spec can produce', async () => {
+    const added = await runCli(['pets', 'add', '--name', 'Kit', '--category-id', '2', '--json'], {
+      env,
+    });
+    const { id } = JSON.parse(added.stdout) as { id: number };
+    expect((await runCli(['pets', 'get', String(id), '-q'], { env })).code).toBe(0);
+    expect((await runCli(['pets', 'list', '--limit', '0'], { env })).code).toBe(2);
+    const wrongKey = await runCli(['pets', 'list'], { env: { ...env, PETSTORE_API_KEY: 'wrong' } });
+    expect(wrongKey.code).toBe(3);
+    expect((await runCli(['pets', 'get', '424242'], { env })).code).toBe(4);
+    const tooLong = await runCli(
+      ['pets', 'add', '--name', 'x'.repeat(300), '--category-id', '1', '-o', 'table'],
+      { env },
+    );
+    expect(tooLong.code).toBe(5);
+    expect(tooLong.stderr).toContain('"name" must be at most 256 characters');
+  });
+
+  it('sandbox reset empties it, and asks before doing so', async () => {
+    const refused = await runCli(['sandbox', 'reset'], { env });
+    expect(refused.code).toBe(2);
+    const reset = await runCli(['sandbox', 'reset', '--yes'], { env });
+    expect(reset.code).toBe(0);
+    expect(reset.stderr).toMatch(/Sandbox emptied: \d+ pet\(s\) deleted\./);
+    expect((await runCli(['pets', 'list', '--json'], { env })).stdout).toBe('[]\n');
+  });
+
+  it('keeps every pet when two processes add at once', async () => {
+    const concurrentHome = freshHome();
+    const addMany = async (prefix: string) => {
+      for (let i = 0; i < 8; i++) {
+        const result = await runCli(
+          ['pets', 'add', '--name', `${prefix}${i}`, '--category-id', '1'],
+          {
+            env: { HOME: concurrentHome },
+          },
+        );
+        expect(result.code).toBe(0);
+      }
+    };
+    await Promise.all([addMany('a'), addMany('b')]);
+    const listed = await runCli(['pets', 'list', '--limit', '100', '--json'], {
+      env: { HOME: concurrentHome },
+    });
+    const pets = JSON.parse(listed.stdout) as { id: number }[];
+    expect(pets).toHaveLength(16);
+    expect(new Set(pets.map((pet) => pet.id)).size).toBe(16);
+  });
+});
+
+describe('petstore sandbox serve', () => {
+  let served: ServedSandbox;
+  let env: Record<string, string>;
+
+  beforeAll(async () => {
+    served = await serveSandbox(['--memory', '--api-key', KEY, '--id-start', '9007199254740993']);
+    env = {
+      HOME: freshHome(),
+      PETSTORE_BASE_URL: served.apiBaseUrl,
+      PETSTORE_QUICKSTART_URL: served.quickstartUrl,
+      PETSTORE_API_KEY: KEY,
+    };
+  });
+  afterAll(async () => {
+    expect(await served.stop('SIGTERM')).toBe(0);
+    expect(served.stderr()).toContain('Sandbox stopped.');
+  });
+
+  it('prints its URLs and key on stderr', () => {
+    expect(served.apiBaseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v1$/);
+    expect(served.quickstartUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/quickstart$/);
+    expect(served.stderr()).toContain(`accepted API key(s): ${KEY}`);
+  });
+
+  it('serves every command, with ids beyond 2^53 exact', async () => {
+    const added = await runCli(
+      [
+        'pets',
+        'add',
+        '--name',
+        'Big',
+        '--category-id',
+        '9223372036854775807',
+        '--status',
+        'sold',
+        '--json',
+      ],
+      { env },
+    );
+    expect(added.stdout).toBe(
+      '{"id":9007199254740993,"name":"Big","categoryId":9223372036854775807,"status":"sold"}\n',
+    );
+
+    const fetched = await runCli(['pets', 'get', '9007199254740993', '--json'], { env });
+    expect(fetched.code).toBe(0);
+    expect(fetched.stdout).toBe(added.stdout);
+    expect(fetched.stderr.match(/^warning: .*deprecated/gm)).toHaveLength(1);
+
+    const listed = await runCli(['pets', 'list', '--status', 'sold', '-o', 'ndjson'], { env });
+    expect(listed.stdout).toBe(added.stdout);
+
+    const table = await runCli(['pets', 'list', '-o', 'table'], { env });
+    expect(table.stdout).toContain('9007199254740993');
+    expect(table.stdout).toContain('9223372036854775807');
+
+    const message = await runCli(['message', 'send', 'hello'], { env });
+    expect(message.code).toBe(0);
+    expect(JSON.parse(message.stdout)).toMatchObject({ message: 'hello', status: 'queued' });
+    expect(message.stderr).toContain('queued: accepted by the service, not yet delivered');
+  });
+
+  it('maps its errors to the contract exit codes', async () => {
+    expect((await runCli(['pets', 'list', '--status', 'lost'], { env })).code).toBe(2);
+    expect(
+      (await runCli(['pets', 'list'], { env: { ...env, PETSTORE_API_KEY: 'nope' } })).code,
+    ).toBe(3);
+    expect((await runCli(['pets', 'get', '1'], { env })).code).toBe(4);
+    expect(
+      (await runCli(['pets', 'add', '--name', 'x'.repeat(257), '--category-id', '1'], { env }))
+        .code,
+    ).toBe(5);
+  });
+});
+
+describe('one sandbox file shared by two serving processes', () => {
+  it('ends with 400 pets and 400 distinct ids after 200 concurrent adds to each', async () => {
+    const database = join(mkdtempSync(join(tmpdir(), 'sandbox-shared-')), 'shared.db');
+    const servers = await Promise.all([
+      serveSandbox(['--db', database, '--api-key', KEY]),
+      serveSandbox(['--db', database, '--api-key', KEY]),
+    ]);
+    try {
+      const add = (base: string, i: number) =>
+        fetch(`${base}/pets`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ name: `pet${i}`, categoryId: i }),
+        }).then((response) => response.status);
+      const statuses: number[] = [];
+      // 200 requests to each server, 20 at a time per server, both servers at once.
+      for (let batch = 0; batch < 10; batch++) {
+        const wave = servers.flatMap((server) =>
+          Array.from({ length: 20 }, (_, i) => add(server.apiBaseUrl, batch * 20 + i)),
+        );
+        statuses.push(...(await Promise.all(wave)));
+      }
+      expect(statuses.filter((status) => status === 201)).toHaveLength(400);
+
+      // The interface pages only by limit (at most 100), so the file is counted directly.
+      const ids = new Set<number>();
+      const { DatabaseSync } = process.getBuiltinModule('node:sqlite');
+      const db = new DatabaseSync(database, { readOnly: true });
+      for (const row of db.prepare('SELECT id FROM pets').all() as { id: number }[])
+        ids.add(row.id);
+      db.close();
+      expect(ids.size).toBe(400);
+    } finally {
+      for (const server of servers) await server.stop();
+    }
+  });
+});
+
+describe('stopping', () => {
+  it('exits 130 after a clean stop on Ctrl-C (SIGINT)', async () => {
+    const served = await serveSandbox(['--memory']);
+    expect(await served.stop('SIGINT')).toBe(130);
+    expect(served.stderr()).toContain('Sandbox stopped.');
+  });
+});

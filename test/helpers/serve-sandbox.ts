@@ -1,0 +1,50 @@
+import { spawn } from 'node:child_process';
+import { BIN } from './run-cli.js';
+
+export interface ServedSandbox {
+  apiBaseUrl: string;
+  quickstartUrl: string;
+  stderr: () => string;
+  /** Sends the signal and resolves with the exit code. */
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+}
+
+/** Spawns `petstore sandbox serve --port 0 ...` and waits until it prints its URLs. */
+export function serveSandbox(
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<ServedSandbox> {
+  const child = spawn(process.execPath, [BIN, 'sandbox', 'serve', '--port', '0', ...args], {
+    env: { PATH: process.env.PATH ?? '', ...env },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`sandbox serve did not start: ${stderr}`));
+    }, 10_000);
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+      stderr += chunk;
+      const api = /API base URL:\s+(\S+)/.exec(stderr);
+      const quickstart = /quickstart base URL:\s+(\S+)/.exec(stderr);
+      if (api && quickstart && stderr.includes('Stop with Ctrl-C.')) {
+        clearTimeout(timer);
+        resolve({
+          apiBaseUrl: api[1]!,
+          quickstartUrl: quickstart[1]!,
+          stderr: () => stderr,
+          stop: (signal = 'SIGTERM') => {
+            child.kill(signal);
+            return exited;
+          },
+        });
+      }
+    });
+    void exited.then((code) => {
+      clearTimeout(timer);
+      reject(new Error(`sandbox serve exited with ${code}: ${stderr}`));
+    });
+  });
+}

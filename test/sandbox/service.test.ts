@@ -1,0 +1,255 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startSandboxServer, type RunningSandbox } from '../../src/sandbox/server.js';
+
+const KEY = 'sandbox-test-key';
+const running: RunningSandbox[] = [];
+
+async function start(options: { database?: string; idStart?: bigint } = {}) {
+  const sandbox = await startSandboxServer({
+    host: '127.0.0.1',
+    port: 0,
+    database: options.database ?? ':memory:',
+    apiKeys: [KEY],
+    idStart: options.idStart,
+  });
+  running.push(sandbox);
+  return sandbox;
+}
+
+afterEach(async () => {
+  for (const sandbox of running.splice(0)) await sandbox.close();
+});
+
+interface Reply {
+  status: number;
+  headers: Headers;
+  text: string;
+  json: unknown;
+}
+
+async function call(
+  url: string,
+  init: {
+    method?: string;
+    body?: string;
+    headers?: Record<string, string>;
+    key?: string | null;
+  } = {},
+): Promise<Reply> {
+  const headers: Record<string, string> = { ...init.headers };
+  if (init.key !== null) headers.authorization = `Bearer ${init.key ?? KEY}`;
+  if (init.body !== undefined) headers['content-type'] ??= 'application/json';
+  const response = await fetch(url, { method: init.method ?? 'GET', body: init.body, headers });
+  const text = await response.text();
+  return {
+    status: response.status,
+    headers: response.headers,
+    text,
+    json: JSON.parse(text) as unknown,
+  };
+}
+
+function expectError(reply: Reply, status: number, code: string) {
+  expect(reply.status).toBe(status);
+  expect(reply.headers.get('content-type')).toBe('application/json');
+  expect(reply.json).toEqual({ code, message: expect.any(String) as string, status });
+}
+
+describe('authentication', () => {
+  it.each([
+    ['missing', { key: null }],
+    ['unknown', { key: 'nope' }],
+    ['malformed', { key: null, headers: { authorization: `Basic ${KEY}` } }],
+    ['lower-case scheme', { key: null, headers: { authorization: `bearer ${KEY}` } }],
+  ])('answers 401 with an Error body for a %s key, on every operation', async (_label, init) => {
+    const { apiBaseUrl, quickstartUrl } = await start();
+    expectError(await call(`${apiBaseUrl}/pets`, init), 401, 'unauthorized');
+    expectError(
+      await call(`${apiBaseUrl}/pets`, { ...init, method: 'POST', body: '{}' }),
+      401,
+      'unauthorized',
+    );
+    expectError(await call(`${apiBaseUrl}/pets/1`, init), 401, 'unauthorized');
+    expectError(
+      await call(`${quickstartUrl}/messages`, { ...init, method: 'POST', body: '{}' }),
+      401,
+      'unauthorized',
+    );
+  });
+});
+
+describe('POST /v1/pets', () => {
+  it('creates pets with service-assigned int64 ids', async () => {
+    const { apiBaseUrl } = await start();
+    const first = await call(`${apiBaseUrl}/pets`, {
+      method: 'POST',
+      body: '{"name":"Rex","categoryId":9223372036854775807,"status":"available"}',
+    });
+    expect(first.status).toBe(201);
+    expect(first.text).toBe(
+      '{"id":1,"name":"Rex","categoryId":9223372036854775807,"status":"available"}',
+    );
+    const second = await call(`${apiBaseUrl}/pets`, {
+      method: 'POST',
+      body: '{"name":"Tom","categoryId":-3}',
+    });
+    expect(second.text).toBe('{"id":2,"name":"Tom","categoryId":-3}');
+  });
+
+  it('starts ids at --id-start, beyond 2^53, exactly', async () => {
+    const { apiBaseUrl } = await start({ idStart: 9007199254740993n });
+    const created = await call(`${apiBaseUrl}/pets`, {
+      method: 'POST',
+      body: '{"name":"Big","categoryId":1}',
+    });
+    expect(created.text).toBe('{"id":9007199254740993,"name":"Big","categoryId":1}');
+    const fetched = await call(`${apiBaseUrl}/pets/9007199254740993`);
+    expect(fetched.text).toBe(created.text);
+  });
+
+  it.each([
+    ['{}', 'missing_field'],
+    ['{"categoryId":1}', 'missing_field'],
+    ['{"name":"Rex"}', 'missing_field'],
+    ['{"name":"","categoryId":1}', 'invalid_name'],
+    ['{"name":"   ","categoryId":1}', 'invalid_name'],
+    ['{"name":7,"categoryId":1}', 'invalid_name'],
+    [`{"name":"${'x'.repeat(257)}","categoryId":1}`, 'invalid_name'],
+    ['{"name":"Rex","categoryId":1.5}', 'invalid_category_id'],
+    ['{"name":"Rex","categoryId":"1"}', 'invalid_category_id'],
+    ['{"name":"Rex","categoryId":9223372036854775808}', 'invalid_category_id'],
+    ['{"name":"Rex","categoryId":1,"status":"lost"}', 'invalid_status'],
+    ['{"name":"Rex","categoryId":1,"id":5}', 'unknown_field'],
+    ['[1]', 'invalid_body'],
+    ['{"name":', 'invalid_json'],
+  ])('answers 400 to %s', async (body, code) => {
+    const { apiBaseUrl } = await start();
+    expectError(await call(`${apiBaseUrl}/pets`, { method: 'POST', body }), 400, code);
+  });
+
+  it('answers 400 without a JSON content type and 413 past the size limit', async () => {
+    const { apiBaseUrl } = await start();
+    const plain = await call(`${apiBaseUrl}/pets`, {
+      method: 'POST',
+      body: '{"name":"Rex","categoryId":1}',
+      headers: { 'content-type': 'text/plain' },
+    });
+    expectError(plain, 400, 'invalid_content_type');
+    const huge = JSON.stringify({ name: 'x'.repeat(70_000), categoryId: 1 });
+    expectError(
+      await call(`${apiBaseUrl}/pets`, { method: 'POST', body: huge }),
+      413,
+      'payload_too_large',
+    );
+  });
+});
+
+describe('GET /v1/pets', () => {
+  it('lists in id order, 20 by default, filtered by status, limited to 1..100', async () => {
+    const { apiBaseUrl } = await start();
+    for (let i = 0; i < 25; i++) {
+      const status = i % 2 === 0 ? 'available' : 'sold';
+      await call(`${apiBaseUrl}/pets`, {
+        method: 'POST',
+        body: JSON.stringify({ name: `p${i}`, categoryId: i, status }),
+      });
+    }
+    const all = (await call(`${apiBaseUrl}/pets`)).json as { id: number; status: string }[];
+    expect(all.map((pet) => pet.id)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
+    const sold = (await call(`${apiBaseUrl}/pets?status=sold&limit=100`)).json as {
+      status: string;
+    }[];
+    expect(sold).toHaveLength(12);
+    expect(new Set(sold.map((pet) => pet.status))).toEqual(new Set(['sold']));
+    expect((await call(`${apiBaseUrl}/pets?limit=3`)).json).toHaveLength(3);
+    for (const query of ['limit=0', 'limit=101', 'limit=1.5', 'limit=abc']) {
+      expectError(await call(`${apiBaseUrl}/pets?${query}`), 400, 'invalid_limit');
+    }
+    expectError(await call(`${apiBaseUrl}/pets?status=lost`), 400, 'invalid_status');
+  });
+
+  it('answers an empty array when there are no pets', async () => {
+    const { apiBaseUrl } = await start();
+    expect((await call(`${apiBaseUrl}/pets`)).text).toBe('[]');
+  });
+});
+
+describe('GET /v1/pets/{petId} (deprecated)', () => {
+  it('sends Deprecation and Sunset headers, and 404 with an Error body when absent', async () => {
+    const { apiBaseUrl } = await start();
+    await call(`${apiBaseUrl}/pets`, { method: 'POST', body: '{"name":"Rex","categoryId":1}' });
+    const found = await call(`${apiBaseUrl}/pets/1`);
+    expect(found.status).toBe(200);
+    expect(found.headers.get('deprecation')).toBe('true');
+    expect(found.headers.get('sunset')).toBe('Thu, 05 Dec 2030 00:00:00 GMT');
+    const missing = await call(`${apiBaseUrl}/pets/2`);
+    expectError(missing, 404, 'pet_not_found');
+    expect(missing.headers.get('sunset')).toBe('Thu, 05 Dec 2030 00:00:00 GMT');
+    expectError(await call(`${apiBaseUrl}/pets/abc`), 400, 'invalid_pet_id');
+    expectError(await call(`${apiBaseUrl}/pets/99999999999999999999`), 400, 'invalid_pet_id');
+  });
+});
+
+describe('routing', () => {
+  it('answers 404 for unknown routes and 405 with Allow for wrong methods', async () => {
+    const { apiBaseUrl } = await start();
+    expectError(await call(`${apiBaseUrl}/store/orders`), 404, 'not_found');
+    const wrong = await call(`${apiBaseUrl}/pets`, { method: 'DELETE' });
+    expectError(wrong, 405, 'method_not_allowed');
+    expect(wrong.headers.get('allow')).toBe('GET, POST');
+  });
+});
+
+describe('POST /quickstart/messages', () => {
+  it('queues a message', async () => {
+    const { quickstartUrl } = await start();
+    const reply = await call(`${quickstartUrl}/messages`, {
+      method: 'POST',
+      body: '{"message":"hi"}',
+    });
+    expect(reply.status).toBe(202);
+    const body = reply.json as Record<string, string>;
+    expect(body).toMatchObject({ message: 'hi', status: 'queued' });
+    expect(body.id).toMatch(/^msg_[0-9a-f]{16}$/);
+    expect(new Date(body.createdAt!).toISOString()).toBe(body.createdAt);
+  });
+
+  it.each([
+    ['{"message":', 'invalid_json'],
+    ['{}', 'missing_field'],
+    ['{"message":5}', 'invalid_message'],
+  ])('answers 400 to %s', async (body, code) => {
+    const { quickstartUrl } = await start();
+    expectError(await call(`${quickstartUrl}/messages`, { method: 'POST', body }), 400, code);
+  });
+
+  it('answers 400 without a JSON content type', async () => {
+    const { quickstartUrl } = await start();
+    const reply = await call(`${quickstartUrl}/messages`, {
+      method: 'POST',
+      body: '{"message":"hi"}',
+      headers: { 'content-type': 'text/plain' },
+    });
+    expectError(reply, 400, 'invalid_content_type');
+  });
+});
+
+describe('storage', () => {
+  it('keeps data in the file across restarts', async () => {
+    const database = join(mkdtempSync(join(tmpdir(), 'sandbox-db-')), 'sandbox.db');
+    const first = await start({ database });
+    await call(`${first.apiBaseUrl}/pets`, {
+      method: 'POST',
+      body: '{"name":"Rex","categoryId":1}',
+    });
+    await first.close();
+    running.splice(running.indexOf(first), 1);
+    const second = await start({ database });
+    expect((await call(`${second.apiBaseUrl}/pets`)).text).toBe(
+      '[{"id":1,"name":"Rex","categoryId":1}]',
+    );
+  });
+});
