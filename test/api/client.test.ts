@@ -1,8 +1,9 @@
 import nock from 'nock';
-import { afterEach, beforeAll, afterAll, describe, expect, it } from 'vitest';
+import { beforeAll, afterAll, describe, expect, it } from 'vitest';
 import { PetstoreClient, joinUrl, type ClientOptions } from '../../src/api/client.js';
 import { ApiError, NetworkError, ProtocolError } from '../../src/errors.js';
 import { sendJson, startTestServer } from '../helpers/test-server.js';
+import { useNockGuard } from '../helpers/nock-guard.js';
 
 const ORIGIN = 'http://api.petstore.test';
 const KEY = 'sk_test_SECRET_1234';
@@ -31,13 +32,7 @@ function client(overrides: Partial<ClientOptions> = {}) {
   return { instance, delays, log };
 }
 
-beforeAll(() => nock.disableNetConnect());
-afterAll(() => nock.enableNetConnect());
-afterEach(() => {
-  const pending = nock.pendingMocks();
-  nock.cleanAll();
-  expect(pending, 'every scripted response was requested').toEqual([]);
-});
+useNockGuard();
 
 describe('joinUrl', () => {
   it('keeps /v1 with or without a trailing slash', () => {

@@ -1,5 +1,5 @@
 import nock from 'nock';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   PetstoreClient,
   type ClientOptions,
@@ -7,6 +7,7 @@ import {
 } from '../../src/api/client.js';
 import { ApiError, NetworkError, UsageError } from '../../src/errors.js';
 import { sendJson, startTestServer } from '../helpers/test-server.js';
+import { useNockGuard } from '../helpers/nock-guard.js';
 
 const ORIGIN = 'http://api.petstore.test';
 const QUICKSTART = 'http://quickstart.petstore.test';
@@ -30,13 +31,7 @@ function client(overrides: Partial<ClientOptions> = {}) {
   return { instance, notices };
 }
 
-beforeAll(() => nock.disableNetConnect());
-afterAll(() => nock.enableNetConnect());
-afterEach(() => {
-  const pending = nock.pendingMocks();
-  nock.cleanAll();
-  expect(pending).toEqual([]);
-});
+useNockGuard();
 
 describe('createPet', () => {
   it('sends a NewPet as JSON and returns the 201 Pet with exact int64s', async () => {

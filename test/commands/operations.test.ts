@@ -2,10 +2,11 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import nock from 'nock';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { main } from '../../src/main.js';
 import { fakeIO } from '../helpers/fake-io.js';
 import { freshHome } from '../helpers/run-cli.js';
+import { useNockGuard } from '../helpers/nock-guard.js';
 
 const ORIGIN = 'https://api.petstore.test';
 const QUICKSTART = 'https://qs.petstore.test';
@@ -18,13 +19,7 @@ const env = {
 };
 const JSON_HEADERS = { 'content-type': 'application/json' };
 
-beforeAll(() => nock.disableNetConnect());
-afterAll(() => nock.enableNetConnect());
-afterEach(() => {
-  const pending = nock.pendingMocks();
-  nock.cleanAll();
-  expect(pending).toEqual([]);
-});
+useNockGuard();
 
 describe('pets add', () => {
   it('posts the NewPet and prints the created Pet', async () => {

@@ -1,8 +1,9 @@
 import nock from 'nock';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { main } from '../../src/main.js';
 import { fakeIO } from '../helpers/fake-io.js';
 import { freshHome } from '../helpers/run-cli.js';
+import { useNockGuard } from '../helpers/nock-guard.js';
 
 const ORIGIN = 'https://api.petstore.test';
 const KEY = 'sk_live_TOPSECRET_9876';
@@ -14,13 +15,7 @@ const env = {
 const PETS =
   '[{"id":9007199254740993,"name":"Rex","categoryId":1,"status":"available"},{"id":2,"name":"Tom","categoryId":9223372036854775807}]';
 
-beforeAll(() => nock.disableNetConnect());
-afterAll(() => nock.enableNetConnect());
-afterEach(() => {
-  const pending = nock.pendingMocks();
-  nock.cleanAll();
-  expect(pending).toEqual([]);
-});
+useNockGuard();
 
 function listReply(query: Record<string, string> = {}) {
   return nock(ORIGIN, { reqheaders: { authorization: `Bearer ${KEY}` } })

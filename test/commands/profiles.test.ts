@@ -2,10 +2,11 @@ import { chmodSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'nod
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import nock from 'nock';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { main } from '../../src/main.js';
 import { fakeIO } from '../helpers/fake-io.js';
 import { freshHome } from '../helpers/run-cli.js';
+import { useNockGuard } from '../helpers/nock-guard.js';
 
 const STAGING = 'https://staging.petstore.test';
 const STORED_KEY = 'sk_stored_SECRET_k123';
@@ -16,17 +17,11 @@ let home: string;
 let env: Record<string, string>;
 let configFile: string;
 
-beforeAll(() => nock.disableNetConnect());
-afterAll(() => nock.enableNetConnect());
+useNockGuard();
 beforeEach(() => {
   home = freshHome();
   env = { HOME: home, PETSTORE_CONFIG_DIR: join(home, 'cfg') };
   configFile = join(home, 'cfg', 'config.json');
-});
-afterEach(() => {
-  const pending = nock.pendingMocks();
-  nock.cleanAll();
-  expect(pending).toEqual([]);
 });
 
 async function run(
