@@ -1,0 +1,47 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/run-cli.js';
+import { sendJson, startTestServer, type TestServer } from '../helpers/test-server.js';
+
+const servers: TestServer[] = [];
+afterEach(async () => {
+  for (const server of servers.splice(0)) await server.close();
+});
+
+describe('transport, end to end', () => {
+  it('retries GET /pets answered 503 twice, then prints the list', async () => {
+    let calls = 0;
+    const server = await startTestServer((_req, res) => {
+      calls++;
+      if (calls <= 2) sendJson(res, 503, '{"code":"unavailable","message":"down","status":503}');
+      else sendJson(res, 200, '[{"id":1,"name":"Rex","categoryId":1}]');
+    });
+    servers.push(server);
+    const result = await runCli(['pets', 'list'], {
+      env: { PETSTORE_BASE_URL: `${server.url}/v1`, PETSTORE_API_KEY: 'k' },
+    });
+    expect(result).toMatchObject({ code: 0, stdout: '[{"id":1,"name":"Rex","categoryId":1}]\n' });
+    expect(calls).toBe(3);
+  });
+
+  it('sends requests through HTTP_PROXY, and not for hosts in NO_PROXY', async () => {
+    const proxy = await startTestServer((_req, res) => sendJson(res, 200, '[]'));
+    servers.push(proxy);
+    // The service's address has nothing listening: only the proxy can answer.
+    const closed = await startTestServer(() => undefined);
+    await closed.close();
+    const env = {
+      HTTP_PROXY: proxy.url,
+      PETSTORE_BASE_URL: `${closed.url}/v1`,
+      PETSTORE_API_KEY: 'k',
+    };
+    const proxied = await runCli(['pets', 'list'], { env });
+    expect(proxied.code).toBe(0);
+    expect(proxy.requests.at(-1)!.url).toBe(`${closed.url}/v1/pets`);
+
+    const direct = await runCli(['pets', 'list', '--retries', '0'], {
+      env: { ...env, NO_PROXY: '127.0.0.1' },
+    });
+    expect(direct.code).toBe(7);
+    expect(proxy.requests).toHaveLength(1);
+  });
+});
