@@ -2,6 +2,7 @@ import { Command } from 'commander';
 import type { Context } from '../context.js';
 import type { IO } from '../io.js';
 import { registerAuth } from './auth.js';
+import { registerCompletion } from './completion.js';
 import { registerMessage } from './message.js';
 import { registerProfile } from './profile.js';
 import { registerSandbox } from './sandbox.js';
@@ -51,5 +52,6 @@ export function buildProgram(io: IO, runVerb: RunVerb): Command {
   registerProfile(program, runVerb);
   registerAuth(program, runVerb);
   registerSandbox(program, runVerb);
+  registerCompletion(program, runVerb);
   return program;
 }
