@@ -39,6 +39,26 @@ function loadSqlite(): typeof import('node:sqlite') {
   }
 }
 
+const SETUP_ATTEMPTS = 40;
+
+/**
+ * Runs a setup step again while another process holds the file: switching a new file to WAL
+ * can answer "database is locked" at once, without waiting on the busy timeout.
+ */
+function retryWhileLocked(step: () => void): void {
+  const pause = new Int32Array(new SharedArrayBuffer(4));
+  for (let attempt = 1; ; attempt++) {
+    try {
+      step();
+      return;
+    } catch (error) {
+      const locked = error instanceof Error && /locked|busy/i.test(error.message);
+      if (!locked || attempt >= SETUP_ATTEMPTS) throw error;
+      Atomics.wait(pause, 0, 0, 10 + Math.random() * 40);
+    }
+  }
+}
+
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS pets (
   id INTEGER PRIMARY KEY,
@@ -83,8 +103,17 @@ export class SandboxDatabase {
     const { DatabaseSync } = loadSqlite();
     this.db = new DatabaseSync(path);
     this.db.exec('PRAGMA busy_timeout = 10000');
-    if (path !== ':memory:') this.db.exec('PRAGMA journal_mode = WAL');
-    this.db.exec(SCHEMA);
+    const db = this.db;
+    retryWhileLocked(() => {
+      if (path === ':memory:') return;
+      const { journal_mode: mode } = db.prepare('PRAGMA journal_mode').get() as {
+        journal_mode: string;
+      };
+      if (mode !== 'wal') db.exec('PRAGMA journal_mode = WAL');
+    });
+    retryWhileLocked(() => {
+      db.exec(SCHEMA);
+    });
     // One statement computes and takes the next id, atomically under SQLite's write lock.
     this.insertPet = this.db.prepare(
       `INSERT INTO pets (id, name, category_id, status)

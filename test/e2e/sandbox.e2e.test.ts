@@ -72,7 +72,7 @@ describe('the built-in sandbox profile, on a fresh machine', () => {
             env: { HOME: concurrentHome },
           },
         );
-        expect(result.code).toBe(0);
+        expect(result.code, result.stderr).toBe(0);
       }
     };
     await Promise.all([addMany('a'), addMany('b')]);
