@@ -23,7 +23,7 @@ _petstore_words() {
     "") words="pets message profile auth sandbox completion" ;;
     "pets") words="list add get" ;;
     "pets list") words="--status --limit" ;;
-    "pets add") words="--name --category-id --status" ;;
+    "pets add") words="--name --category-id --status --file --concurrency --fail-fast" ;;
     "pets get") words="" ;;
     "message") words="send" ;;
     "message send") words="--file" ;;

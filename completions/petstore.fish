@@ -19,6 +19,9 @@ complete -c petstore -n '__fish_seen_subcommand_from pets; and __fish_seen_subco
 complete -c petstore -n '__fish_seen_subcommand_from pets; and __fish_seen_subcommand_from add' -l name
 complete -c petstore -n '__fish_seen_subcommand_from pets; and __fish_seen_subcommand_from add' -l category-id
 complete -c petstore -n '__fish_seen_subcommand_from pets; and __fish_seen_subcommand_from add' -l status -xa 'available pending sold'
+complete -c petstore -n '__fish_seen_subcommand_from pets; and __fish_seen_subcommand_from add' -l file
+complete -c petstore -n '__fish_seen_subcommand_from pets; and __fish_seen_subcommand_from add' -l concurrency
+complete -c petstore -n '__fish_seen_subcommand_from pets; and __fish_seen_subcommand_from add' -l fail-fast
 complete -c petstore -n '__fish_seen_subcommand_from message; and not __fish_seen_subcommand_from send' -a 'send'
 complete -c petstore -n '__fish_seen_subcommand_from message; and __fish_seen_subcommand_from send' -l file
 complete -c petstore -n '__fish_seen_subcommand_from profile; and not __fish_seen_subcommand_from list show use set remove' -a 'list show use set remove'

@@ -1,6 +1,6 @@
 /**
  * Every failure the tool reports is one of these types. The exit code and the
- * message a user sees are derived from the type in `src/cli/report-error.ts`.
+ * message a user sees are derived from the type in `src/report-error.ts`.
  */
 export abstract class PetstoreError extends Error {
   /** Machine-readable code, shown in the JSON error form. */
@@ -82,4 +82,15 @@ export class SmokeFailedError extends PetstoreError {
 /** The user interrupted the run (Ctrl-C). */
 export class InterruptedError extends PetstoreError {
   readonly code = 'interrupted';
+}
+
+/** Some records of a bulk run failed; each was reported as it happened. */
+export class BulkFailedError extends PetstoreError {
+  readonly code = 'bulk_failed';
+  /** The exit code of the first failure, in input order. */
+  readonly exitCode: number;
+  constructor(message: string, exitCode: number) {
+    super(message);
+    this.exitCode = exitCode;
+  }
 }

@@ -2,7 +2,7 @@ import { CommanderError } from 'commander';
 import { resolveTarget } from './config/resolve-target.js';
 import { createContext, type Context } from './context.js';
 import { processIO, type Env, type IO } from './io.js';
-import { ExitCode, reportError } from './cli/report-error.js';
+import { ExitCode, reportError } from './report-error.js';
 import { buildProgram } from './cli/program.js';
 import { resolveSettings, type RawGlobalOptions } from './settings.js';
 

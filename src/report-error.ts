@@ -1,6 +1,7 @@
 import { CommanderError } from 'commander';
 import {
   ApiError,
+  BulkFailedError,
   ConfigError,
   InterruptedError,
   MissingCredentialError,
@@ -9,8 +10,8 @@ import {
   ProtocolError,
   SmokeFailedError,
   UsageError,
-} from '../errors.js';
-import { sanitizeLine } from '../output/sanitize.js';
+} from './errors.js';
+import { sanitizeLine } from './output/sanitize.js';
 
 /** The exit codes of the command-line contract. */
 export const ExitCode = {
@@ -30,6 +31,7 @@ const ISSUE_URL_HINT = 'This is a bug in petstore. Run again with --verbose and 
 
 /** The one place that turns an error into an exit code. */
 export function exitCodeFor(error: unknown): number {
+  if (error instanceof BulkFailedError) return error.exitCode;
   if (error instanceof UsageError) return ExitCode.usage;
   if (error instanceof ConfigError) return ExitCode.usage;
   if (error instanceof MissingCredentialError) return ExitCode.auth;

@@ -14,7 +14,9 @@ describe('petstore completion', () => {
     const { code, out } = await completion('bash');
     expect(code).toBe(0);
     expect(out).toContain('"") words="pets message profile auth sandbox completion"');
-    expect(out).toContain('"pets add") words="--name --category-id --status"');
+    expect(out).toContain(
+      '"pets add") words="--name --category-id --status --file --concurrency --fail-fast"',
+    );
     expect(out).toContain('compgen -W "available pending sold"');
     expect(out).toContain('complete -F _petstore petstore');
   });
