@@ -20,7 +20,7 @@ _petstore() {
 }
 _petstore_words() {
   case "$1" in
-    "") words="pets message profile auth sandbox completion" ;;
+    "") words="pets message profile auth sandbox smoke completion" ;;
     "pets") words="list add get" ;;
     "pets list") words="--status --limit" ;;
     "pets add") words="--name --category-id --status --file --concurrency --fail-fast" ;;
@@ -40,6 +40,7 @@ _petstore_words() {
     "sandbox") words="serve reset" ;;
     "sandbox serve") words="--host --port --db --memory --api-key --id-start" ;;
     "sandbox reset") words="--db --yes -y" ;;
+    "smoke") words="--allow-writes --junit" ;;
     "completion") words="" ;;
   esac
   echo "$words"

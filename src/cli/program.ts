@@ -6,6 +6,7 @@ import { registerCompletion } from './completion.js';
 import { registerMessage } from './message.js';
 import { registerProfile } from './profile.js';
 import { registerSandbox } from './sandbox.js';
+import { registerSmoke } from './smoke.js';
 import { registerPets } from './pets.js';
 
 /** Builds the context from the parsed global options and runs a verb's logic in it. */
@@ -52,6 +53,7 @@ export function buildProgram(io: IO, runVerb: RunVerb): Command {
   registerProfile(program, runVerb);
   registerAuth(program, runVerb);
   registerSandbox(program, runVerb);
+  registerSmoke(program, runVerb);
   registerCompletion(program, runVerb);
   return program;
 }

@@ -11,7 +11,7 @@ export interface RecordedRequest {
 export interface TestServer {
   url: string;
   requests: RecordedRequest[];
-  close(): Promise<void>;
+  close: () => Promise<void>;
 }
 
 export type Handler = (request: RecordedRequest, response: ServerResponse) => void;

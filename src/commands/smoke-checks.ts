@@ -1,0 +1,107 @@
+import type { PetstoreClient } from '../api/client.js';
+import type { Pet } from '../api/types.js';
+import { ApiError } from '../errors.js';
+import type { Target } from '../target.js';
+
+/** What a check can use: the configured client, and one holding a key the service must refuse. */
+export interface SmokeEnvironment {
+  client: PetstoreClient;
+  unauthenticated: PetstoreClient;
+  target: Target;
+  /** Pets this run created, for the checks that follow. */
+  created: Pet[];
+}
+
+export interface SmokeCheck {
+  name: string;
+  writes: boolean;
+  /** Returns a short detail on success, or 'skip: why'; throws to fail. */
+  run(env: SmokeEnvironment): Promise<string>;
+}
+
+class CheckFailed extends Error {}
+
+function expectThat(condition: boolean, message: string): asserts condition {
+  if (!condition) throw new CheckFailed(message);
+}
+
+export const SMOKE_CHECKS: SmokeCheck[] = [
+  {
+    name: 'list pets (GET /pets?limit=1)',
+    writes: false,
+    async run({ client }) {
+      const pets = await client.listPets({ limit: 1 });
+      expectThat(pets.length <= 1, `asked for at most 1 pet, got ${pets.length}`);
+      return `${pets.length} pet(s)`;
+    },
+  },
+  {
+    name: 'filter by status (GET /pets?status=available)',
+    writes: false,
+    async run({ client }) {
+      const pets = await client.listPets({ status: 'available', limit: 20 });
+      const wrong = pets.filter((pet) => pet.status !== 'available');
+      expectThat(wrong.length === 0, `${wrong.length} pet(s) with another status came back`);
+      return `${pets.length} available pet(s)`;
+    },
+  },
+  {
+    name: 'refuse an invalid key (401)',
+    writes: false,
+    async run({ unauthenticated }) {
+      try {
+        await unauthenticated.listPets({ limit: 1 });
+      } catch (error) {
+        if (error instanceof ApiError && error.status === 401) return `401 ${error.code}`;
+        throw error;
+      }
+      throw new CheckFailed('the service accepted a key it cannot know');
+    },
+  },
+  {
+    name: 'add a pet (POST /pets)',
+    writes: true,
+    async run({ client, created }) {
+      const name = `petstore-smoke-${new Date().toISOString()}`;
+      const pet = await client.createPet({ name, categoryId: 1, status: 'pending' });
+      created.push(pet);
+      expectThat(pet.name === name, `the created pet is named "${pet.name}", not "${name}"`);
+      expectThat(pet.status === 'pending', `the created pet has status "${String(pet.status)}"`);
+      return `id ${pet.id.toString()}`;
+    },
+  },
+  {
+    name: 'get the added pet (GET /pets/{petId}, deprecated)',
+    writes: true,
+    async run({ client, created }) {
+      const pet = created[0];
+      if (!pet) return 'skip: no pet was added';
+      const fetched = await client.getPet(pet.id);
+      expectThat(fetched.id.toString() === pet.id.toString(), 'a different pet came back');
+      expectThat(fetched.name === pet.name, `its name is "${fetched.name}", not "${pet.name}"`);
+      return `id ${fetched.id.toString()}`;
+    },
+  },
+  {
+    name: 'reject an invalid pet (400)',
+    writes: true,
+    async run({ client }) {
+      try {
+        await client.createPet({ name: '', categoryId: 1 });
+      } catch (error) {
+        if (error instanceof ApiError && error.status === 400) return `400 ${error.code}`;
+        throw error;
+      }
+      throw new CheckFailed('the service created a pet with an empty name');
+    },
+  },
+  {
+    name: 'send a quickstart message (POST /messages)',
+    writes: true,
+    async run({ client, target }) {
+      if (!target.quickstartUrl) return 'skip: the profile has no quickstart URL';
+      const receipt = await client.sendMessage('petstore smoke check');
+      return `${receipt.id} ${receipt.status}`;
+    },
+  },
+];

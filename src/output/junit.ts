@@ -1,0 +1,48 @@
+export interface JUnitCase {
+  name: string;
+  outcome: 'pass' | 'fail' | 'skip';
+  durationMs: number;
+  detail: string;
+}
+
+function escapeXml(text: string): string {
+  return text
+    .replace(/[^\t\n\r\u0020-\ud7ff\ue000-\ufffd]/gu, '')
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;');
+}
+
+/** A JUnit XML report, the format CI systems read test results from. */
+export function renderJUnit(suite: string, cases: JUnitCase[], timestamp: Date): string {
+  const seconds = (ms: number) => (ms / 1000).toFixed(3);
+  const total = cases.reduce((sum, item) => sum + item.durationMs, 0);
+  const count = (outcome: JUnitCase['outcome']) =>
+    cases.filter((item) => item.outcome === outcome).length;
+  const lines = [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    `<testsuites name="${escapeXml(suite)}" tests="${cases.length}" failures="${count('fail')}" skipped="${count('skip')}" time="${seconds(total)}">`,
+    `  <testsuite name="${escapeXml(suite)}" tests="${cases.length}" failures="${count('fail')}" skipped="${count('skip')}" time="${seconds(total)}" timestamp="${timestamp.toISOString()}">`,
+  ];
+  for (const item of cases) {
+    const open = `    <testcase classname="${escapeXml(suite)}" name="${escapeXml(item.name)}" time="${seconds(item.durationMs)}"`;
+    if (item.outcome === 'pass') {
+      lines.push(`${open}/>`);
+    } else if (item.outcome === 'skip') {
+      lines.push(
+        `${open}>`,
+        `      <skipped message="${escapeXml(item.detail)}"/>`,
+        '    </testcase>',
+      );
+    } else {
+      lines.push(
+        `${open}>`,
+        `      <failure message="${escapeXml(item.detail)}"/>`,
+        '    </testcase>',
+      );
+    }
+  }
+  lines.push('  </testsuite>', '</testsuites>', '');
+  return lines.join('\n');
+}
