@@ -38,8 +38,6 @@ export interface ContextDeps {
   env: Env;
   settings: Settings;
   resolveTarget: (ctx: Context) => Promise<Target>;
-  /** Overrides client creation (tests); by default an undici client for the target. */
-  createClient?: (ctx: Context, target: Target) => Promise<PetstoreClient>;
 }
 
 export const USER_AGENT = `petstore-cli/${__PETSTORE_VERSION__} node/${process.versions.node} ${process.platform}`;
@@ -49,7 +47,7 @@ function deprecationWarning(notice: DeprecationNotice): string {
   return `${notice.method} ${sanitizeLine(notice.path)} is deprecated by the service${sanitizeLine(sunset)}`;
 }
 
-async function createDefaultClient(ctx: Context, target: Target): Promise<PetstoreClient> {
+async function createClient(ctx: Context, target: Target): Promise<PetstoreClient> {
   if (target.apiKey === undefined) {
     throw new MissingCredentialError(`no API key for profile "${target.profile}"`, {
       hint: `Run: petstore auth login --profile ${target.profile} (or set PETSTORE_API_KEY).`,
@@ -125,7 +123,7 @@ export function createContext(deps: ContextDeps): Context {
       return client;
     },
     async clientFor(resolved) {
-      const created = await (deps.createClient ?? createDefaultClient)(ctx, resolved);
+      const created = await createClient(ctx, resolved);
       cleanups.unshift(() => created.close());
       return created;
     },
