@@ -18,6 +18,11 @@ const cases = [
   ['node -e 0', ['-e', '0']],
   ['petstore --version', ['bin/petstore.js', '--version']],
   ['petstore --help', ['bin/petstore.js', '--help']],
+  // The whole client path against the embedded service: start it, one GET, stop it.
+  [
+    'petstore --profile sandbox pets list',
+    ['bin/petstore.js', '--profile', 'sandbox', 'pets', 'list'],
+  ],
   ...(process.env.BENCH_EXTRA ? JSON.parse(process.env.BENCH_EXTRA) : []),
 ];
 
