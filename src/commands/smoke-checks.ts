@@ -25,6 +25,17 @@ function expectThat(condition: boolean, message: string): asserts condition {
   if (!condition) throw new CheckFailed(message);
 }
 
+/** Passes when the request fails with exactly this HTTP status. */
+async function expectRefusal(request: Promise<unknown>, status: number, otherwise: string) {
+  try {
+    await request;
+  } catch (error) {
+    if (error instanceof ApiError && error.status === status) return `${status} ${error.code}`;
+    throw error;
+  }
+  throw new CheckFailed(otherwise);
+}
+
 export const SMOKE_CHECKS: SmokeCheck[] = [
   {
     name: 'list pets (GET /pets?limit=1)',
@@ -48,15 +59,12 @@ export const SMOKE_CHECKS: SmokeCheck[] = [
   {
     name: 'refuse an invalid key (401)',
     writes: false,
-    async run({ unauthenticated }) {
-      try {
-        await unauthenticated.listPets({ limit: 1 });
-      } catch (error) {
-        if (error instanceof ApiError && error.status === 401) return `401 ${error.code}`;
-        throw error;
-      }
-      throw new CheckFailed('the service accepted a key it cannot know');
-    },
+    run: ({ unauthenticated }) =>
+      expectRefusal(
+        unauthenticated.listPets({ limit: 1 }),
+        401,
+        'the service accepted a key it cannot know',
+      ),
   },
   {
     name: 'add a pet (POST /pets)',
@@ -85,15 +93,12 @@ export const SMOKE_CHECKS: SmokeCheck[] = [
   {
     name: 'reject an invalid pet (400)',
     writes: true,
-    async run({ client }) {
-      try {
-        await client.createPet({ name: '', categoryId: 1 });
-      } catch (error) {
-        if (error instanceof ApiError && error.status === 400) return `400 ${error.code}`;
-        throw error;
-      }
-      throw new CheckFailed('the service created a pet with an empty name');
-    },
+    run: ({ client }) =>
+      expectRefusal(
+        client.createPet({ name: '', categoryId: 1 }),
+        400,
+        'the service created a pet with an empty name',
+      ),
   },
   {
     name: 'send a quickstart message (POST /messages)',
