@@ -1,4 +1,3 @@
-import type { Dispatcher } from 'undici';
 import { ApiError, NetworkError, ProtocolError, UsageError } from '../errors.js';
 import {
   checkMessageReceipt,
@@ -32,7 +31,6 @@ export interface ClientOptions {
   userAgent: string;
   log?: ((line: string) => void) | undefined;
   onDeprecation?: ((notice: DeprecationNotice) => void) | undefined;
-  dispatcher?: Dispatcher | undefined;
   sleep?: ((ms: number) => Promise<void>) | undefined;
   random?: (() => number) | undefined;
   now?: (() => number) | undefined;
@@ -64,7 +62,6 @@ export class PetstoreClient {
     this.transport = new HttpTransport({
       timeoutSeconds: options.timeoutSeconds,
       log: options.log,
-      dispatcher: options.dispatcher,
     });
   }
 

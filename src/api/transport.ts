@@ -18,8 +18,6 @@ export interface TransportOptions {
   timeoutSeconds: number;
   /** Receives verbose lines (already redacted); absent when not verbose. */
   log?: ((line: string) => void) | undefined;
-  /** Injected in tests; by default one keep-alive agent per process that honours *_PROXY. */
-  dispatcher?: Dispatcher | undefined;
 }
 
 const MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
@@ -39,22 +37,42 @@ function flattenHeaders(headers: Record<string, string | string[] | undefined>) 
   return flat;
 }
 
+/** One keep-alive agent per process, shared by every client and closed with the last one. */
+const sharedAgent = {
+  agent: undefined as EnvHttpProxyAgent | undefined,
+  users: 0,
+  acquire(timeoutSeconds: number): EnvHttpProxyAgent {
+    const timeoutMs = Math.round(timeoutSeconds * 1000);
+    this.agent ??= new EnvHttpProxyAgent({
+      connect: { timeout: timeoutMs },
+      headersTimeout: timeoutMs,
+      bodyTimeout: timeoutMs,
+      maxResponseSize: MAX_RESPONSE_BYTES,
+    });
+    this.users++;
+    return this.agent;
+  },
+  async release(): Promise<void> {
+    this.users--;
+    if (this.users > 0 || !this.agent) return;
+    const agent = this.agent;
+    this.agent = undefined;
+    await agent.close();
+  },
+};
+
 /** Sends one HTTP exchange with undici; turns every transport failure into a NetworkError. */
 export class HttpTransport {
+  /** The agent in use, for tests of the sharing; undefined once every client is closed. */
+  static get sharedAgent(): Dispatcher | undefined {
+    return sharedAgent.agent;
+  }
+
   private readonly dispatcher: Dispatcher;
-  private readonly ownsDispatcher: boolean;
+  private closed = false;
 
   constructor(private readonly options: TransportOptions) {
-    const timeoutMs = Math.round(options.timeoutSeconds * 1000);
-    this.ownsDispatcher = options.dispatcher === undefined;
-    this.dispatcher =
-      options.dispatcher ??
-      new EnvHttpProxyAgent({
-        connect: { timeout: timeoutMs },
-        headersTimeout: timeoutMs,
-        bodyTimeout: timeoutMs,
-        maxResponseSize: MAX_RESPONSE_BYTES,
-      });
+    this.dispatcher = sharedAgent.acquire(options.timeoutSeconds);
   }
 
   async send(req: HttpRequest): Promise<HttpResponse> {
@@ -94,6 +112,8 @@ export class HttpTransport {
   }
 
   async close(): Promise<void> {
-    if (this.ownsDispatcher) await this.dispatcher.close();
+    if (this.closed) return;
+    this.closed = true;
+    await sharedAgent.release();
   }
 }

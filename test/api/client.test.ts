@@ -1,5 +1,5 @@
 import nock from 'nock';
-import { beforeAll, afterAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { PetstoreClient, joinUrl, type ClientOptions } from '../../src/api/client.js';
 import { ApiError, NetworkError, ProtocolError } from '../../src/errors.js';
 import { sendJson, startTestServer } from '../helpers/test-server.js';
@@ -8,6 +8,11 @@ import { useNockGuard } from '../helpers/nock-guard.js';
 const ORIGIN = 'http://api.petstore.test';
 const KEY = 'sk_test_SECRET_1234';
 const JSON_HEADERS = { 'content-type': 'application/json' };
+
+const openClients: PetstoreClient[] = [];
+afterEach(async () => {
+  for (const open of openClients.splice(0)) await open.close();
+});
 
 function client(overrides: Partial<ClientOptions> = {}) {
   const delays: number[] = [];
@@ -29,6 +34,7 @@ function client(overrides: Partial<ClientOptions> = {}) {
     log: (line) => log.push(line),
     ...overrides,
   });
+  openClients.push(instance);
   return { instance, delays, log };
 }
 

@@ -1,5 +1,5 @@
 import nock from 'nock';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   PetstoreClient,
   type ClientOptions,
@@ -13,6 +13,11 @@ const ORIGIN = 'http://api.petstore.test';
 const QUICKSTART = 'http://quickstart.petstore.test';
 const KEY = 'sk_test_OPERATIONS_42';
 const JSON_HEADERS = { 'content-type': 'application/json' };
+
+const openClients: PetstoreClient[] = [];
+afterEach(async () => {
+  for (const open of openClients.splice(0)) await open.close();
+});
 
 function client(overrides: Partial<ClientOptions> = {}) {
   const notices: DeprecationNotice[] = [];
@@ -28,6 +33,7 @@ function client(overrides: Partial<ClientOptions> = {}) {
     onDeprecation: (notice) => notices.push(notice),
     ...overrides,
   });
+  openClients.push(instance);
   return { instance, notices };
 }
 
@@ -204,5 +210,21 @@ describe('POST and the network (real sockets)', () => {
       await instance.close();
       await server.close();
     }
+  });
+});
+
+describe('connection reuse', () => {
+  it('shares one keep-alive agent between clients and closes it with the last one', async () => {
+    const { HttpTransport } = await import('../../src/api/transport.js');
+    const first = client().instance;
+    const agent = HttpTransport.sharedAgent;
+    const second = client().instance;
+    expect(agent).toBeDefined();
+    expect(HttpTransport.sharedAgent).toBe(agent);
+    await first.close();
+    await first.close();
+    expect(HttpTransport.sharedAgent).toBe(agent);
+    await second.close();
+    expect(HttpTransport.sharedAgent).toBeUndefined();
   });
 });
