@@ -34,13 +34,16 @@ export async function runSandboxServe(ctx: Context, options: SandboxServeOptions
     apiKeys: options.apiKeys,
     idStart: options.idStart,
   });
+  // Listen for the stop signals before saying we are ready, so a signal sent on seeing the
+  // last line below is always handled.
+  const stopped = options.waitForStop();
   const write = (line: string) => ctx.io.stderr.write(`${line}\n`);
   write(`Sandbox Animal Store listening (data: ${options.memory ? 'in memory' : database})`);
   write(`  API base URL:        ${server.apiBaseUrl}`);
   write(`  quickstart base URL: ${server.quickstartUrl}`);
   write(`  accepted API key(s): ${options.apiKeys.join(', ')}`);
   write('Stop with Ctrl-C.');
-  const signal = await options.waitForStop();
+  const signal = await stopped;
   await server.close();
   write('Sandbox stopped.');
   if (signal === 'SIGINT')
