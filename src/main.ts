@@ -4,13 +4,7 @@ import { createContext, type Context } from './context.js';
 import { processIO, type Env, type IO } from './io.js';
 import { ExitCode, reportError } from './report-error.js';
 import { buildProgram } from './cli/program.js';
-import { resolveSettings, type RawGlobalOptions } from './settings.js';
-
-const SILENT_COMMANDER_EXITS = new Set([
-  'commander.helpDisplayed',
-  'commander.version',
-  'commander.help',
-]);
+import { outputFormatOrTable, resolveSettings, type RawGlobalOptions } from './settings.js';
 
 /** Runs the command line and returns the exit code; never exits the process itself. */
 export async function main(
@@ -25,8 +19,9 @@ export async function main(
   const program = buildProgram(io, async (command, action) => {
     const raw = command.optsWithGlobals<RawGlobalOptions>();
     verbose = raw.verbose === true;
+    // Known before any other setting is checked, so every error takes the requested form.
+    jsonErrors = outputFormatOrTable(raw, env, io) !== 'table';
     const settings = resolveSettings(raw, env, io);
-    jsonErrors = settings.output !== 'table';
     ctx = createContext({ io, env, settings, resolveTarget });
     await action(ctx);
   });
@@ -36,10 +31,8 @@ export async function main(
     return ExitCode.ok;
   } catch (error) {
     if (error instanceof CommanderError) {
-      // Commander has already written the message or the help text.
-      return SILENT_COMMANDER_EXITS.has(error.code) && error.exitCode === 0
-        ? ExitCode.ok
-        : ExitCode.usage;
+      // Commander has already written the message, the help or the version.
+      return error.exitCode === 0 ? ExitCode.ok : ExitCode.usage;
     }
     return reportError(error, { json: jsonErrors, verbose, write: (t) => io.stderr.write(t) });
   } finally {

@@ -1,4 +1,3 @@
-import { CommanderError } from 'commander';
 import {
   ApiError,
   BulkFailedError,
@@ -27,7 +26,7 @@ export const ExitCode = {
   interrupted: 130,
 } as const;
 
-const ISSUE_URL_HINT = 'This is a bug in petstore. Run again with --verbose and report the output.';
+const BUG_HINT = 'This is a bug in petstore. Run again with --verbose and report the output.';
 
 /** The one place that turns an error into an exit code. */
 export function exitCodeFor(error: unknown): number {
@@ -40,11 +39,10 @@ export function exitCodeFor(error: unknown): number {
   if (error instanceof InterruptedError) return ExitCode.interrupted;
   if (error instanceof ProtocolError) return ExitCode.service;
   if (error instanceof ApiError) return exitCodeForStatus(error.status);
-  if (error instanceof CommanderError) return ExitCode.usage;
   return ExitCode.unexpected;
 }
 
-export function exitCodeForStatus(status: number): number {
+function exitCodeForStatus(status: number): number {
   if (status === 401 || status === 403) return ExitCode.auth;
   if (status === 404) return ExitCode.notFound;
   if (status === 429 || status >= 500) return ExitCode.service;
@@ -58,28 +56,42 @@ export interface ErrorReportOptions {
   write: (text: string) => void;
 }
 
+/** The contract's Error shape for any error, with a hint where one helps. */
+export interface ErrorFields {
+  code: string;
+  message: string;
+  status: number;
+  hint?: string;
+}
+
+export function errorFields(error: unknown): ErrorFields {
+  const fields: ErrorFields =
+    error instanceof PetstoreError
+      ? { code: error.code, message: error.message, status: error.status }
+      : {
+          code: 'internal',
+          message: `unexpected error: ${error instanceof Error ? error.message : String(error)}`,
+          status: 0,
+        };
+  const hint = error instanceof PetstoreError ? error.hint : BUG_HINT;
+  if (hint) fields.hint = sanitizeLine(hint);
+  fields.message = sanitizeLine(fields.message);
+  fields.code = sanitizeLine(fields.code);
+  return fields;
+}
+
 /** Writes the error to stderr in the form the contract gives; returns the exit code. */
 export function reportError(error: unknown, options: ErrorReportOptions): number {
-  const exitCode = exitCodeFor(error);
-  const known = error instanceof PetstoreError;
-  const message = known
-    ? error.message
-    : `unexpected error: ${error instanceof Error ? error.message : String(error)}`;
-  const code = known ? error.code : 'internal';
-  const status = known ? error.status : 0;
-  const hint = known ? error.hint : ISSUE_URL_HINT;
-
+  const fields = errorFields(error);
   if (options.json) {
-    const body: Record<string, unknown> = { code, message: sanitizeLine(message), status };
-    if (hint) body.hint = sanitizeLine(hint);
-    options.write(JSON.stringify(body) + '\n');
+    options.write(JSON.stringify(fields) + '\n');
   } else {
-    const suffix = error instanceof ApiError ? ` (${sanitizeLine(code)}, HTTP ${status})` : '';
-    options.write(`petstore: ${sanitizeLine(message)}${suffix}\n`);
-    if (hint) options.write(`hint: ${sanitizeLine(hint)}\n`);
+    const suffix = error instanceof ApiError ? ` (${fields.code}, HTTP ${fields.status})` : '';
+    options.write(`petstore: ${fields.message}${suffix}\n`);
+    if (fields.hint) options.write(`hint: ${fields.hint}\n`);
   }
   if (options.verbose && error instanceof Error && error.stack && !(error instanceof UsageError)) {
     options.write(error.stack + '\n');
   }
-  return exitCode;
+  return exitCodeFor(error);
 }

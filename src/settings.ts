@@ -33,8 +33,8 @@ export interface Settings {
   allowInsecureHttp: boolean;
 }
 
-export const DEFAULT_TIMEOUT_SECONDS = 30;
-export const DEFAULT_RETRIES = 2;
+const DEFAULT_TIMEOUT_SECONDS = 30;
+const DEFAULT_RETRIES = 2;
 const MAX_RETRIES = 10;
 
 function nonEmpty(value: string | undefined): string | undefined {
@@ -60,6 +60,24 @@ function parseRetries(text: string | undefined): number {
   return Number(text);
 }
 
+function outputFormat(raw: RawGlobalOptions, env: Env, io: IO): OutputFormat {
+  return resolveOutputFormat({
+    flag: raw.output,
+    json: raw.json === true,
+    env: env.PETSTORE_OUTPUT,
+    stdoutIsTTY: io.stdoutIsTTY,
+  });
+}
+
+/** The output format, or table when the format given is itself invalid (for error reports). */
+export function outputFormatOrTable(raw: RawGlobalOptions, env: Env, io: IO): OutputFormat {
+  try {
+    return outputFormat(raw, env, io);
+  } catch {
+    return 'table';
+  }
+}
+
 export function resolveSettings(raw: RawGlobalOptions, env: Env, io: IO): Settings {
   const profileFlag = nonEmpty(raw.profile);
   const profileEnv = nonEmpty(env.PETSTORE_PROFILE);
@@ -71,12 +89,7 @@ export function resolveSettings(raw: RawGlobalOptions, env: Env, io: IO): Settin
         : undefined,
     baseUrl: nonEmpty(raw.baseUrl) ?? nonEmpty(env.PETSTORE_BASE_URL),
     quickstartUrl: nonEmpty(raw.quickstartUrl) ?? nonEmpty(env.PETSTORE_QUICKSTART_URL),
-    output: resolveOutputFormat({
-      flag: raw.output,
-      json: raw.json === true,
-      env: env.PETSTORE_OUTPUT,
-      stdoutIsTTY: io.stdoutIsTTY,
-    }),
+    output: outputFormat(raw, env, io),
     color: colorEnabled({ noColorFlag: raw.color === false, env, isTTY: io.stdoutIsTTY }),
     prettyJson: io.stdoutIsTTY,
     verbose: raw.verbose === true,

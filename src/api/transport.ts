@@ -63,11 +63,6 @@ const sharedAgent = {
 
 /** Sends one HTTP exchange with undici; turns every transport failure into a NetworkError. */
 export class HttpTransport {
-  /** The agent in use, for tests of the sharing; undefined once every client is closed. */
-  static get sharedAgent(): Dispatcher | undefined {
-    return sharedAgent.agent;
-  }
-
   private readonly dispatcher: Dispatcher;
   private closed = false;
 

@@ -1,8 +1,8 @@
 import { stringifyJson } from '../api/json.js';
 import type { NewPet, Pet } from '../api/types.js';
-import { exitCodeFor, reportError } from '../report-error.js';
+import { errorFields, ExitCode, exitCodeFor } from '../report-error.js';
 import type { Context } from '../context.js';
-import { BulkFailedError, NetworkError, PetstoreError } from '../errors.js';
+import { BulkFailedError, NetworkError } from '../errors.js';
 import { sanitizeLine, snippet } from '../output/sanitize.js';
 import { PET_COLUMNS } from './pet-columns.js';
 
@@ -25,6 +25,8 @@ export async function runPetsAddBulk(ctx: Context, options: BulkAddOptions): Pro
   const failures: { index: number; error: unknown }[] = [];
   let next = 0;
   let stop = false;
+  /** A failure that is not about one record (no URL, no key): the run stops and reports it once. */
+  let fatal: Error | undefined;
 
   const addOne = async (index: number) => {
     const pet = options.pets[index]!;
@@ -34,6 +36,11 @@ export async function runPetsAddBulk(ctx: Context, options: BulkAddOptions): Pro
       if (table) ctx.notice(`created ${result.id.toString()} ${sanitizeLine(result.name)}`);
       else ctx.io.stdout.write(stringifyJson(result) + '\n');
     } catch (error) {
+      if (concernsWholeRun(error)) {
+        stop = true;
+        fatal ??= error instanceof Error ? error : new Error(String(error));
+        return;
+      }
       failures.push({ index, error });
       if (options.failFast) stop = true;
       reportFailure(ctx, index, pet, error);
@@ -48,6 +55,10 @@ export async function runPetsAddBulk(ctx: Context, options: BulkAddOptions): Pro
 
   if (table && created.length > 0) await ctx.render(created, PET_COLUMNS);
   const summary = `added ${created.length} of ${options.pets.length} pets to profile ${target.profile}`;
+  if (fatal !== undefined) {
+    if (created.length > 0) ctx.notice(`Stopped: ${summary}.`);
+    throw fatal;
+  }
   if (failures.length === 0) {
     ctx.notice(`${summary[0]!.toUpperCase()}${summary.slice(1)}.`);
     return;
@@ -60,27 +71,25 @@ export async function runPetsAddBulk(ctx: Context, options: BulkAddOptions): Pro
   );
 }
 
+/** No URL, or a key the service refuses: every record would fail the same way. */
+function concernsWholeRun(error: unknown): boolean {
+  const code = exitCodeFor(error);
+  return code === ExitCode.usage || code === ExitCode.auth;
+}
+
 function reportFailure(ctx: Context, index: number, pet: NewPet, error: unknown): void {
-  const label = `record ${index + 1} (${snippet(pet.name, 40)})`;
-  const uncertain =
-    error instanceof NetworkError
-      ? ' It may or may not have been created: check with petstore pets list before retrying it.'
-      : '';
-  if (ctx.settings.output === 'table') {
-    const message = error instanceof PetstoreError ? error.message : String(error);
-    const status = error instanceof PetstoreError && error.status ? ` (HTTP ${error.status})` : '';
-    ctx.io.stderr.write(`petstore: ${label}: ${sanitizeLine(message)}${status}.${uncertain}\n`);
+  const fields = errorFields(error);
+  if (error instanceof NetworkError) {
+    fields.hint =
+      'It may or may not have been created: check with petstore pets list before retrying it.';
+  }
+  if (ctx.settings.output !== 'table') {
+    ctx.io.stderr.write(JSON.stringify({ ...fields, record: index + 1 }) + '\n');
     return;
   }
-  // JSON mode: the contract's error object, with the record it concerns.
-  let line = '';
-  reportError(error, { json: true, verbose: false, write: (text) => (line += text) });
-  const body = JSON.parse(line) as Record<string, unknown>;
+  const status = fields.status ? ` (HTTP ${fields.status})` : '';
+  const hint = error instanceof NetworkError ? ` ${fields.hint ?? ''}` : '';
   ctx.io.stderr.write(
-    JSON.stringify({
-      ...body,
-      record: index + 1,
-      ...(uncertain ? { hint: uncertain.trim() } : {}),
-    }) + '\n',
+    `petstore: record ${index + 1} (${snippet(pet.name, 40)}): ${fields.message}${status}.${hint}\n`,
   );
 }

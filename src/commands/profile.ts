@@ -1,4 +1,4 @@
-import { assertKeySafeToSend, parseServiceUrl } from '../api/url-policy.js';
+import { isLoopbackHost, parseServiceUrl } from '../api/url-policy.js';
 import {
   activeProfile,
   DEFAULT_PROFILE,
@@ -51,12 +51,8 @@ function checkUrl(ctx: Context, value: string, flag: string): string {
   if (flag === '--base-url' && !/\/v1\/?$/.test(url.pathname)) {
     ctx.warn(`the base URL path "${url.pathname}" does not end with /v1, as the service's do`);
   }
-  if (url.protocol === 'http:') {
-    try {
-      assertKeySafeToSend(url, false);
-    } catch {
-      ctx.warn(`${flag} is plain http: commands will need --allow-insecure-http to send the key`);
-    }
+  if (url.protocol === 'http:' && !isLoopbackHost(url.hostname)) {
+    ctx.warn(`${flag} is plain http: commands will need --allow-insecure-http to send the key`);
   }
   return value;
 }

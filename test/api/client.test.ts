@@ -1,42 +1,20 @@
 import nock from 'nock';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { PetstoreClient, joinUrl, type ClientOptions } from '../../src/api/client.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { joinUrl } from '../../src/api/client.js';
 import { ApiError, NetworkError, ProtocolError } from '../../src/errors.js';
 import { sendJson, startTestServer } from '../helpers/test-server.js';
 import { useNockGuard } from '../helpers/nock-guard.js';
+import { useTestClients } from '../helpers/test-client.js';
 
 const ORIGIN = 'http://api.petstore.test';
 const KEY = 'sk_test_SECRET_1234';
 const JSON_HEADERS = { 'content-type': 'application/json' };
 
-const openClients: PetstoreClient[] = [];
-afterEach(async () => {
-  for (const open of openClients.splice(0)) await open.close();
+const client = useTestClients({
+  baseUrl: `${ORIGIN}/v1`,
+  quickstartUrl: `${ORIGIN}/quickstart`,
+  apiKey: KEY,
 });
-
-function client(overrides: Partial<ClientOptions> = {}) {
-  const delays: number[] = [];
-  const log: string[] = [];
-  const instance = new PetstoreClient({
-    profile: 'test',
-    baseUrl: `${ORIGIN}/v1`,
-    quickstartUrl: `${ORIGIN}/quickstart`,
-    apiKey: KEY,
-    timeoutSeconds: 5,
-    retries: 2,
-    userAgent: 'petstore-cli/test',
-    sleep: (ms) => {
-      delays.push(ms);
-      return Promise.resolve();
-    },
-    random: () => 0.5,
-    now: () => Date.parse('2026-11-22T00:00:00Z'),
-    log: (line) => log.push(line),
-    ...overrides,
-  });
-  openClients.push(instance);
-  return { instance, delays, log };
-}
 
 useNockGuard();
 

@@ -1,41 +1,20 @@
 import nock from 'nock';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import {
-  PetstoreClient,
-  type ClientOptions,
-  type DeprecationNotice,
-} from '../../src/api/client.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError, NetworkError, UsageError } from '../../src/errors.js';
 import { sendJson, startTestServer } from '../helpers/test-server.js';
 import { useNockGuard } from '../helpers/nock-guard.js';
+import { useTestClients } from '../helpers/test-client.js';
 
 const ORIGIN = 'http://api.petstore.test';
 const QUICKSTART = 'http://quickstart.petstore.test';
 const KEY = 'sk_test_OPERATIONS_42';
 const JSON_HEADERS = { 'content-type': 'application/json' };
 
-const openClients: PetstoreClient[] = [];
-afterEach(async () => {
-  for (const open of openClients.splice(0)) await open.close();
+const client = useTestClients({
+  baseUrl: `${ORIGIN}/v1/`,
+  quickstartUrl: `${QUICKSTART}/qs`,
+  apiKey: KEY,
 });
-
-function client(overrides: Partial<ClientOptions> = {}) {
-  const notices: DeprecationNotice[] = [];
-  const instance = new PetstoreClient({
-    profile: 'test',
-    baseUrl: `${ORIGIN}/v1/`,
-    quickstartUrl: `${QUICKSTART}/qs`,
-    apiKey: KEY,
-    timeoutSeconds: 5,
-    retries: 2,
-    userAgent: 'petstore-cli/test',
-    sleep: () => Promise.resolve(),
-    onDeprecation: (notice) => notices.push(notice),
-    ...overrides,
-  });
-  openClients.push(instance);
-  return { instance, notices };
-}
 
 useNockGuard();
 
@@ -213,18 +192,27 @@ describe('POST and the network (real sockets)', () => {
   });
 });
 
-describe('connection reuse', () => {
-  it('shares one keep-alive agent between clients and closes it with the last one', async () => {
-    const { HttpTransport } = await import('../../src/api/transport.js');
-    const first = client().instance;
-    const agent = HttpTransport.sharedAgent;
-    const second = client().instance;
-    expect(agent).toBeDefined();
-    expect(HttpTransport.sharedAgent).toBe(agent);
-    await first.close();
-    await first.close();
-    expect(HttpTransport.sharedAgent).toBe(agent);
-    await second.close();
-    expect(HttpTransport.sharedAgent).toBeUndefined();
+describe('connection reuse (real sockets)', () => {
+  beforeAll(() => nock.enableNetConnect('127.0.0.1'));
+  afterAll(() => nock.disableNetConnect());
+
+  it('shares one keep-alive connection between clients, and closes it with the last one', async () => {
+    const server = await startTestServer((_req, res) => sendJson(res, 200, '[]'));
+    try {
+      const first = client({ baseUrl: `${server.url}/v1` }).instance;
+      const second = client({ baseUrl: `${server.url}/v1` }).instance;
+      await first.listPets();
+      // The connection returns to the pool just after the response is read.
+      await new Promise((resolve) => setImmediate(resolve));
+      await second.listPets();
+      const [a, b] = server.requests.map((request) => request.remotePort);
+      expect(b).toBe(a);
+      await first.close();
+      await second.close();
+      await client({ baseUrl: `${server.url}/v1` }).instance.listPets();
+      expect(server.requests[2]!.remotePort).not.toBe(a);
+    } finally {
+      await server.close();
+    }
   });
 });

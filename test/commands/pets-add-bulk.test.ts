@@ -136,3 +136,27 @@ describe('pets add --file', () => {
     expect(io.err()).toContain(message);
   });
 });
+
+describe('pets add --file, failures of the whole run', () => {
+  it('stops at a refused key and reports it once, not once per record', async () => {
+    const io = fakeIO();
+    const file = petsFile(
+      '{"name":"A","categoryId":1}\n{"name":"B","categoryId":2}\n{"name":"C","categoryId":3}\n',
+    );
+    const refused = await startTestServer((_req, res) => {
+      sendJson(res, 401, '{"code":"unauthorized","message":"API key invalid","status":401}');
+    });
+    try {
+      const code = await main(['pets', 'add', '--file', file, '--concurrency', '1'], io, {
+        ...env,
+        PETSTORE_BASE_URL: `${refused.url}/v1`,
+      });
+      expect(code).toBe(3);
+      expect(refused.requests).toHaveLength(1);
+      expect(io.err().trim().split('\n')).toHaveLength(1);
+      expect(JSON.parse(io.err())).toMatchObject({ code: 'unauthorized', status: 401 });
+    } finally {
+      await refused.close();
+    }
+  });
+});

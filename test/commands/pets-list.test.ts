@@ -92,6 +92,15 @@ describe('petstore pets list', () => {
     });
   });
 
+  it.each([
+    ['--timeout', 'soon'],
+    ['--retries', '-1'],
+  ])('reports a bad %s in the JSON error form when output is JSON', async (flag, value) => {
+    const io = fakeIO();
+    expect(await main(['pets', 'list', flag, value], io, env)).toBe(2);
+    expect(JSON.parse(io.err())).toMatchObject({ code: 'usage', status: 0 });
+  });
+
   it('exits 3 with the service message on 401, in human form on a terminal', async () => {
     nock(ORIGIN)
       .get('/v1/pets')

@@ -239,6 +239,15 @@ describe('profiles', () => {
     expect(result.err).toContain('petstore profile set production --base-url URL');
   });
 
+  it('warns when a remote URL is plain http, but not for this machine', async () => {
+    const remote = await run(['profile', 'set', 'qa', '--base-url', 'http://qa.test/v1']);
+    expect(remote.err).toContain(
+      '--base-url is plain http: commands will need --allow-insecure-http',
+    );
+    const local = await run(['profile', 'set', 'local', '--base-url', 'http://127.0.0.1:4010/v1']);
+    expect(local.err).not.toContain('plain http');
+  });
+
   it('fixes loose permissions on write, and says so', async () => {
     await run(['profile', 'set', 'qa', '--base-url', 'https://qa.test/v1']);
     chmodSync(configFile, 0o644);

@@ -6,6 +6,8 @@ export interface RecordedRequest {
   url: string;
   headers: IncomingMessage['headers'];
   body: string;
+  /** The client's port: equal for requests that reused one keep-alive connection. */
+  remotePort: number | undefined;
 }
 
 export interface TestServer {
@@ -28,6 +30,7 @@ export async function startTestServer(handler: Handler): Promise<TestServer> {
         url: req.url ?? '',
         headers: req.headers,
         body: Buffer.concat(chunks).toString('utf8'),
+        remotePort: req.socket.remotePort,
       };
       requests.push(recorded);
       handler(recorded, res);
