@@ -1,30 +1,60 @@
 import { CommanderError } from 'commander';
-import { resolveTarget } from './config/resolve-target.js';
-import { createContext, type Context } from './context.js';
-import { processIO, type Env, type IO } from './io.js';
-import { ExitCode, reportError } from './report-error.js';
+import type { ClientFactory } from './api/create-client.js';
+import type { Transport } from './api/http.js';
 import { buildProgram } from './cli/program.js';
-import { outputFormatOrTable, resolveSettings, type RawGlobalOptions } from './settings.js';
+import { verbPath, type RunVerb } from './cmdutil/run-verb.js';
+import { createContext, type Context } from './context/context.js';
+import { resolveTarget } from './context/resolve-target.js';
+import { outputFormatOrTable, resolveSettings, type RawGlobalOptions } from './context/settings.js';
+import { processIO, type Env, type IO } from './core/io.js';
+import { ExitCode, reportError } from './output/report-error.js';
+
+/** What tests may replace; production passes nothing. */
+export interface MainDeps {
+  /** Carries the requests of every API client (a recording fake in command tests). */
+  transport?: Transport;
+  /**
+   * Receives each verb's typed options instead of running it, as the GitHub CLI's runF does:
+   * flag-level tests check what a command line turns into.
+   */
+  runF?: (verb: string, options: unknown, ctx: Context) => Promise<void> | void;
+}
+
+const loadClientFactory: ClientFactory = async (target, settings) => {
+  const { createClient } = await import('./api/create-client.js');
+  return createClient(target, settings);
+};
 
 /** Runs the command line and returns the exit code; never exits the process itself. */
 export async function main(
   argv: readonly string[],
   io: IO = processIO(),
   env: Env = process.env,
+  deps: MainDeps = {},
 ): Promise<number> {
   let ctx: Context | undefined;
   let verbose = argv.includes('-v') || argv.includes('--verbose');
   let jsonErrors = false;
 
-  const program = buildProgram(io, async (command, action) => {
+  const runVerb: RunVerb = async (command, toOptions, run) => {
     const raw = command.optsWithGlobals<RawGlobalOptions>();
     verbose = raw.verbose === true;
     // Known before any other setting is checked, so every error takes the requested form.
     jsonErrors = outputFormatOrTable(raw, env, io) !== 'table';
     const settings = resolveSettings(raw, env, io);
-    ctx = createContext({ io, env, settings, resolveTarget });
-    await action(ctx);
-  });
+    ctx = createContext({
+      io,
+      env,
+      settings,
+      resolveTarget,
+      createClient: loadClientFactory,
+      transport: deps.transport,
+    });
+    const options = toOptions();
+    if (deps.runF) await deps.runF(verbPath(command), options, ctx);
+    else await run(ctx, options);
+  };
+  const program = buildProgram(io, runVerb);
 
   try {
     await program.parseAsync([...argv], { from: 'user' });

@@ -1,4 +1,7 @@
-import { ApiError, NetworkError, ProtocolError, UsageError } from '../errors.js';
+import { ApiError, NetworkError, ProtocolError, UsageError } from '../core/errors.js';
+import type { Int64 } from '../core/int64.js';
+import { stringifyJson } from '../core/json.js';
+import type { ListPetsQuery, MessageReceipt, NewPet, Pet } from '../core/types.js';
 import {
   checkMessageReceipt,
   checkPet,
@@ -6,12 +9,9 @@ import {
   decodeResponse,
   type ShapeCheck,
 } from './decode.js';
-import type { Int64 } from './int64.js';
-import { stringifyJson } from './json.js';
 import { wasNeverSent } from './network-errors.js';
 import { DEFAULT_BACKOFF, RETRYABLE_STATUSES, backoffDelay, parseRetryAfter } from './retry.js';
-import { HttpTransport, type HttpRequest, type HttpResponse } from './transport.js';
-import type { ListPetsQuery, MessageReceipt, NewPet, Pet } from './types.js';
+import type { HttpRequest, HttpResponse, Transport } from './http.js';
 
 export interface DeprecationNotice {
   method: string;
@@ -29,7 +29,10 @@ export interface ClientOptions {
   timeoutSeconds: number;
   retries: number;
   userAgent: string;
+  /** Receives the verbose lines of each exchange, credentials redacted; absent when quiet. */
   log?: ((line: string) => void) | undefined;
+  /** Sends the requests; default: undici with this client's timeout. Its giver closes it. */
+  transport?: Transport | undefined;
   onDeprecation?: ((notice: DeprecationNotice) => void) | undefined;
   sleep?: ((ms: number) => Promise<void>) | undefined;
   random?: (() => number) | undefined;
@@ -52,17 +55,24 @@ export function joinUrl(base: string, path: string): URL {
   return url;
 }
 
+const REDACTED_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie']);
+
+function redactHeader(name: string, value: string): string {
+  if (!REDACTED_HEADERS.has(name.toLowerCase())) return value;
+  const scheme = /^(\w+)\s/.exec(value)?.[1];
+  return scheme ? `${scheme} [redacted]` : '[redacted]';
+}
+
 const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** The Animal Store API: one method per operation of the interface. */
 export class PetstoreClient {
-  private readonly transport: HttpTransport;
+  private transport: Transport | undefined;
+  /** The undici transport this client made for itself, and so closes. */
+  private ownTransport: Transport | undefined;
 
   constructor(private readonly options: ClientOptions) {
-    this.transport = new HttpTransport({
-      timeoutSeconds: options.timeoutSeconds,
-      log: options.log,
-    });
+    this.transport = options.transport;
   }
 
   async listPets(query: ListPetsQuery = {}): Promise<Pet[]> {
@@ -101,7 +111,42 @@ export class PetstoreClient {
   }
 
   async close(): Promise<void> {
-    await this.transport.close();
+    await this.ownTransport?.close();
+  }
+
+  /** The undici transport is loaded on the first request, so a client costs nothing until used. */
+  private async transportFor(): Promise<Transport> {
+    if (!this.transport) {
+      const { UndiciTransport } = await import('./transport.js');
+      this.transport ??= this.ownTransport = new UndiciTransport(this.options.timeoutSeconds);
+    }
+    return this.transport;
+  }
+
+  /** One exchange, logged (credentials redacted) when verbose. */
+  private async exchange(request: HttpRequest): Promise<HttpResponse> {
+    const transport = await this.transportFor();
+    const log = this.options.log;
+    if (!log) return transport.send(request);
+    const started = performance.now();
+    log(`> ${request.method} ${request.url.href}`);
+    for (const [name, value] of Object.entries(request.headers)) {
+      log(`> ${name}: ${redactHeader(name, value)}`);
+    }
+    if (request.body !== undefined) log(`> (body ${Buffer.byteLength(request.body)} bytes)`);
+    const elapsed = () => `${Math.round(performance.now() - started)} ms`;
+    try {
+      const response = await transport.send(request);
+      log(`< ${response.status} ${request.method} ${request.url.href} (${elapsed()})`);
+      for (const [name, value] of Object.entries(response.headers)) {
+        log(`< ${name}: ${redactHeader(name, value ?? '')}`);
+      }
+      return response;
+    } catch (error) {
+      const code = error instanceof NetworkError ? error.code : 'error';
+      log(`< ${code} ${request.method} ${request.url.href} (${elapsed()})`);
+      throw error;
+    }
   }
 
   private apiUrl(path: string): URL {
@@ -168,7 +213,7 @@ export class PetstoreClient {
   private async followRedirects(request: HttpRequest): Promise<HttpResponse> {
     let current = request;
     for (let hop = 0; ; hop++) {
-      const response = await this.transport.send(current);
+      const response = await this.exchange(current);
       const location = response.headers.location;
       if (!REDIRECT_STATUSES.has(response.status) || location === undefined) return response;
       const target = new URL(location, current.url);

@@ -1,8 +1,8 @@
-import { ApiError, ProtocolError } from '../errors.js';
-import { snippet } from '../output/sanitize.js';
-import { isInt64 } from './int64.js';
-import { parseJson } from './json.js';
-import type { HttpResponse } from './transport.js';
+import { ApiError, ProtocolError } from '../core/errors.js';
+import { snippet } from '../core/sanitize.js';
+import { isInt64 } from '../core/int64.js';
+import { parseJson } from '../core/json.js';
+import type { HttpResponse } from './http.js';
 
 /** Returns a description of what is wrong with the value, or undefined when it fits. */
 export type ShapeCheck = (value: unknown) => string | undefined;

@@ -1,4 +1,4 @@
-import { NetworkError } from '../errors.js';
+import { NetworkError } from '../core/errors.js';
 
 const DESCRIPTIONS: Record<string, string> = {
   ECONNREFUSED: 'connection refused',

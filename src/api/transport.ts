@@ -1,33 +1,8 @@
-import { EnvHttpProxyAgent, request, type Dispatcher } from 'undici';
+import { EnvHttpProxyAgent, request } from 'undici';
+import type { HttpRequest, HttpResponse, Transport } from './http.js';
 import { toNetworkError } from './network-errors.js';
 
-export interface HttpRequest {
-  method: 'GET' | 'POST';
-  url: URL;
-  headers: Record<string, string>;
-  body?: string;
-}
-
-export interface HttpResponse {
-  status: number;
-  headers: Record<string, string | undefined>;
-  text: string;
-}
-
-export interface TransportOptions {
-  timeoutSeconds: number;
-  /** Receives verbose lines (already redacted); absent when not verbose. */
-  log?: ((line: string) => void) | undefined;
-}
-
 const MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
-const REDACTED_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie']);
-
-function redact(name: string, value: string): string {
-  if (!REDACTED_HEADERS.has(name.toLowerCase())) return value;
-  const scheme = /^(\w+)\s/.exec(value)?.[1];
-  return scheme ? `${scheme} [redacted]` : '[redacted]';
-}
 
 function flattenHeaders(headers: Record<string, string | string[] | undefined>) {
   const flat: Record<string, string | undefined> = {};
@@ -37,78 +12,67 @@ function flattenHeaders(headers: Record<string, string | string[] | undefined>) 
   return flat;
 }
 
-/** One keep-alive agent per process, shared by every client and closed with the last one. */
-const sharedAgent = {
-  agent: undefined as EnvHttpProxyAgent | undefined,
-  users: 0,
-  acquire(timeoutSeconds: number): EnvHttpProxyAgent {
-    const timeoutMs = Math.round(timeoutSeconds * 1000);
-    this.agent ??= new EnvHttpProxyAgent({
+/**
+ * Keep-alive agents shared by every client in the process, one per timeout (an agent fixes its
+ * connect timeout when it is made), each closed with the last client that uses it.
+ */
+const sharedAgents = new Map<number, { agent: EnvHttpProxyAgent; users: number }>();
+
+function acquireAgent(timeoutMs: number): EnvHttpProxyAgent {
+  let entry = sharedAgents.get(timeoutMs);
+  if (!entry) {
+    const agent = new EnvHttpProxyAgent({
       connect: { timeout: timeoutMs },
       headersTimeout: timeoutMs,
       bodyTimeout: timeoutMs,
       maxResponseSize: MAX_RESPONSE_BYTES,
     });
-    this.users++;
-    return this.agent;
-  },
-  async release(): Promise<void> {
-    this.users--;
-    if (this.users > 0 || !this.agent) return;
-    const agent = this.agent;
-    this.agent = undefined;
-    await agent.close();
-  },
-};
+    entry = { agent, users: 0 };
+    sharedAgents.set(timeoutMs, entry);
+  }
+  entry.users++;
+  return entry.agent;
+}
 
-/** Sends one HTTP exchange with undici; turns every transport failure into a NetworkError. */
-export class HttpTransport {
-  private readonly dispatcher: Dispatcher;
+async function releaseAgent(timeoutMs: number): Promise<void> {
+  const entry = sharedAgents.get(timeoutMs);
+  if (!entry || --entry.users > 0) return;
+  sharedAgents.delete(timeoutMs);
+  await entry.agent.close();
+}
+
+/** Sends requests with undici (honouring HTTP(S)_PROXY and NO_PROXY). */
+export class UndiciTransport implements Transport {
+  private readonly timeoutMs: number;
+  private readonly dispatcher: EnvHttpProxyAgent;
   private closed = false;
 
-  constructor(private readonly options: TransportOptions) {
-    this.dispatcher = sharedAgent.acquire(options.timeoutSeconds);
+  constructor(private readonly timeoutSeconds: number) {
+    this.timeoutMs = Math.round(timeoutSeconds * 1000);
+    this.dispatcher = acquireAgent(this.timeoutMs);
   }
 
   async send(req: HttpRequest): Promise<HttpResponse> {
-    const log = this.options.log;
-    const started = performance.now();
-    if (log) {
-      log(`> ${req.method} ${req.url.href}`);
-      for (const [name, value] of Object.entries(req.headers))
-        log(`> ${name}: ${redact(name, value)}`);
-      if (req.body !== undefined) log(`> (body ${Buffer.byteLength(req.body)} bytes)`);
-    }
     try {
       const response = await request(req.url, {
         method: req.method,
         headers: req.headers,
         body: req.body ?? null,
         dispatcher: this.dispatcher,
+        // Also per request, so this client's limits hold whatever agent it shares.
+        headersTimeout: this.timeoutMs,
+        bodyTimeout: this.timeoutMs,
       });
       const text = await response.body.text();
-      const headers = flattenHeaders(response.headers);
-      if (log) {
-        const ms = Math.round(performance.now() - started);
-        log(`< ${response.statusCode} ${req.method} ${req.url.href} (${ms} ms)`);
-        for (const [name, value] of Object.entries(headers)) {
-          log(`< ${name}: ${redact(name, value ?? '')}`);
-        }
-      }
-      return { status: response.statusCode, headers, text };
+      return { status: response.statusCode, headers: flattenHeaders(response.headers), text };
     } catch (error) {
-      const failure = toNetworkError(error, req.url, this.options.timeoutSeconds);
-      if (log) {
-        const ms = Math.round(performance.now() - started);
-        log(`< ${failure.code} ${req.method} ${req.url.href} (${ms} ms)`);
-      }
-      throw failure;
+      throw toNetworkError(error, req.url, this.timeoutSeconds);
     }
   }
 
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    await sharedAgent.release();
+    await releaseAgent(this.timeoutMs);
   }
 }

@@ -1,4 +1,4 @@
-import { UsageError } from '../errors.js';
+import { UsageError } from '../core/errors.js';
 
 const LOOPBACK_HOSTS = new Set(['localhost', '[::1]', '::1']);
 

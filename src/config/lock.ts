@@ -1,5 +1,5 @@
 import { open, stat, unlink } from 'node:fs/promises';
-import { ConfigError } from '../errors.js';
+import { ConfigError } from '../core/errors.js';
 
 const RETRY_MS = 25;
 const GIVE_UP_MS = 10_000;

@@ -1,6 +1,6 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import type { Env } from '../io.js';
+import type { Env } from '../core/io.js';
 
 function home(env: Env): string {
   return env.HOME && env.HOME !== '' ? env.HOME : homedir();
@@ -15,4 +15,9 @@ export function configDir(env: Env): string {
 /** $XDG_DATA_HOME/petstore, else ~/.local/share/petstore: where the sandbox keeps its data. */
 export function dataDir(env: Env): string {
   return join(env.XDG_DATA_HOME || join(home(env), '.local', 'share'), 'petstore');
+}
+
+/** The built-in sandbox profile's SQLite file. */
+export function sandboxDatabaseFile(env: Env): string {
+  return join(dataDir(env), 'sandbox.db');
 }

@@ -1,6 +1,5 @@
-import { UsageError } from '../errors.js';
-import type { Env } from '../io.js';
-import type { Settings } from '../settings.js';
+import { UsageError } from '../core/errors.js';
+import type { Env } from '../core/io.js';
 import type { ConfigData, ProfileRecord } from './schema.js';
 
 export const SANDBOX_PROFILE = 'sandbox';
@@ -46,10 +45,16 @@ export function activeProfile(data: ConfigData): string {
   return data.activeProfile ?? DEFAULT_PROFILE;
 }
 
-/** Which profile a command uses: --profile > PETSTORE_PROFILE > `profile use` > sandbox. */
-export function selectProfile(settings: Settings, data: ConfigData): ProfileSelection {
-  const selection: ProfileSelection = settings.profile
-    ? { name: settings.profile.name, source: settings.profile.source }
+/**
+ * Which profile a command uses: --profile > PETSTORE_PROFILE (`chosen`, when either was given)
+ * > `profile use` > sandbox.
+ */
+export function selectProfile(
+  chosen: { name: string; source: 'flag' | 'env' } | undefined,
+  data: ConfigData,
+): ProfileSelection {
+  const selection: ProfileSelection = chosen
+    ? { name: chosen.name, source: chosen.source }
     : data.activeProfile
       ? { name: data.activeProfile, source: 'config' }
       : { name: DEFAULT_PROFILE, source: 'default' };

@@ -1,4 +1,4 @@
-import { ConfigError } from '../errors.js';
+import { ConfigError } from '../core/errors.js';
 
 export const SCHEMA_VERSION = 1;
 

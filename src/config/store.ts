@@ -1,7 +1,7 @@
 import { chmod, mkdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import Conf from 'conf';
-import { ConfigError } from '../errors.js';
+import { ConfigError } from '../core/errors.js';
 import { withFileLock } from './lock.js';
 import { emptyConfig, validateConfig, type ConfigData } from './schema.js';
 

@@ -1,4 +1,4 @@
-import { UsageError } from '../errors.js';
+import { UsageError } from '../core/errors.js';
 
 export const OUTPUT_FORMATS = ['table', 'json', 'ndjson'] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];

@@ -1,6 +1,6 @@
 import { createInterface } from 'node:readline/promises';
-import { InterruptedError, UsageError } from '../errors.js';
-import type { IO } from '../io.js';
+import { InterruptedError, UsageError } from '../core/errors.js';
+import type { IO } from '../core/io.js';
 
 interface RawModeStream {
   setRawMode?: (mode: boolean) => unknown;

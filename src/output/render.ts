@@ -1,4 +1,4 @@
-import { stringifyJson } from '../api/json.js';
+import { stringifyJson } from '../core/json.js';
 import type { OutputFormat } from './format.js';
 
 export interface Column<Row> {

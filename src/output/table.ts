@@ -1,7 +1,7 @@
 import { Chalk } from 'chalk';
 import Table from 'cli-table3';
 import type { CellTone, Column } from './render.js';
-import { sanitizeLine } from './sanitize.js';
+import { sanitizeLine } from '../core/sanitize.js';
 
 function cellText(value: unknown): string {
   if (value === undefined || value === null) return '';

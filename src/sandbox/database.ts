@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
-import { toInt64, type Int64 } from '../api/int64.js';
+import { toInt64, type Int64 } from '../core/int64.js';
 
 export interface StoredPet {
   id: Int64;

@@ -1,9 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
-import { join } from 'node:path';
-import { dataDir } from '../config/paths.js';
-import type { Context } from '../context.js';
-import { ConfigError } from '../errors.js';
+import { dirname } from 'node:path';
+import { ConfigError } from '../core/errors.js';
 import { startSandboxServer } from './server.js';
 
 export interface LaunchedSandbox {
@@ -13,20 +11,17 @@ export interface LaunchedSandbox {
   close: () => Promise<void>;
 }
 
-export function sandboxDatabasePath(ctx: Context): string {
-  return join(dataDir(ctx.env), 'sandbox.db');
-}
-
 /**
  * The built-in `sandbox` profile: the embedded service on an ephemeral loopback port, with a
  * key made for this run only. Commands reach it over real HTTP, like any other service.
  */
-export async function launchSandbox(ctx: Context): Promise<LaunchedSandbox> {
-  const database = sandboxDatabasePath(ctx);
+export async function launchSandbox(options: { databaseFile: string }): Promise<LaunchedSandbox> {
+  const { databaseFile } = options;
+  const folder = dirname(databaseFile);
   try {
-    await mkdir(dataDir(ctx.env), { recursive: true, mode: 0o700 });
+    await mkdir(folder, { recursive: true, mode: 0o700 });
   } catch (error) {
-    throw new ConfigError(`cannot create the sandbox data folder ${dataDir(ctx.env)}`, database, {
+    throw new ConfigError(`cannot create the sandbox data folder ${folder}`, databaseFile, {
       hint: 'Check its permissions, or set XDG_DATA_HOME to a writable folder.',
       cause: error,
     });
@@ -35,7 +30,7 @@ export async function launchSandbox(ctx: Context): Promise<LaunchedSandbox> {
   const sandbox = await startSandboxServer({
     host: '127.0.0.1',
     port: 0,
-    database,
+    database: databaseFile,
     apiKeys: [apiKey],
   });
   return {

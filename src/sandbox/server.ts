@@ -1,6 +1,6 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { ConfigError } from '../errors.js';
+import { ConfigError } from '../core/errors.js';
 import { SandboxDatabase } from './database.js';
 import { API_BASE_PATH, createSandboxHandler, QUICKSTART_BASE_PATH } from './service.js';
 

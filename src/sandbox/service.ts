@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { parseJson, stringifyJson } from '../api/json.js';
+import { parseJson, stringifyJson } from '../core/json.js';
+import { GET_PET_SUNSET } from '../core/contract.js';
 import type { SandboxDatabase } from './database.js';
 import { checkListQuery, checkMessage, checkNewPet, checkPetId, type Checked } from './validate.js';
 
 export const API_BASE_PATH = '/v1';
 export const QUICKSTART_BASE_PATH = '/quickstart';
 export const MAX_BODY_BYTES = 64 * 1024;
-export const GET_PET_SUNSET = 'Thu, 05 Dec 2030 00:00:00 GMT';
 
 export interface SandboxServiceOptions {
   db: SandboxDatabase;

@@ -1,5 +1,6 @@
-import { isInt64, type Int64 } from '../api/int64.js';
-import { isPetStatus, PET_STATUSES } from '../api/types.js';
+import { LIST_LIMIT } from '../core/contract.js';
+import { isInt64, type Int64 } from '../core/int64.js';
+import { isPetStatus, PET_STATUSES } from '../core/types.js';
 
 export const NAME_MAX_LENGTH = 256;
 const NEW_PET_FIELDS = new Set(['name', 'categoryId', 'status']);
@@ -55,10 +56,13 @@ export function checkListQuery(params: URLSearchParams): Checked<ListQuery> {
   const limitText = params.get('limit');
   let limit = 20;
   if (limitText !== null) {
-    if (!/^\d+$/.test(limitText) || Number(limitText) < 1 || Number(limitText) > 100) {
-      return invalid('invalid_limit', '"limit" must be an integer from 1 to 100');
-    }
     limit = Number(limitText);
+    if (!/^\d+$/.test(limitText) || limit < LIST_LIMIT.min || limit > LIST_LIMIT.max) {
+      return invalid(
+        'invalid_limit',
+        `"limit" must be an integer from ${LIST_LIMIT.min} to ${LIST_LIMIT.max}`,
+      );
+    }
   }
   const status = params.get('status') ?? undefined;
   if (status !== undefined && !isPetStatus(status)) {

@@ -1,7 +1,7 @@
 import nock from 'nock';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { joinUrl } from '../../src/api/client.js';
-import { ApiError, NetworkError, ProtocolError } from '../../src/errors.js';
+import { ApiError, NetworkError, ProtocolError } from '../../src/core/errors.js';
 import { sendJson, startTestServer } from '../helpers/test-server.js';
 import { useNockGuard } from '../helpers/nock-guard.js';
 import { useTestClients } from '../helpers/test-client.js';

@@ -1,6 +1,6 @@
 import nock from 'nock';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiError, NetworkError, UsageError } from '../../src/errors.js';
+import { ApiError, NetworkError, UsageError } from '../../src/core/errors.js';
 import { sendJson, startTestServer } from '../helpers/test-server.js';
 import { useNockGuard } from '../helpers/nock-guard.js';
 import { useTestClients } from '../helpers/test-client.js';

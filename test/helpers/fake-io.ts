@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import type { IO } from '../../src/io.js';
+import type { IO } from '../../src/core/io.js';
 
 export interface FakeIO extends IO {
   out(): string;

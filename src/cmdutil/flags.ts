@@ -1,0 +1,25 @@
+import { BULK_CONCURRENCY, LIST_LIMIT } from '../core/contract.js';
+import { UsageError } from '../core/errors.js';
+import { parseWholeNumber } from '../core/parse-number.js';
+import { isPetStatus, PET_STATUSES, type PetStatus } from '../core/types.js';
+
+/** --limit: a whole number in the interface's range. */
+export function parseLimit(text: string | undefined): number | undefined {
+  return text === undefined ? undefined : parseWholeNumber(text, '--limit', LIST_LIMIT);
+}
+
+/** --concurrency: requests at once for a bulk add. */
+export function parseConcurrency(text: string | undefined): number {
+  return text === undefined
+    ? BULK_CONCURRENCY.default
+    : parseWholeNumber(text, '--concurrency', BULK_CONCURRENCY);
+}
+
+/** --status: one of the interface's PetStatus values. */
+export function parseStatus(text: string | undefined): PetStatus | undefined {
+  if (text === undefined) return undefined;
+  if (!isPetStatus(text)) {
+    throw new UsageError(`--status must be one of ${PET_STATUSES.join(', ')}, got "${text}"`);
+  }
+  return text;
+}

@@ -1,0 +1,25 @@
+import type { Command } from 'commander';
+import type { Context } from '../context/context.js';
+
+/** A verb's logic: typed options in, effects only through the context. */
+export type VerbRun<Options> = (ctx: Context, options: Options) => Promise<void>;
+
+/**
+ * Handed by `main` to every verb's registration. It builds the context from the global options,
+ * turns the verb's flags into typed options (inside the run, so a bad flag is reported in the
+ * requested output form) and runs the verb's logic with them.
+ */
+export type RunVerb = <Options>(
+  command: Command,
+  toOptions: () => Options,
+  run: VerbRun<Options>,
+) => Promise<void>;
+
+/** The verb's full name, e.g. "pets list": what a test's run override is told. */
+export function verbPath(command: Command): string {
+  const names: string[] = [];
+  for (let current = command; current.parent; current = current.parent) {
+    names.unshift(current.name());
+  }
+  return names.join(' ');
+}

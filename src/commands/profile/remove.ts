@@ -1,0 +1,66 @@
+import type { Command } from 'commander';
+import type { RunVerb } from '../../cmdutil/run-verb.js';
+import {
+  activeProfile,
+  DEFAULT_PROFILE,
+  isBuiltInProfile,
+  profileExists,
+} from '../../config/profiles.js';
+import type { Context } from '../../context/context.js';
+import { UsageError } from '../../core/errors.js';
+import { noSuchProfile } from './view.js';
+
+export interface ProfileRemoveOptions {
+  name: string;
+  /** Remove without asking. */
+  yes: boolean;
+}
+
+export async function runProfileRemove(ctx: Context, options: ProfileRemoveOptions): Promise<void> {
+  const { name, yes } = options;
+  if (isBuiltInProfile(name)) {
+    throw new UsageError(`"${name}" is built in and cannot be removed`, {
+      hint: `To forget its key: petstore auth logout --profile ${name}`,
+    });
+  }
+  const store = await ctx.config();
+  const before = await store.read();
+  if (!profileExists(before, name)) throw noSuchProfile(name);
+  if (!yes) {
+    if (!ctx.io.stdinIsTTY || !ctx.io.stderrIsTTY) {
+      throw new UsageError(`removing profile ${name} needs confirmation`, {
+        hint: `Pass --yes to remove it without asking.`,
+      });
+    }
+    const hasKey = before.profiles[name]?.apiKey !== undefined;
+    const question = `Remove profile ${name}${hasKey ? ' and its stored API key' : ''}?`;
+    const { confirm } = await import('../../output/prompt.js');
+    if (!(await confirm(ctx.io, question))) {
+      ctx.notice('Nothing removed.');
+      return;
+    }
+  }
+  const outcome = { wasActive: false };
+  await store.update((data) => {
+    if (!Object.hasOwn(data.profiles, name)) throw noSuchProfile(name);
+    outcome.wasActive = activeProfile(data) === name;
+    data.profiles = Object.fromEntries(
+      Object.entries(data.profiles).filter(([profileName]) => profileName !== name),
+    );
+    if (outcome.wasActive) delete data.activeProfile;
+  });
+  ctx.notice(`Removed profile ${name}.`);
+  if (outcome.wasActive) ctx.notice(`The active profile is now ${DEFAULT_PROFILE}.`);
+}
+
+export function registerProfileRemove(profile: Command, runVerb: RunVerb): void {
+  profile
+    .command('remove')
+    .description('Remove a profile of your own and its stored key')
+    .argument('<NAME>', 'profile name')
+    .option('-y, --yes', 'do not ask for confirmation')
+    .addHelpText('after', '\nExample:\n  $ petstore profile remove qa --yes')
+    .action((name: string, flags: { yes?: boolean }, command: Command) =>
+      runVerb(command, () => ({ name, yes: flags.yes === true }), runProfileRemove),
+    );
+}

@@ -1,0 +1,100 @@
+import type { Command } from 'commander';
+import { isLoopbackHost, parseServiceUrl } from '../../api/url-policy.js';
+import type { RunVerb } from '../../cmdutil/run-verb.js';
+import { isBuiltInProfile, SANDBOX_PROFILE, validateProfileName } from '../../config/profiles.js';
+import type { Context } from '../../context/context.js';
+import { UsageError } from '../../core/errors.js';
+
+export interface ProfileSetOptions {
+  name: string;
+  baseUrl?: string | undefined;
+  quickstartUrl?: string | undefined;
+}
+
+function checkUrl(ctx: Context, value: string, flag: string): string {
+  const url = parseServiceUrl(value, flag);
+  if (flag === '--base-url' && !/\/v1\/?$/.test(url.pathname)) {
+    ctx.warn(`the base URL path "${url.pathname}" does not end with /v1, as the service's do`);
+  }
+  if (url.protocol === 'http:' && !isLoopbackHost(url.hostname)) {
+    ctx.warn(`${flag} is plain http: commands will need --allow-insecure-http to send the key`);
+  }
+  return value;
+}
+
+export async function runProfileSet(ctx: Context, options: ProfileSetOptions): Promise<void> {
+  const name = validateProfileName(options.name);
+  if (name === SANDBOX_PROFILE) {
+    throw new UsageError(
+      'the sandbox profile is the embedded local service; it has no URLs to set',
+      {
+        hint: 'Create a profile of your own instead: petstore profile set NAME --base-url URL',
+      },
+    );
+  }
+  if (options.baseUrl === undefined && options.quickstartUrl === undefined) {
+    throw new UsageError('profile set needs --base-url and/or --quickstart-url', {
+      hint: `Example: petstore profile set ${name} --base-url https://animal-store.example.com/v1`,
+    });
+  }
+  const baseUrl =
+    options.baseUrl === undefined ? undefined : checkUrl(ctx, options.baseUrl, '--base-url');
+  const quickstartUrl =
+    options.quickstartUrl === undefined
+      ? undefined
+      : checkUrl(ctx, options.quickstartUrl, '--quickstart-url');
+  const changes: string[] = [];
+  await (
+    await ctx.config()
+  ).update((data) => {
+    const existing = data.profiles[name];
+    if (!existing && !isBuiltInProfile(name) && baseUrl === undefined) {
+      throw new UsageError(`a new profile needs --base-url`, {
+        hint: `Example: petstore profile set ${name} --base-url https://animal-store.example.com/v1`,
+      });
+    }
+    const profile = existing ?? {};
+    if (baseUrl !== undefined) {
+      if (profile.baseUrl && profile.baseUrl !== baseUrl) {
+        changes.push(`base URL changed from ${profile.baseUrl} to ${baseUrl}`);
+      }
+      profile.baseUrl = baseUrl;
+    }
+    if (quickstartUrl !== undefined) {
+      if (profile.quickstartUrl && profile.quickstartUrl !== quickstartUrl) {
+        changes.push(`quickstart URL changed from ${profile.quickstartUrl} to ${quickstartUrl}`);
+      }
+      profile.quickstartUrl = quickstartUrl;
+    }
+    data.profiles[name] = profile;
+  });
+  for (const change of changes) ctx.notice(`Profile ${name}: ${change}.`);
+  ctx.notice(`Saved profile ${name}.`);
+}
+
+export function registerProfileSet(profile: Command, runVerb: RunVerb): void {
+  profile
+    .command('set')
+    .description('Create a profile or change its URLs')
+    .argument('<NAME>', 'profile name')
+    // Named like the global --base-url / --quickstart-url and read from the merged options.
+    .addHelpText(
+      'after',
+      `
+Uses the global --base-url URL and --quickstart-url URL options.
+
+Examples:
+  $ petstore profile set staging --base-url https://staging.animal-store.example.com/v1
+  $ petstore profile set qa --base-url https://qa.example.com/v1 --quickstart-url https://qa.example.com/quickstart`,
+    )
+    .action((name: string, _flags: unknown, command: Command) =>
+      runVerb(
+        command,
+        () => {
+          const flags = command.optsWithGlobals<{ baseUrl?: string; quickstartUrl?: string }>();
+          return { name, baseUrl: flags.baseUrl, quickstartUrl: flags.quickstartUrl };
+        },
+        runProfileSet,
+      ),
+    );
+}

@@ -1,0 +1,32 @@
+import type { Command } from 'commander';
+import type { RunVerb } from '../../cmdutil/run-verb.js';
+import { profileExists, selectProfile } from '../../config/profiles.js';
+import type { Context } from '../../context/context.js';
+import { describeProfile, noSuchProfile, PROFILE_COLUMNS } from './view.js';
+
+export interface ProfileShowOptions {
+  /** Default: the profile in use. */
+  name: string | undefined;
+}
+
+export async function runProfileShow(ctx: Context, options: ProfileShowOptions): Promise<void> {
+  const data = await (await ctx.config()).read();
+  const chosen = options.name ?? selectProfile(ctx.settings.profile, data).name;
+  if (!profileExists(data, chosen)) throw noSuchProfile(chosen);
+  const view = describeProfile(chosen, data, ctx.env);
+  await ctx.render(view, PROFILE_COLUMNS);
+  if (view.overriddenStoredKey) {
+    ctx.notice(`PETSTORE_API_KEY overrides the stored key ${view.overriddenStoredKey}.`);
+  }
+}
+
+export function registerProfileShow(profile: Command, runVerb: RunVerb): void {
+  profile
+    .command('show')
+    .description('Show a profile (default: the one in use): URLs, masked key, key source')
+    .argument('[NAME]', 'profile name')
+    .addHelpText('after', '\nExample:\n  $ petstore profile show staging')
+    .action((name: string | undefined, _flags: unknown, command: Command) =>
+      runVerb(command, () => ({ name }), runProfileShow),
+    );
+}

@@ -1,0 +1,84 @@
+import {
+  activeProfile,
+  environmentKey,
+  isBuiltInProfile,
+  maskKey,
+  SANDBOX_PROFILE,
+  storedProfile,
+  type KeySource,
+} from '../../config/profiles.js';
+import type { ConfigData } from '../../config/schema.js';
+import type { Env } from '../../core/io.js';
+import { UsageError } from '../../core/errors.js';
+import type { Column } from '../../output/render.js';
+
+/** A profile as commands show it: URLs, and the key only masked. */
+export interface ProfileView {
+  name: string;
+  active: boolean;
+  builtIn: boolean;
+  baseUrl: string | null;
+  quickstartUrl: string | null;
+  key: string | null;
+  keySource: KeySource;
+  /** The stored key that PETSTORE_API_KEY hides, masked. */
+  overriddenStoredKey: string | null;
+}
+
+export function describeProfile(name: string, data: ConfigData, env: Env): ProfileView {
+  const stored = storedProfile(data, name);
+  const envKey = environmentKey(env);
+  const sandbox = name === SANDBOX_PROFILE;
+  const keySource: KeySource = envKey
+    ? 'env'
+    : sandbox
+      ? 'sandbox'
+      : stored.apiKey
+        ? 'config'
+        : 'none';
+  const key = envKey ?? stored.apiKey;
+  return {
+    name,
+    active: activeProfile(data) === name,
+    builtIn: isBuiltInProfile(name),
+    baseUrl: stored.baseUrl ?? null,
+    quickstartUrl: stored.quickstartUrl ?? null,
+    key: key ? maskKey(key) : null,
+    keySource,
+    overriddenStoredKey: envKey && stored.apiKey ? maskKey(stored.apiKey) : null,
+  };
+}
+
+const KEY_SOURCE_LABELS: Record<KeySource, string> = {
+  env: 'env PETSTORE_API_KEY',
+  config: 'config',
+  sandbox: 'built in',
+  none: 'none',
+};
+
+export function keySourceLabel(view: ProfileView): string {
+  return KEY_SOURCE_LABELS[view.keySource];
+}
+
+export function baseUrlLabel(view: ProfileView): string {
+  if (view.name === SANDBOX_PROFILE) return '(embedded local service)';
+  return view.baseUrl ?? '(not set)';
+}
+
+export const PROFILE_COLUMNS: Column<ProfileView>[] = [
+  { header: 'active', value: (view) => (view.active ? '*' : '') },
+  { header: 'name', value: (view) => view.name },
+  {
+    header: 'baseUrl',
+    value: baseUrlLabel,
+    tone: (view) => (view.baseUrl || view.name === SANDBOX_PROFILE ? undefined : 'muted'),
+  },
+  { header: 'key', value: (view) => view.key ?? '' },
+  { header: 'keySource', value: keySourceLabel },
+];
+
+export function noSuchProfile(name: string): UsageError {
+  return new UsageError(`no profile named "${name}"`, {
+    hint: 'See them with: petstore profile list',
+  });
+}

@@ -1,0 +1,53 @@
+import { existsSync } from 'node:fs';
+import type { Command } from 'commander';
+import type { RunVerb } from '../../cmdutil/run-verb.js';
+import { sandboxDatabaseFile } from '../../config/paths.js';
+import type { Context } from '../../context/context.js';
+import { UsageError } from '../../core/errors.js';
+
+export interface SandboxResetOptions {
+  /** A SQLite file; default: the sandbox profile's. */
+  database: string | undefined;
+  /** Empty it without asking. */
+  yes: boolean;
+}
+
+export async function runSandboxReset(ctx: Context, options: SandboxResetOptions): Promise<void> {
+  const database = options.database ?? sandboxDatabaseFile(ctx.env);
+  if (!options.yes) {
+    if (!ctx.io.stdinIsTTY || !ctx.io.stderrIsTTY) {
+      throw new UsageError(`resetting the sandbox (${database}) needs confirmation`, {
+        hint: 'Pass --yes to empty it without asking.',
+      });
+    }
+    const { confirm } = await import('../../output/prompt.js');
+    if (!(await confirm(ctx.io, `Delete every pet and message in the sandbox (${database})?`))) {
+      ctx.notice('Nothing deleted.');
+      return;
+    }
+  }
+  if (!existsSync(database)) {
+    ctx.notice('The sandbox is already empty.');
+    return;
+  }
+  const { openSandboxDatabase } = await import('../../sandbox/server.js');
+  const db = openSandboxDatabase(database);
+  try {
+    const removed = db.reset();
+    ctx.notice(`Sandbox emptied: ${removed} pet(s) deleted.`);
+  } finally {
+    db.close();
+  }
+}
+
+export function registerSandboxReset(sandbox: Command, runVerb: RunVerb): void {
+  sandbox
+    .command('reset')
+    .description('Delete every pet and message in the sandbox')
+    .option('--db <file>', 'SQLite file (default: the sandbox profile’s)')
+    .option('-y, --yes', 'do not ask for confirmation')
+    .addHelpText('after', '\nExample:\n  $ petstore sandbox reset --yes')
+    .action((flags: { db?: string; yes?: boolean }, command: Command) =>
+      runVerb(command, () => ({ database: flags.db, yes: flags.yes === true }), runSandboxReset),
+    );
+}

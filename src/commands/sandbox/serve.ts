@@ -1,0 +1,123 @@
+import { mkdir } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import type { Command } from 'commander';
+import { isLoopbackHost } from '../../api/url-policy.js';
+import type { RunVerb } from '../../cmdutil/run-verb.js';
+import { sandboxDatabaseFile } from '../../config/paths.js';
+import type { Context } from '../../context/context.js';
+import { DEFAULT_SANDBOX_KEY, DEFAULT_SANDBOX_PORT, PORT } from '../../core/contract.js';
+import { InterruptedError, UsageError } from '../../core/errors.js';
+import { parseInt64 } from '../../core/int64.js';
+import { parseWholeNumber } from '../../core/parse-number.js';
+
+export interface SandboxServeOptions {
+  host: string;
+  port: number;
+  /** A SQLite file; default: the sandbox profile's. */
+  database: string | undefined;
+  memory: boolean;
+  apiKeys: string[];
+  idStart: bigint | undefined;
+  /** Resolves with the signal that asked the server to stop. */
+  waitForStop: () => Promise<NodeJS.Signals>;
+}
+
+interface Flags {
+  host?: string;
+  port?: string;
+  db?: string;
+  memory?: boolean;
+  apiKey?: string[];
+  idStart?: string;
+}
+
+/** Resolves when the process is asked to stop (Ctrl-C or a service manager). */
+function waitForStop(): Promise<NodeJS.Signals> {
+  return new Promise((resolve) => {
+    const stop = (signal: NodeJS.Signals) => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      resolve(signal);
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
+}
+
+export function toSandboxServeOptions(flags: Flags): SandboxServeOptions {
+  if (flags.db !== undefined && flags.memory) {
+    throw new UsageError('give --db FILE or --memory, not both');
+  }
+  return {
+    host: flags.host ?? '127.0.0.1',
+    port:
+      flags.port === undefined
+        ? DEFAULT_SANDBOX_PORT
+        : parseWholeNumber(flags.port, '--port', PORT),
+    database: flags.db,
+    memory: flags.memory === true,
+    apiKeys: flags.apiKey ?? [DEFAULT_SANDBOX_KEY],
+    idStart:
+      flags.idStart === undefined ? undefined : BigInt(parseInt64(flags.idStart, '--id-start')),
+    waitForStop,
+  };
+}
+
+export async function runSandboxServe(ctx: Context, options: SandboxServeOptions): Promise<void> {
+  const database = options.memory ? ':memory:' : (options.database ?? sandboxDatabaseFile(ctx.env));
+  if (!options.memory && options.database === undefined) {
+    await mkdir(dirname(database), { recursive: true, mode: 0o700 });
+  }
+  if (!isLoopbackHost(options.host)) {
+    ctx.warn(`listening on ${options.host}: the sandbox is reachable from other machines`);
+  }
+  const { startSandboxServer } = await import('../../sandbox/server.js');
+  const server = await startSandboxServer({
+    host: options.host,
+    port: options.port,
+    database,
+    apiKeys: options.apiKeys,
+    idStart: options.idStart,
+  });
+  // Listen for the stop signals before saying we are ready, so a signal sent on seeing the
+  // last line below is always handled.
+  const stopped = options.waitForStop();
+  const write = (line: string) => ctx.io.stderr.write(`${line}\n`);
+  write(`Sandbox Animal Store listening (data: ${options.memory ? 'in memory' : database})`);
+  write(`  API base URL:        ${server.apiBaseUrl}`);
+  write(`  quickstart base URL: ${server.quickstartUrl}`);
+  write(`  accepted API key(s): ${options.apiKeys.join(', ')}`);
+  write('Stop with Ctrl-C.');
+  const signal = await stopped;
+  await server.close();
+  write('Sandbox stopped.');
+  if (signal === 'SIGINT')
+    throw new InterruptedError('interrupted; the sandbox was stopped cleanly');
+}
+
+export function registerSandboxServe(sandbox: Command, runVerb: RunVerb): void {
+  sandbox
+    .command('serve')
+    .description('Serve the sandbox over HTTP until Ctrl-C')
+    .option('--host <host>', 'address to listen on', '127.0.0.1')
+    .option('--port <port>', `port to listen on (0 picks a free one)`, String(DEFAULT_SANDBOX_PORT))
+    .option('--db <file>', 'SQLite file (default: the sandbox profile’s, in the data folder)')
+    .option('--memory', 'keep data in memory only')
+    .option(
+      '--api-key <key...>',
+      `API key(s) the sandbox accepts (default: ${DEFAULT_SANDBOX_KEY})`,
+    )
+    .option('--id-start <int64>', 'first id to assign (e.g. beyond 2^53, for tests)')
+    .addHelpText(
+      'after',
+      `
+The API is served under /v1 and the quickstart operation under /quickstart.
+
+Examples:
+  $ petstore sandbox serve --port 4010 --memory
+  $ petstore profile set local --base-url http://127.0.0.1:4010/v1 --quickstart-url http://127.0.0.1:4010/quickstart`,
+    )
+    .action((flags: Flags, command: Command) =>
+      runVerb(command, () => toSandboxServeOptions(flags), runSandboxServe),
+    );
+}

@@ -1,0 +1,123 @@
+import type { DeprecationNotice, PetstoreClient } from '../api/client.js';
+import type { ClientFactory } from '../api/create-client.js';
+import type { Transport } from '../api/http.js';
+import type { ConfigStore } from '../config/store.js';
+import { configDir } from '../config/paths.js';
+import type { Env, IO } from '../core/io.js';
+import { sanitizeLine } from '../core/sanitize.js';
+import { renderData, type Column } from '../output/render.js';
+import type { Settings } from './settings.js';
+import type { Target } from './target.js';
+
+/** What every run function receives: streams, environment, settings and lazy services. */
+export interface Context {
+  readonly io: IO;
+  readonly env: Env;
+  readonly settings: Settings;
+  /** A status line on stderr; suppressed by --quiet. */
+  notice(message: string): void;
+  /** A warning on stderr; suppressed by --quiet. */
+  warn(message: string): void;
+  /** A deprecation warning, at most once per run whatever its source. */
+  warnDeprecated(message: string): void;
+  /** Data on stdout in the chosen output format. */
+  render<Row>(data: Row | Row[], columns: Column<Row>[]): Promise<void>;
+  /** The service to talk to (profile, URLs, key), resolved on first use. */
+  target(): Promise<Target>;
+  /** The API client for the target, created on first use. */
+  client(): Promise<PetstoreClient>;
+  /** A separate client for another target (e.g. a key being verified); closed with the run. */
+  clientFor(target: Target): Promise<PetstoreClient>;
+  /** The profiles and keys store, loaded on first use. */
+  config(): Promise<ConfigStore>;
+  /** Releases what the run opened (sockets, an embedded sandbox). */
+  close(): Promise<void>;
+}
+
+export interface ContextDeps {
+  io: IO;
+  env: Env;
+  settings: Settings;
+  resolveTarget: (ctx: Context) => Promise<Target>;
+  /** Makes the API clients; loaded lazily by main so that --help never loads the HTTP stack. */
+  createClient: ClientFactory;
+  /** Carries every client's requests instead of undici (tests give a recording fake). */
+  transport?: Transport | undefined;
+}
+
+export const USER_AGENT = `petstore-cli/${__PETSTORE_VERSION__} node/${process.versions.node} ${process.platform}`;
+
+function deprecationWarning(notice: DeprecationNotice): string {
+  const sunset = notice.sunset ? `; it will be removed on ${notice.sunset}` : '';
+  return `${notice.method} ${sanitizeLine(notice.path)} is deprecated by the service${sanitizeLine(sunset)}`;
+}
+
+export function createContext(deps: ContextDeps): Context {
+  const { io, env, settings } = deps;
+  let target: Promise<Target> | undefined;
+  let client: Promise<PetstoreClient> | undefined;
+  let config: Promise<ConfigStore> | undefined;
+  const cleanups: (() => Promise<void>)[] = [];
+  let deprecationWarned = false;
+
+  const ctx: Context = {
+    io,
+    env,
+    settings,
+    notice(message) {
+      if (!settings.quiet) io.stderr.write(`${message}\n`);
+    },
+    warn(message) {
+      if (!settings.quiet) io.stderr.write(`warning: ${message}\n`);
+    },
+    warnDeprecated(message) {
+      if (deprecationWarned) return;
+      deprecationWarned = true;
+      ctx.warn(message);
+    },
+    render(data, columns) {
+      return renderData(data, columns, {
+        format: settings.output,
+        color: settings.color,
+        pretty: settings.prettyJson,
+        write: (text) => io.stdout.write(text),
+      });
+    },
+    target() {
+      target ??= deps.resolveTarget(ctx).then((resolved) => {
+        if (resolved.close) cleanups.push(resolved.close);
+        return resolved;
+      });
+      return target;
+    },
+    client() {
+      client ??= ctx.target().then((resolved) => ctx.clientFor(resolved));
+      return client;
+    },
+    async clientFor(resolved) {
+      const created = await deps.createClient(resolved, {
+        timeoutSeconds: settings.timeoutSeconds,
+        retries: settings.retries,
+        allowInsecureHttp: settings.allowInsecureHttp,
+        userAgent: USER_AGENT,
+        transport: deps.transport,
+        log: settings.verbose ? (line) => io.stderr.write(`${sanitizeLine(line)}\n`) : undefined,
+        onDeprecation: (notice) => {
+          ctx.warnDeprecated(deprecationWarning(notice));
+        },
+      });
+      cleanups.unshift(() => created.close());
+      return created;
+    },
+    config() {
+      config ??= import('../config/store.js').then(
+        ({ ConfigStore }) => new ConfigStore(configDir(env), (message) => ctx.warn(message)),
+      );
+      return config;
+    },
+    async close() {
+      for (const cleanup of cleanups.splice(0)) await cleanup();
+    },
+  };
+  return ctx;
+}

@@ -1,0 +1,87 @@
+/**
+ * The global options, once: the commander definitions, the environment fallbacks of the
+ * settings and the help text are all made from this table.
+ */
+export interface GlobalOption {
+  /** The commander attribute the value lands in. */
+  key: GlobalOptionKey;
+  flags: string;
+  description: string;
+  /** The environment variable that supplies the value when the flag is absent. */
+  env?: string;
+}
+
+export type GlobalOptionKey =
+  | 'profile'
+  | 'baseUrl'
+  | 'quickstartUrl'
+  | 'output'
+  | 'json'
+  | 'color'
+  | 'verbose'
+  | 'quiet'
+  | 'timeout'
+  | 'retries'
+  | 'allowInsecureHttp';
+
+export const GLOBAL_OPTIONS: readonly GlobalOption[] = [
+  {
+    key: 'profile',
+    flags: '--profile <name>',
+    description: 'profile to use',
+    env: 'PETSTORE_PROFILE',
+  },
+  {
+    key: 'baseUrl',
+    flags: '--base-url <url>',
+    description: 'API base URL, ending with /v1',
+    env: 'PETSTORE_BASE_URL',
+  },
+  {
+    key: 'quickstartUrl',
+    flags: '--quickstart-url <url>',
+    description: 'quickstart base URL',
+    env: 'PETSTORE_QUICKSTART_URL',
+  },
+  {
+    key: 'output',
+    flags: '-o, --output <format>',
+    description: 'table, json or ndjson',
+    env: 'PETSTORE_OUTPUT',
+  },
+  { key: 'json', flags: '--json', description: 'same as --output json' },
+  { key: 'color', flags: '--no-color', description: 'never write colour (also NO_COLOR)' },
+  {
+    key: 'verbose',
+    flags: '-v, --verbose',
+    description: 'log HTTP exchanges to stderr, key redacted',
+  },
+  { key: 'quiet', flags: '-q, --quiet', description: 'no notices or warnings on stderr' },
+  {
+    key: 'timeout',
+    flags: '--timeout <seconds>',
+    description: 'per-request timeout in seconds (default 30)',
+  },
+  { key: 'retries', flags: '--retries <n>', description: 'retries of safe requests (default 2)' },
+  {
+    key: 'allowInsecureHttp',
+    flags: '--allow-insecure-http',
+    description: 'allow sending the API key over plain http to a remote host',
+  },
+];
+
+/** Environment variables read besides the options' own. */
+export const OTHER_ENVIRONMENT = [
+  'PETSTORE_API_KEY',
+  'PETSTORE_CONFIG_DIR',
+  'NO_COLOR',
+  'FORCE_COLOR',
+  'HTTP_PROXY',
+  'HTTPS_PROXY',
+  'NO_PROXY',
+] as const;
+
+/** The option's description with its environment variable, as help shows it. */
+export function optionHelp(option: GlobalOption): string {
+  return option.env ? `${option.description} (env ${option.env})` : option.description;
+}

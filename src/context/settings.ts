@@ -1,0 +1,88 @@
+import { RETRIES, TIMEOUT_SECONDS } from '../core/contract.js';
+import type { Env, IO } from '../core/io.js';
+import { parseDecimal, parseWholeNumber } from '../core/parse-number.js';
+import { colorEnabled } from '../output/color.js';
+import { resolveOutputFormat, type OutputFormat } from '../output/format.js';
+import { GLOBAL_OPTIONS, type GlobalOptionKey } from './global-options.js';
+
+/** Global options as commander hands them over (strings, unvalidated). */
+export type RawGlobalOptions = Partial<Record<GlobalOptionKey, string | boolean>>;
+
+/** Global options after validation and precedence (flag > environment > default). */
+export interface Settings {
+  profile: { name: string; source: 'flag' | 'env' } | undefined;
+  baseUrl: string | undefined;
+  quickstartUrl: string | undefined;
+  output: OutputFormat;
+  color: boolean;
+  prettyJson: boolean;
+  verbose: boolean;
+  quiet: boolean;
+  timeoutSeconds: number;
+  retries: number;
+  allowInsecureHttp: boolean;
+}
+
+function nonEmpty(value: string | boolean | undefined): string | undefined {
+  return typeof value !== 'string' || value.trim() === '' ? undefined : value.trim();
+}
+
+/** A text option's value and where it came from: the flag, else its environment variable. */
+function lookup(
+  raw: RawGlobalOptions,
+  env: Env,
+  key: GlobalOptionKey,
+): { value: string; source: 'flag' | 'env' } | undefined {
+  const flag = nonEmpty(raw[key]);
+  if (flag !== undefined) return { value: flag, source: 'flag' };
+  const variable = GLOBAL_OPTIONS.find((option) => option.key === key)?.env;
+  const fromEnv = variable === undefined ? undefined : nonEmpty(env[variable]);
+  return fromEnv === undefined ? undefined : { value: fromEnv, source: 'env' };
+}
+
+function text(raw: RawGlobalOptions, key: GlobalOptionKey): string | undefined {
+  const value = raw[key];
+  return typeof value === 'string' ? value : undefined;
+}
+
+function outputFormat(raw: RawGlobalOptions, env: Env, io: IO): OutputFormat {
+  const variable = GLOBAL_OPTIONS.find((option) => option.key === 'output')?.env ?? '';
+  return resolveOutputFormat({
+    flag: text(raw, 'output'),
+    json: raw.json === true,
+    env: env[variable],
+    stdoutIsTTY: io.stdoutIsTTY,
+  });
+}
+
+/** The output format, or table when the format given is itself invalid (for error reports). */
+export function outputFormatOrTable(raw: RawGlobalOptions, env: Env, io: IO): OutputFormat {
+  try {
+    return outputFormat(raw, env, io);
+  } catch {
+    return 'table';
+  }
+}
+
+export function resolveSettings(raw: RawGlobalOptions, env: Env, io: IO): Settings {
+  const profile = lookup(raw, env, 'profile');
+  const timeout = text(raw, 'timeout');
+  const retries = text(raw, 'retries');
+  return {
+    profile: profile && { name: profile.value, source: profile.source },
+    baseUrl: lookup(raw, env, 'baseUrl')?.value,
+    quickstartUrl: lookup(raw, env, 'quickstartUrl')?.value,
+    output: outputFormat(raw, env, io),
+    color: colorEnabled({ noColorFlag: raw.color === false, env, isTTY: io.stdoutIsTTY }),
+    prettyJson: io.stdoutIsTTY,
+    verbose: raw.verbose === true,
+    quiet: raw.quiet === true,
+    timeoutSeconds:
+      timeout === undefined
+        ? TIMEOUT_SECONDS.default
+        : parseDecimal(timeout, '--timeout', TIMEOUT_SECONDS),
+    retries:
+      retries === undefined ? RETRIES.default : parseWholeNumber(retries, '--retries', RETRIES),
+    allowInsecureHttp: raw.allowInsecureHttp === true,
+  };
+}

@@ -1,0 +1,31 @@
+/**
+ * Facts of the interface and of the command-line contract, written once. Help texts, flag
+ * parsers, the client and the sandbox all read them from here so they cannot drift apart.
+ */
+
+/** `GET /pets?limit=`: the interface's range; the service's default page is 20. */
+export const LIST_LIMIT = { min: 1, max: 100 } as const;
+
+/** The deprecated `GET /pets/{petId}` and the day the service removes it (UTC). */
+export const GET_PET_REMOVAL_DATE = '2030-12-05';
+/** The same day as an HTTP date, as the `Sunset` header carries it. */
+export const GET_PET_SUNSET = new Date(`${GET_PET_REMOVAL_DATE}T00:00:00Z`).toUTCString();
+
+/** Shells that `petstore completion` writes scripts for. */
+export const SHELLS = ['bash', 'zsh', 'fish'] as const;
+export type Shell = (typeof SHELLS)[number];
+
+/** `pets add --file --concurrency N`. */
+export const BULK_CONCURRENCY = { min: 1, max: 16, default: 4 } as const;
+/** Largest `pets add --file` input. */
+export const BULK_MAX_BYTES = 64 * 1024 * 1024;
+
+/** `--timeout SECONDS`, per request. */
+export const TIMEOUT_SECONDS = { min: 0.001, max: 3600, default: 30 } as const;
+/** `--retries N`, of safe requests. */
+export const RETRIES = { min: 0, max: 10, default: 2 } as const;
+
+/** `sandbox serve --port`. */
+export const PORT = { min: 0, max: 65535 } as const;
+export const DEFAULT_SANDBOX_PORT = 4010;
+export const DEFAULT_SANDBOX_KEY = 'sandbox-key';

@@ -1,0 +1,96 @@
+/**
+ * Every failure the tool reports is one of these types. The exit code and the
+ * message a user sees are derived from the type in `src/output/report-error.ts`.
+ */
+export abstract class PetstoreError extends Error {
+  /** Machine-readable code, shown in the JSON error form. */
+  abstract readonly code: string;
+  /** HTTP status when the service answered, else 0. */
+  readonly status: number = 0;
+  /** One line telling the user what to do next. */
+  readonly hint: string | undefined;
+
+  constructor(message: string, options: { hint?: string | undefined; cause?: unknown } = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = new.target.name;
+    this.hint = options.hint;
+  }
+}
+
+/** Bad flags, arguments or input: nothing was sent. */
+export class UsageError extends PetstoreError {
+  readonly code = 'usage';
+}
+
+/** The local configuration cannot be read or written. */
+export class ConfigError extends PetstoreError {
+  readonly code = 'config';
+  readonly path: string;
+  constructor(message: string, path: string, options: { hint?: string; cause?: unknown } = {}) {
+    super(message, options);
+    this.path = path;
+  }
+}
+
+/** No credential is available for a service call. */
+export class MissingCredentialError extends PetstoreError {
+  readonly code = 'no_api_key';
+}
+
+/** The service answered with an error status. */
+export class ApiError extends PetstoreError {
+  override readonly status: number;
+  readonly code: string;
+  readonly requestId: string | undefined;
+  constructor(
+    status: number,
+    code: string,
+    message: string,
+    options: { hint?: string | undefined; requestId?: string | undefined } = {},
+  ) {
+    super(message, { hint: options.hint });
+    this.status = status;
+    this.code = code;
+    this.requestId = options.requestId;
+  }
+}
+
+/** The service answered, but not with what the interface promises (HTML, bad JSON, wrong shape). */
+export class ProtocolError extends PetstoreError {
+  readonly code = 'unexpected_response';
+  override readonly status: number;
+  constructor(status: number, message: string, options: { hint?: string } = {}) {
+    super(message, options);
+    this.status = status;
+  }
+}
+
+/** The service could not be reached: refused, DNS, TLS, reset, timeout. */
+export class NetworkError extends PetstoreError {
+  readonly code: string;
+  constructor(code: string, message: string, options: { hint?: string; cause?: unknown } = {}) {
+    super(message, options);
+    this.code = code;
+  }
+}
+
+/** `smoke` ran and at least one check failed. */
+export class SmokeFailedError extends PetstoreError {
+  readonly code = 'smoke_failed';
+}
+
+/** The user interrupted the run (Ctrl-C). */
+export class InterruptedError extends PetstoreError {
+  readonly code = 'interrupted';
+}
+
+/** Some records of a bulk run failed; each was reported as it happened. */
+export class BulkFailedError extends PetstoreError {
+  readonly code = 'bulk_failed';
+  /** The exit code of the first failure, in input order. */
+  readonly exitCode: number;
+  constructor(message: string, exitCode: number) {
+    super(message);
+    this.exitCode = exitCode;
+  }
+}

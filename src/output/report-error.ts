@@ -1,0 +1,133 @@
+import {
+  ApiError,
+  BulkFailedError,
+  ConfigError,
+  InterruptedError,
+  MissingCredentialError,
+  NetworkError,
+  PetstoreError,
+  ProtocolError,
+  SmokeFailedError,
+  UsageError,
+} from '../core/errors.js';
+import { sanitizeLine } from '../core/sanitize.js';
+
+/** The exit codes of the command-line contract. */
+export const ExitCode = {
+  ok: 0,
+  unexpected: 1,
+  usage: 2,
+  auth: 3,
+  notFound: 4,
+  invalid: 5,
+  service: 6,
+  network: 7,
+  smokeFailed: 8,
+  interrupted: 130,
+} as const;
+
+const BUG_HINT = 'This is a bug in petstore. Run again with --verbose and report the output.';
+
+/** The one place that turns an error into an exit code. */
+export function exitCodeFor(error: unknown): number {
+  if (error instanceof BulkFailedError) return error.exitCode;
+  if (error instanceof UsageError) return ExitCode.usage;
+  if (error instanceof ConfigError) return ExitCode.usage;
+  if (error instanceof MissingCredentialError) return ExitCode.auth;
+  if (error instanceof NetworkError) return ExitCode.network;
+  if (error instanceof SmokeFailedError) return ExitCode.smokeFailed;
+  if (error instanceof InterruptedError) return ExitCode.interrupted;
+  if (error instanceof ProtocolError) return ExitCode.service;
+  if (error instanceof ApiError) return exitCodeForStatus(error.status);
+  return ExitCode.unexpected;
+}
+
+function exitCodeForStatus(status: number): number {
+  if (status === 401 || status === 403) return ExitCode.auth;
+  if (status === 404) return ExitCode.notFound;
+  if (status === 429 || status >= 500) return ExitCode.service;
+  if (status >= 400) return ExitCode.invalid;
+  return ExitCode.service;
+}
+
+/** The contract's Error shape for any error, with a hint and request id where they help. */
+export interface ErrorFields {
+  code: string;
+  message: string;
+  status: number;
+  hint?: string;
+  requestId?: string;
+}
+
+export function errorFields(error: unknown): ErrorFields {
+  const fields: ErrorFields =
+    error instanceof PetstoreError
+      ? { code: error.code, message: error.message, status: error.status }
+      : {
+          code: 'internal',
+          message: `unexpected error: ${error instanceof Error ? error.message : String(error)}`,
+          status: 0,
+        };
+  fields.message = sanitizeLine(fields.message);
+  fields.code = sanitizeLine(fields.code);
+  const hint = error instanceof PetstoreError ? error.hint : BUG_HINT;
+  if (hint) fields.hint = sanitizeLine(hint);
+  if (error instanceof ApiError && error.requestId)
+    fields.requestId = sanitizeLine(error.requestId);
+  return fields;
+}
+
+export interface ErrorReportOptions {
+  json: boolean;
+  verbose: boolean;
+  write: (text: string) => void;
+}
+
+/** What a report says before the message: "petstore: " or "petstore: record 3 (Rex): ". */
+interface Subject {
+  label?: string;
+  /** Extra members of the JSON form, e.g. { record: 3 }. */
+  fields?: Record<string, unknown>;
+}
+
+function writeReport(error: unknown, options: ErrorReportOptions, subject: Subject): void {
+  const fields = errorFields(error);
+  if (options.json) {
+    options.write(JSON.stringify({ ...fields, ...subject.fields }) + '\n');
+    return;
+  }
+  const details = [
+    error instanceof ApiError ? fields.code : undefined,
+    fields.status ? `HTTP ${fields.status}` : undefined,
+    fields.requestId ? `request id ${fields.requestId}` : undefined,
+  ].filter((detail) => detail !== undefined);
+  const suffix = details.length > 0 ? ` (${details.join(', ')})` : '';
+  const label = subject.label ? `${subject.label}: ` : '';
+  options.write(`petstore: ${label}${fields.message}${suffix}\n`);
+  if (fields.hint) options.write(`hint: ${fields.hint}\n`);
+}
+
+/** Writes the error to stderr in the form the contract gives; returns the exit code. */
+export function reportError(error: unknown, options: ErrorReportOptions): number {
+  writeReport(error, options, {});
+  if (options.verbose && error instanceof Error && error.stack && !(error instanceof UsageError)) {
+    options.write(error.stack + '\n');
+  }
+  return exitCodeFor(error);
+}
+
+/** One failed record of a bulk run, in the same form as any other error. */
+export function reportRecordError(
+  error: unknown,
+  options: Omit<ErrorReportOptions, 'verbose'>,
+  record: { position: number; name: string },
+): void {
+  writeReport(
+    error,
+    { ...options, verbose: false },
+    {
+      label: `record ${record.position} (${sanitizeLine(record.name)})`,
+      fields: { record: record.position },
+    },
+  );
+}

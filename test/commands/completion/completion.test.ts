@@ -1,0 +1,52 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { main } from '../../../src/main.js';
+import { fakeIO } from '../../helpers/fake-io.js';
+
+async function completion(shell: string) {
+  const io = fakeIO();
+  const code = await main(['completion', shell], io, {});
+  return { code, out: io.out(), err: io.err() };
+}
+
+describe('petstore completion', () => {
+  it('covers every command and the fixed option values in bash', async () => {
+    const { code, out } = await completion('bash');
+    expect(code).toBe(0);
+    expect(out).toContain('"") words="pets message profile auth sandbox smoke completion"');
+    expect(out).toContain(
+      '"pets add") words="--name --category-id --status --file --concurrency --fail-fast"',
+    );
+    expect(out).toContain('compgen -W "available pending sold"');
+    expect(out).toContain('complete -F _petstore petstore');
+  });
+
+  it('wraps the bash script for zsh and writes fish rules', async () => {
+    expect((await completion('zsh')).out).toMatch(/^#compdef petstore\n/);
+    expect((await completion('fish')).out).toContain(
+      "complete -c petstore -n '__fish_seen_subcommand_from pets; and __fish_seen_subcommand_from list' -l status -xa 'available pending sold'",
+    );
+  });
+
+  it('rejects an unknown shell with exit 2', async () => {
+    const { code, err } = await completion('tcsh');
+    expect(code).toBe(2);
+    expect(err).toContain('unknown shell');
+    expect(err).toContain('tcsh');
+  });
+
+  it.each([
+    ['bash', 'petstore.bash'],
+    ['zsh', '_petstore'],
+    ['fish', 'petstore.fish'],
+  ])(
+    'the committed %s script is current (regenerate with npm run completions)',
+    async (shell, file) => {
+      const committed = readFileSync(
+        new URL(`../../../completions/${file}`, import.meta.url),
+        'utf8',
+      );
+      expect((await completion(shell)).out).toBe(committed);
+    },
+  );
+});

@@ -1,0 +1,75 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import nock from 'nock';
+import { describe, expect, it } from 'vitest';
+import { main } from '../../../src/main.js';
+import { fakeIO } from '../../helpers/fake-io.js';
+import { freshHome } from '../../helpers/run-cli.js';
+import { useNockGuard } from '../../helpers/nock-guard.js';
+
+const QUICKSTART = 'https://qs.petstore.test';
+const KEY = 'sk_live_COMMANDS_5555';
+const env = {
+  HOME: freshHome(),
+  PETSTORE_BASE_URL: 'https://api.petstore.test/v1',
+  PETSTORE_QUICKSTART_URL: QUICKSTART,
+  PETSTORE_API_KEY: KEY,
+};
+const JSON_HEADERS = { 'content-type': 'application/json' };
+
+useNockGuard();
+
+describe('message send', () => {
+  const receipt = { id: 'm1', message: 'hi', status: 'queued', createdAt: '2026-11-22T10:00:00Z' };
+
+  it('sends TEXT and says plainly that a queued message is not delivered', async () => {
+    nock(QUICKSTART).post('/messages', { message: 'hi' }).reply(200, receipt, JSON_HEADERS);
+    const io = fakeIO();
+    expect(await main(['message', 'send', 'hi'], io, env)).toBe(0);
+    expect(JSON.parse(io.out())).toEqual(receipt);
+    expect(io.err()).toContain('Message m1 is queued: accepted by the service, not yet delivered.');
+  });
+
+  it('shows id, status and createdAt in a table', async () => {
+    nock(QUICKSTART).post('/messages').reply(201, receipt, JSON_HEADERS);
+    const io = fakeIO({ tty: true });
+    expect(await main(['message', 'send', 'hi', '--no-color'], io, env)).toBe(0);
+    expect(io.out()).toMatch(/│ id\s+│ status\s+│ createdAt\s+│/);
+    expect(io.out()).toContain('2026-11-22T10:00:00Z');
+  });
+
+  it('reads the message from --file and from stdin', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'petstore-msg-'));
+    writeFileSync(join(dir, 'm.txt'), 'from a file\n');
+    nock(QUICKSTART)
+      .post('/messages', { message: 'from a file' })
+      .reply(200, receipt, JSON_HEADERS);
+    nock(QUICKSTART).post('/messages', { message: 'from stdin' }).reply(200, receipt, JSON_HEADERS);
+    expect(await main(['message', 'send', '--file', join(dir, 'm.txt')], fakeIO(), env)).toBe(0);
+    const io = fakeIO({ stdin: 'from stdin\n' });
+    expect(await main(['message', 'send', '--file', '-'], io, env)).toBe(0);
+  });
+
+  it.each([
+    [[], /TEXT or with --file/],
+    [['a', '--file', 'x'], /TEXT or with --file/],
+    [['   '], /the message is empty/],
+    [['--file', '/nonexistent/m.txt'], /cannot read \/nonexistent\/m.txt: ENOENT/],
+  ])('rejects %j with exit 2', async (args, message) => {
+    const io = fakeIO();
+    expect(await main(['message', 'send', ...args], io, env)).toBe(2);
+    expect(io.err()).toMatch(message);
+  });
+
+  it('exits 5 on 400 and 3 on 401', async () => {
+    nock(QUICKSTART)
+      .post('/messages')
+      .reply(400, { code: 'bad_request', message: 'missing message', status: 400 }, JSON_HEADERS);
+    nock(QUICKSTART)
+      .post('/messages')
+      .reply(401, { code: 'unauthorized', message: 'bad key', status: 401 }, JSON_HEADERS);
+    expect(await main(['message', 'send', 'x'], fakeIO(), env)).toBe(5);
+    expect(await main(['message', 'send', 'x'], fakeIO(), env)).toBe(3);
+  });
+});

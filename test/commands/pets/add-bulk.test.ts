@@ -1,0 +1,164 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parsePetsFile } from '../../../src/commands/pets/pets-file.js';
+import { main } from '../../../src/main.js';
+import { fakeIO } from '../../helpers/fake-io.js';
+import { freshHome } from '../../helpers/run-cli.js';
+import { sendJson, startTestServer, type TestServer } from '../../helpers/test-server.js';
+
+let server: TestServer;
+let env: Record<string, string>;
+let nextId = 100;
+
+/** Answers POST /pets by echoing the body with an id; names starting with "bad" get 400. */
+beforeAll(async () => {
+  server = await startTestServer((req, res) => {
+    const pet = JSON.parse(req.body) as { name: string };
+    if (pet.name.startsWith('bad')) {
+      sendJson(res, 400, '{"code":"invalid_name","message":"bad name","status":400}');
+    } else {
+      sendJson(res, 201, JSON.stringify({ id: nextId++, ...pet }));
+    }
+  });
+  env = { HOME: freshHome(), PETSTORE_BASE_URL: `${server.url}/v1`, PETSTORE_API_KEY: 'k' };
+});
+afterAll(() => server.close());
+
+function petsFile(content: string): string {
+  const path = join(mkdtempSync(join(tmpdir(), 'petstore-bulk-')), 'pets');
+  writeFileSync(path, content);
+  return path;
+}
+
+describe('parsePetsFile', () => {
+  it('reads a JSON array and NDJSON alike, keeping int64 digits', () => {
+    const array = parsePetsFile('[{"name":"A","categoryId":9223372036854775807}]', 'f');
+    const ndjson = parsePetsFile('{"name":"A","categoryId":9223372036854775807}\n\n', 'f');
+    expect(array).toEqual([{ name: 'A', categoryId: 9223372036854775807n }]);
+    expect(ndjson).toEqual(array);
+  });
+
+  it('reports every bad record at once, by position', () => {
+    expect(() =>
+      parsePetsFile(
+        '{"name":"A","categoryId":1}\n{"name":"","categoryId":1}\n{"name":"C","categoryId":1.5}',
+        'f',
+      ),
+    ).toThrow(
+      'f: line 2: "name" must be a non-empty string; line 3: "categoryId" must be an int64 integer; nothing was sent',
+    );
+  });
+
+  it.each([
+    ['', 'holds no pets'],
+    ['{"name":', 'line 1: not valid JSON'],
+    ['[{"name":"A"', 'is not valid JSON'],
+    ['[{"name":"A","categoryId":1,"category_id":1}]', 'unknown field(s) category_id'],
+    ['[{"name":"A","categoryId":1,"status":"lost"}]', '"status" must be one of'],
+  ])('rejects %j', (text, message) => {
+    expect(() => parsePetsFile(text, 'f')).toThrow(message);
+  });
+});
+
+describe('pets add --file', () => {
+  it('writes one JSON line per created pet and exits 0', async () => {
+    nextId = 100;
+    const io = fakeIO();
+    const file = petsFile(
+      '{"name":"A","categoryId":1}\n{"name":"B","categoryId":2}\n{"name":"C","categoryId":3}\n',
+    );
+    expect(await main(['pets', 'add', '--file', file, '--concurrency', '2'], io, env)).toBe(0);
+    const lines = io
+      .out()
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { name: string; id: number });
+    expect(lines.map((pet) => pet.name).sort()).toEqual(['A', 'B', 'C']);
+    expect(new Set(lines.map((pet) => pet.id)).size).toBe(3);
+  });
+
+  it('keeps going after a failure, reports it with its record, and exits with its code', async () => {
+    nextId = 100;
+    const io = fakeIO();
+    const file = petsFile(
+      '[{"name":"A","categoryId":1},{"name":"bad","categoryId":2},{"name":"C","categoryId":3}]',
+    );
+    expect(await main(['pets', 'add', '--file', file, '--concurrency', '1'], io, env)).toBe(5);
+    expect(io.out().trimEnd().split('\n')).toHaveLength(2);
+    const errors = io
+      .err()
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(errors[0]).toMatchObject({ code: 'invalid_name', status: 400, record: 2 });
+    expect(errors.at(-1)).toMatchObject({
+      code: 'bulk_failed',
+      message: expect.stringContaining('added 2 of 3 pets') as string,
+    });
+  });
+
+  it('starts nothing new after the first failure with --fail-fast', async () => {
+    nextId = 100;
+    const io = fakeIO({ tty: true });
+    const file = petsFile(
+      '{"name":"A","categoryId":1}\n{"name":"bad","categoryId":2}\n{"name":"C","categoryId":3}\n',
+    );
+    expect(
+      await main(
+        ['pets', 'add', '--file', file, '--concurrency', '1', '--fail-fast', '--no-color'],
+        io,
+        env,
+      ),
+    ).toBe(5);
+    expect(io.err()).toContain(
+      'petstore: record 2 (bad): bad name (invalid_name, HTTP 400)\nhint: Fix the input and try again; nothing was created.',
+    );
+    expect(io.err()).toContain(
+      'added 1 of 3 pets to profile sandbox; 1 failed, 1 not attempted (--fail-fast)',
+    );
+    expect(io.out()).toMatch(/│ 100 │ A/);
+  });
+
+  it('checks every record before sending anything', async () => {
+    const io = fakeIO();
+    const file = petsFile('{"name":"A","categoryId":1}\n{"name":"B"}\n');
+    expect(await main(['pets', 'add', '--file', file], io, env)).toBe(2);
+    expect(io.out()).toBe('');
+  });
+
+  it.each([
+    [['--file', 'x', '--name', 'A'], 'not both'],
+    [['--concurrency', '2', '--name', 'A', '--category-id', '1'], 'go with --file'],
+    [['--file', 'x', '--concurrency', '0'], '--concurrency must be a whole number from 1 to 16'],
+  ])('rejects %j with exit 2', async (args, message) => {
+    const io = fakeIO({ tty: true });
+    expect(await main(['pets', 'add', ...args], io, env)).toBe(2);
+    expect(io.err()).toContain(message);
+  });
+});
+
+describe('pets add --file, failures of the whole run', () => {
+  it('stops at a refused key and reports it once, not once per record', async () => {
+    const io = fakeIO();
+    const file = petsFile(
+      '{"name":"A","categoryId":1}\n{"name":"B","categoryId":2}\n{"name":"C","categoryId":3}\n',
+    );
+    const refused = await startTestServer((_req, res) => {
+      sendJson(res, 401, '{"code":"unauthorized","message":"API key invalid","status":401}');
+    });
+    try {
+      const code = await main(['pets', 'add', '--file', file, '--concurrency', '1'], io, {
+        ...env,
+        PETSTORE_BASE_URL: `${refused.url}/v1`,
+      });
+      expect(code).toBe(3);
+      expect(refused.requests).toHaveLength(1);
+      expect(io.err().trim().split('\n')).toHaveLength(1);
+      expect(JSON.parse(io.err())).toMatchObject({ code: 'unauthorized', status: 401 });
+    } finally {
+      await refused.close();
+    }
+  });
+});

@@ -1,0 +1,70 @@
+import nock from 'nock';
+import { describe, expect, it } from 'vitest';
+import { main } from '../../../src/main.js';
+import { fakeIO } from '../../helpers/fake-io.js';
+import { freshHome } from '../../helpers/run-cli.js';
+import { useNockGuard } from '../../helpers/nock-guard.js';
+
+const ORIGIN = 'https://api.petstore.test';
+const KEY = 'sk_live_COMMANDS_5555';
+const env = {
+  HOME: freshHome(),
+  PETSTORE_BASE_URL: `${ORIGIN}/v1`,
+  PETSTORE_API_KEY: KEY,
+};
+const JSON_HEADERS = { 'content-type': 'application/json' };
+
+useNockGuard();
+
+describe('pets add', () => {
+  it('posts the NewPet and prints the created Pet', async () => {
+    nock(ORIGIN)
+      .post('/v1/pets', { name: 'Rex', categoryId: 1, status: 'pending' })
+      .reply(201, '{"id":10,"name":"Rex","categoryId":1,"status":"pending"}', JSON_HEADERS);
+    const io = fakeIO();
+    const code = await main(
+      ['pets', 'add', '--name', 'Rex', '--category-id', '1', '--status', 'pending'],
+      io,
+      env,
+    );
+    expect(code).toBe(0);
+    expect(io.out()).toBe('{"id":10,"name":"Rex","categoryId":1,"status":"pending"}\n');
+  });
+
+  it('names the profile in a stderr notice on a terminal', async () => {
+    nock(ORIGIN).post('/v1/pets').reply(201, '{"id":10,"name":"Rex","categoryId":1}', JSON_HEADERS);
+    const io = fakeIO({ tty: true });
+    expect(await main(['pets', 'add', '--name', 'Rex', '--category-id', '1'], io, env)).toBe(0);
+    expect(io.err()).toContain('Added pet 10 (Rex) in profile');
+  });
+
+  it.each([
+    [['--name', 'Rex'], /needs --name and --category-id/],
+    [['--name', ' ', '--category-id', '1'], /--name must not be empty/],
+    [['--name', 'Rex', '--category-id', '1.5'], /--category-id must be a whole number/],
+    [['--name', 'Rex', '--category-id', '0x10'], /--category-id must be a whole number/],
+    [['--name', 'Rex', '--category-id', '9223372036854775808'], /out of the int64 range/],
+    [['--name', 'Rex', '--category-id', '1', '--status', 'lost'], /--status must be one of/],
+  ])('rejects %j with exit 2 before sending', async (args, message) => {
+    const io = fakeIO({ tty: true });
+    expect(await main(['pets', 'add', ...args], io, env)).toBe(2);
+    expect(io.err()).toMatch(message);
+  });
+
+  it('exits 5 with the service message on 400', async () => {
+    nock(ORIGIN)
+      .post('/v1/pets')
+      .reply(400, { code: 'invalid_body', message: 'name too long', status: 400 }, JSON_HEADERS);
+    const io = fakeIO({ tty: true });
+    expect(await main(['pets', 'add', '--name', 'R', '--category-id', '1'], io, env)).toBe(5);
+    expect(io.err()).toContain('petstore: name too long (invalid_body, HTTP 400)');
+  });
+
+  it('exits 6 on 503 after exactly one request', async () => {
+    nock(ORIGIN)
+      .post('/v1/pets')
+      .reply(503, { code: 'unavailable', message: 'down', status: 503 }, JSON_HEADERS);
+    const io = fakeIO();
+    expect(await main(['pets', 'add', '--name', 'R', '--category-id', '1'], io, env)).toBe(6);
+  });
+});

@@ -1,0 +1,63 @@
+import nock from 'nock';
+import { describe, expect, it } from 'vitest';
+import { main } from '../../../src/main.js';
+import { fakeIO } from '../../helpers/fake-io.js';
+import { freshHome } from '../../helpers/run-cli.js';
+import { useNockGuard } from '../../helpers/nock-guard.js';
+
+const ORIGIN = 'https://api.petstore.test';
+const KEY = 'sk_live_COMMANDS_5555';
+const env = {
+  HOME: freshHome(),
+  PETSTORE_BASE_URL: `${ORIGIN}/v1`,
+  PETSTORE_API_KEY: KEY,
+};
+const JSON_HEADERS = { 'content-type': 'application/json' };
+
+useNockGuard();
+
+describe('pets get', () => {
+  it('warns about the deprecation once, even when the service also says so', async () => {
+    nock(ORIGIN)
+      .get('/v1/pets/5')
+      .reply(200, '{"id":5,"name":"Rex","categoryId":1}', {
+        ...JSON_HEADERS,
+        deprecation: 'true',
+        sunset: 'Thu, 05 Dec 2030 00:00:00 GMT',
+      });
+    const io = fakeIO();
+    expect(await main(['pets', 'get', '5'], io, env)).toBe(0);
+    expect(io.out()).toBe('{"id":5,"name":"Rex","categoryId":1}\n');
+    const warnings = io
+      .err()
+      .split('\n')
+      .filter((line) => line.startsWith('warning:'));
+    expect(warnings).toEqual([
+      'warning: GET /pets/{petId} is deprecated and will be removed on 2030-12-05; use "petstore pets list --status STATUS" instead.',
+    ]);
+  });
+
+  it('is silent with --quiet', async () => {
+    nock(ORIGIN).get('/v1/pets/5').reply(200, '{"id":5,"name":"Rex","categoryId":1}', JSON_HEADERS);
+    const io = fakeIO();
+    expect(await main(['pets', 'get', '5', '-q'], io, env)).toBe(0);
+    expect(io.err()).toBe('');
+  });
+
+  it('exits 4 on 404', async () => {
+    nock(ORIGIN)
+      .get('/v1/pets/404')
+      .reply(404, { code: 'not_found', message: 'no such pet', status: 404 }, JSON_HEADERS);
+    const io = fakeIO();
+    expect(await main(['pets', 'get', '404', '-q'], io, env)).toBe(4);
+    expect(JSON.parse(io.err())).toMatchObject({ code: 'not_found', status: 404 });
+  });
+
+  it.each(['1.5', '1e3', 'abc', '18446744073709551616'])(
+    'rejects PET_ID %s with exit 2',
+    async (id) => {
+      const io = fakeIO();
+      expect(await main(['pets', 'get', id], io, env)).toBe(2);
+    },
+  );
+});

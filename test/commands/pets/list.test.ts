@@ -1,0 +1,165 @@
+import nock from 'nock';
+import { describe, expect, it } from 'vitest';
+import { main } from '../../../src/main.js';
+import { fakeIO } from '../../helpers/fake-io.js';
+import { freshHome } from '../../helpers/run-cli.js';
+import { useNockGuard } from '../../helpers/nock-guard.js';
+
+const ORIGIN = 'https://api.petstore.test';
+const KEY = 'sk_live_TOPSECRET_9876';
+const env = {
+  HOME: freshHome(),
+  PETSTORE_BASE_URL: `${ORIGIN}/v1`,
+  PETSTORE_API_KEY: KEY,
+};
+const PETS =
+  '[{"id":9007199254740993,"name":"Rex","categoryId":1,"status":"available"},{"id":2,"name":"Tom","categoryId":9223372036854775807}]';
+
+useNockGuard();
+
+function listReply(query: Record<string, string> = {}) {
+  return nock(ORIGIN, { reqheaders: { authorization: `Bearer ${KEY}` } })
+    .get('/v1/pets')
+    .query(query)
+    .reply(200, PETS, { 'content-type': 'application/json' });
+}
+
+describe('petstore pets list', () => {
+  it('prints the service JSON exactly, compact, when piped', async () => {
+    listReply({ status: 'available', limit: '5' });
+    const io = fakeIO();
+    const code = await main(['pets', 'list', '--status', 'available', '--limit', '5'], io, env);
+    expect(code).toBe(0);
+    expect(io.out()).toBe(PETS + '\n');
+    expect(io.err()).toBe('');
+  });
+
+  it('prints a table with id, name, categoryId, status on a terminal', async () => {
+    listReply();
+    const io = fakeIO({ tty: true });
+    expect(await main(['pets', 'list', '--no-color'], io, env)).toBe(0);
+    const lines = io.out().split('\n');
+    expect(lines[1]).toMatch(/│ id\s+│ name\s+│ categoryId\s+│ status\s+│/);
+    expect(io.out()).toContain('9007199254740993');
+    expect(io.out()).toContain('9223372036854775807');
+    expect(io.out()).not.toContain('\u001b');
+  });
+
+  it('pretty-prints JSON on a terminal with --json', async () => {
+    listReply();
+    const io = fakeIO({ tty: true });
+    expect(await main(['--json', 'pets', 'list'], io, env)).toBe(0);
+    expect(io.out()).toContain('\n  {\n    "id": 9007199254740993,');
+  });
+
+  it('writes one object per line with -o ndjson', async () => {
+    listReply();
+    const io = fakeIO();
+    expect(await main(['pets', 'list', '-o', 'ndjson'], io, env)).toBe(0);
+    expect(io.out().trimEnd().split('\n')).toEqual([
+      '{"id":9007199254740993,"name":"Rex","categoryId":1,"status":"available"}',
+      '{"id":2,"name":"Tom","categoryId":9223372036854775807}',
+    ]);
+  });
+
+  it('treats an empty list as success', async () => {
+    nock(ORIGIN).get('/v1/pets').reply(200, '[]', { 'content-type': 'application/json' });
+    const io = fakeIO({ tty: true });
+    expect(await main(['pets', 'list'], io, env)).toBe(0);
+    expect(io.out()).toBe('');
+    expect(io.err()).toContain('No animals match.');
+  });
+
+  it.each([['0'], ['101'], ['1.5'], ['abc']])(
+    'rejects --limit %s with exit 2 before sending anything',
+    async (limit) => {
+      const io = fakeIO({ tty: true });
+      expect(await main(['pets', 'list', '--limit', limit], io, env)).toBe(2);
+      expect(io.err()).toContain(
+        `petstore: --limit must be a whole number from 1 to 100, got "${limit}"`,
+      );
+      expect(io.out()).toBe('');
+    },
+  );
+
+  it('rejects an unknown --status with exit 2', async () => {
+    const io = fakeIO();
+    expect(await main(['pets', 'list', '--status', 'lost'], io, env)).toBe(2);
+    expect(JSON.parse(io.err())).toEqual({
+      code: 'usage',
+      message: '--status must be one of available, pending, sold, got "lost"',
+      status: 0,
+    });
+  });
+
+  it.each([
+    ['--timeout', 'soon'],
+    ['--retries', '-1'],
+  ])('reports a bad %s in the JSON error form when output is JSON', async (flag, value) => {
+    const io = fakeIO();
+    expect(await main(['pets', 'list', flag, value], io, env)).toBe(2);
+    expect(JSON.parse(io.err())).toMatchObject({ code: 'usage', status: 0 });
+  });
+
+  it('exits 3 with the service message on 401, in human form on a terminal', async () => {
+    nock(ORIGIN)
+      .get('/v1/pets')
+      .reply(401, { code: 'unauthorized', message: 'API key invalid', status: 401 });
+    const io = fakeIO({ tty: true });
+    expect(await main(['pets', 'list'], io, env)).toBe(3);
+    expect(io.err()).toContain('petstore: API key invalid (unauthorized, HTTP 401)');
+    expect(io.err()).not.toContain('    at ');
+    expect(io.err() + io.out()).not.toContain(KEY);
+  });
+
+  it('exits 3 with the Error shape on stderr in JSON mode', async () => {
+    nock(ORIGIN)
+      .get('/v1/pets')
+      .reply(401, { code: 'unauthorized', message: 'API key invalid', status: 401 });
+    const io = fakeIO();
+    expect(await main(['pets', 'list', '-o', 'json'], io, env)).toBe(3);
+    expect(JSON.parse(io.err())).toMatchObject({
+      code: 'unauthorized',
+      message: 'API key invalid',
+      status: 401,
+    });
+    expect(io.out()).toBe('');
+  });
+
+  it('exits 3 without sending when no key is configured', async () => {
+    const io = fakeIO({ tty: true });
+    expect(
+      await main(['pets', 'list'], io, { HOME: env.HOME, PETSTORE_BASE_URL: `${ORIGIN}/v1` }),
+    ).toBe(3);
+    expect(io.err()).toContain('no API key');
+  });
+
+  it('exits 2 for an unknown flag, with a hint', async () => {
+    const io = fakeIO();
+    expect(await main(['pets', 'list', '--colour'], io, env)).toBe(2);
+    expect(io.err()).toContain("petstore: unknown option '--colour'");
+  });
+
+  it('never prints the key in verbose mode', async () => {
+    listReply();
+    const io = fakeIO();
+    expect(await main(['-v', 'pets', 'list'], io, env)).toBe(0);
+    expect(io.err()).toContain('authorization: Bearer [redacted]');
+    expect(io.err()).not.toContain(KEY);
+  });
+});
+
+describe('help and version', () => {
+  it('prints the version', async () => {
+    const io = fakeIO();
+    expect(await main(['--version'], io, {})).toBe(0);
+    expect(io.out()).toMatch(/^\d+\.\d+\.\d+\n$/);
+  });
+
+  it('shows examples in pets list --help', async () => {
+    const io = fakeIO();
+    expect(await main(['pets', 'list', '--help'], io, {})).toBe(0);
+    expect(io.out()).toContain('Usage: petstore pets list [options]');
+    expect(io.out()).toContain('$ petstore pets list --status available --limit 50');
+  });
+});

@@ -1,0 +1,104 @@
+import { chmodSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ENV_KEY, useConfigHome } from '../../helpers/config-home.js';
+
+const cli = useConfigHome();
+const { run } = cli;
+
+describe('profiles', () => {
+  it('lists the built-ins with sandbox active on a fresh machine', async () => {
+    const result = await run(['profile', 'list', '--json']);
+    expect(result.code).toBe(0);
+    const rows = JSON.parse(result.out) as { name: string; active: boolean }[];
+    expect(rows.map((row) => [row.name, row.active])).toEqual([
+      ['production', false],
+      ['staging', false],
+      ['sandbox', true],
+    ]);
+  });
+
+  it('sets, uses, shows and removes a custom profile', async () => {
+    expect((await run(['profile', 'set', 'qa', '--base-url', 'https://qa.test/v1'])).code).toBe(0);
+    expect((await run(['profile', 'use', 'qa'])).code).toBe(0);
+    const shown = JSON.parse((await run(['profile', 'show', '--json'])).out) as Record<
+      string,
+      unknown
+    >;
+    expect(shown).toMatchObject({
+      name: 'qa',
+      active: true,
+      baseUrl: 'https://qa.test/v1',
+      key: null,
+    });
+
+    const refused = await run(['profile', 'remove', 'qa'], { tty: false });
+    expect(refused.code).toBe(2);
+    expect(refused.err).toContain('Pass --yes');
+    const declined = await run(['profile', 'remove', 'qa'], { stdin: 'n\n' });
+    expect(declined.err).toContain('Remove profile qa? [y/N] Nothing removed.');
+    await run(['auth', 'login', '--profile', 'qa', '--no-verify'], { stdin: 'sk_qa_1\n' });
+    const confirmed = await run(['profile', 'remove', 'qa'], { stdin: 'yes\n' });
+    expect(confirmed.err).toContain('Remove profile qa and its stored API key? [y/N]');
+    expect(confirmed.err).toContain('Removed profile qa.');
+    await run(['profile', 'set', 'qa', '--base-url', 'https://qa.test/v1']);
+    await run(['profile', 'use', 'qa']);
+    const removed = await run(['profile', 'remove', 'qa', '--yes'], { tty: false });
+    expect(removed.code).toBe(0);
+    expect(removed.err).toContain('The active profile is now sandbox.');
+    const rows = JSON.parse((await run(['profile', 'list', '--json'])).out) as { name: string }[];
+    expect(rows.map((row) => row.name)).not.toContain('qa');
+  });
+
+  it('says when profile set changes an existing URL, and warns about a path without /v1', async () => {
+    await run(['profile', 'set', 'staging', '--base-url', 'https://a.test/v1']);
+    const result = await run(['profile', 'set', 'staging', '--base-url', 'https://b.test/api']);
+    expect(result.err).toContain('base URL changed from https://a.test/v1 to https://b.test/api');
+    expect(result.err).toContain('does not end with /v1');
+  });
+
+  it.each([
+    [['profile', 'remove', 'staging', '--yes'], /built in and cannot be removed/],
+    [['profile', 'use', 'nope'], /no profile named "nope"/],
+    [['profile', 'set', 'bad name!', '--base-url', 'https://x.test/v1'], /invalid profile name/],
+    [['profile', 'set', 'qa', '--base-url', 'ftp://x.test/v1'], /must be an http or https URL/],
+    [['profile', 'set', 'qa', '--base-url', 'not a url'], /not a valid URL/],
+    [['profile', 'set', 'qa'], /needs --base-url/],
+    [['profile', 'set', 'sandbox', '--base-url', 'https://x.test/v1'], /no URLs to set/],
+    [['--profile', 'ghost', 'pets', 'list'], /no profile named "ghost"/],
+  ])('rejects %j with exit 2', async (args, message) => {
+    const result = await run(args);
+    expect(result.code).toBe(2);
+    expect(result.err).toMatch(message);
+  });
+
+  it('explains how to set the URL of a built-in profile that has none', async () => {
+    const result = await run(['--profile', 'production', 'pets', 'list'], {
+      env: { PETSTORE_API_KEY: ENV_KEY },
+    });
+    expect(result.code).toBe(2);
+    expect(result.err).toContain('profile "production" has no base URL');
+    expect(result.err).toContain('petstore profile set production --base-url URL');
+  });
+
+  it('warns when a remote URL is plain http, but not for this machine', async () => {
+    const remote = await run(['profile', 'set', 'qa', '--base-url', 'http://qa.test/v1']);
+    expect(remote.err).toContain(
+      '--base-url is plain http: commands will need --allow-insecure-http',
+    );
+    const local = await run(['profile', 'set', 'local', '--base-url', 'http://127.0.0.1:4010/v1']);
+    expect(local.err).not.toContain('plain http');
+  });
+
+  it('fixes loose permissions on write, and says so', async () => {
+    await run(['profile', 'set', 'qa', '--base-url', 'https://qa.test/v1']);
+    chmodSync(cli.configFile, 0o644);
+    chmodSync(join(cli.home, 'cfg'), 0o755);
+    const result = await run(['profile', 'use', 'qa']);
+    expect(result.code).toBe(0);
+    expect(result.err).toMatch(/was open to others \(mode 755\); it is now 700/);
+    expect(result.err).toMatch(/was readable by others \(mode 644\); it is now 600/);
+    expect(statSync(cli.configFile).mode & 0o777).toBe(0o600);
+    expect(statSync(join(cli.home, 'cfg')).mode & 0o777).toBe(0o700);
+  });
+});
