@@ -1,5 +1,6 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import { layersPlugin } from './scripts/lint/layers.js';
 
 export default tseslint.config(
   { ignores: ['dist/', 'node_modules/', 'coverage/'] },
@@ -18,6 +19,11 @@ export default tseslint.config(
       // Decoders name the type a checked value has; the check itself is the proof.
       '@typescript-eslint/no-unnecessary-type-parameters': 'off',
     },
+  },
+  {
+    files: ['src/**/*.ts'],
+    plugins: { layers: layersPlugin },
+    rules: { 'layers/allowed-imports': 'error' },
   },
   {
     files: ['test/**/*.ts'],

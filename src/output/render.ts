@@ -1,14 +1,8 @@
 import { stringifyJson } from '../core/json.js';
+import type { Column } from './columns.js';
 import type { OutputFormat } from './format.js';
 
-export interface Column<Row> {
-  header: string;
-  value: (row: Row) => unknown;
-  /** Optional colour for the cell text, applied only when colour is on. */
-  tone?: (row: Row) => CellTone | undefined;
-}
-
-export type CellTone = 'good' | 'warn' | 'muted';
+export type { CellTone, Column } from './columns.js';
 
 export interface RenderOptions {
   format: OutputFormat;

@@ -1,6 +1,6 @@
 import { Chalk } from 'chalk';
 import Table from 'cli-table3';
-import type { CellTone, Column } from './render.js';
+import type { CellTone, Column } from './columns.js';
 import { sanitizeLine } from '../core/sanitize.js';
 
 function cellText(value: unknown): string {

@@ -1,0 +1,108 @@
+// The project's layers, enforced by ESLint: which folders of src/ a file may import from, and
+// which packages. Unlike the built-in no-restricted-imports it also checks dynamic import(),
+// which is how the heavy layers are reached. See README, "Development".
+import { dirname, relative, resolve } from 'node:path';
+
+const SRC = resolve(import.meta.dirname, '../../src');
+
+/**
+ * Zones by path below src/ (the longest matching prefix wins). `may` lists the other zones a
+ * file may import from (its own zone is always allowed); `packages` the npm packages.
+ */
+export const LAYERS = {
+  core: { may: [], packages: [] },
+  api: { may: ['core'], packages: ['undici'] },
+  sandbox: { may: ['core'], packages: [] },
+  config: { may: ['core'], packages: ['conf'] },
+  output: { may: ['core'], packages: ['chalk', 'cli-table3'] },
+  // The target resolution starts the embedded service, through its launcher only.
+  context: { may: ['core', 'api', 'config', 'output', 'sandbox/launcher.ts'], packages: [] },
+  cmdutil: { may: ['core', 'context'], packages: ['commander'] },
+  commands: {
+    may: ['core', 'api', 'config', 'output', 'context', 'cmdutil'],
+    packages: ['commander'],
+  },
+  // The sandbox's own verbs run the service.
+  'commands/sandbox': {
+    may: ['core', 'api', 'config', 'output', 'context', 'cmdutil', 'commands', 'sandbox'],
+    packages: ['commander'],
+  },
+  cli: { may: ['core', 'context', 'cmdutil', 'commands'], packages: ['commander'] },
+  'main.ts': {
+    may: ['core', 'api', 'context', 'output', 'cmdutil', 'cli'],
+    packages: ['commander'],
+  },
+  types: { may: [], packages: [] },
+};
+
+/** The zone a path below src/ belongs to: the longest prefix of it in LAYERS. */
+export function zoneOf(pathInSrc) {
+  const parts = pathInSrc.split('/');
+  for (let length = parts.length; length > 0; length--) {
+    const prefix = parts.slice(0, length).join('/');
+    if (Object.hasOwn(LAYERS, prefix)) return prefix;
+  }
+  return undefined;
+}
+
+function inZone(pathInSrc, zone) {
+  return pathInSrc === zone || pathInSrc.startsWith(`${zone}/`);
+}
+
+function packageName(specifier) {
+  const parts = specifier.split('/');
+  return specifier.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0];
+}
+
+function check(context, node, specifier) {
+  const file = relative(SRC, context.filename);
+  if (file.startsWith('..')) return;
+  const zone = zoneOf(file.replaceAll('\\', '/'));
+  if (zone === undefined) {
+    context.report({ node, message: `${file} is in no layer: add its folder to LAYERS` });
+    return;
+  }
+  const rules = LAYERS[zone];
+  if (specifier.startsWith('node:')) return;
+  if (!specifier.startsWith('.')) {
+    const name = packageName(specifier);
+    if (!rules.packages.includes(name)) {
+      context.report({ node, message: `the ${zone} layer may not import the package "${name}"` });
+    }
+    return;
+  }
+  const target = relative(SRC, resolve(dirname(context.filename), specifier))
+    .replaceAll('\\', '/')
+    .replace(/\.js$/, '.ts');
+  if (target.startsWith('..')) {
+    context.report({ node, message: `src/ may not import from outside it (${specifier})` });
+    return;
+  }
+  if (inZone(target, zone)) return;
+  if (rules.may.some((allowed) => inZone(target, allowed))) return;
+  context.report({
+    node,
+    message: `the ${zone} layer may not import ${target} (allowed: ${[zone, ...rules.may].join(', ')})`,
+  });
+}
+
+export const layersPlugin = {
+  rules: {
+    'allowed-imports': {
+      meta: { type: 'problem', schema: [] },
+      create(context) {
+        const source = (node) => {
+          if (node.source?.type === 'Literal' && typeof node.source.value === 'string') {
+            check(context, node, node.source.value);
+          }
+        };
+        return {
+          ImportDeclaration: source,
+          ExportNamedDeclaration: source,
+          ExportAllDeclaration: source,
+          ImportExpression: source,
+        };
+      },
+    },
+  },
+};
