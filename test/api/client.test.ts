@@ -181,6 +181,26 @@ describe('network faults (real sockets on 127.0.0.1)', () => {
     }
   });
 
+  it("keeps each client's own timeout while they share the process's connections", async () => {
+    const server = await startTestServer((req, res) => {
+      if (req.url.includes('limit=1')) sendJson(res, 200, '[]');
+      // Anything else is never answered.
+    });
+    const patient = client({ baseUrl: `${server.url}/v1`, timeoutSeconds: 30, retries: 0 });
+    const hasty = client({ baseUrl: `${server.url}/v1`, timeoutSeconds: 0.2, retries: 0 });
+    try {
+      await expect(patient.instance.listPets({ limit: 1 })).resolves.toEqual([]);
+      const started = performance.now();
+      const error = await hasty.instance.listPets().catch((e: unknown) => e);
+      expect((error as NetworkError).code).toBe('UND_ERR_HEADERS_TIMEOUT');
+      expect(performance.now() - started).toBeLessThan(5_000);
+    } finally {
+      await patient.instance.close();
+      await hasty.instance.close();
+      await server.close();
+    }
+  });
+
   it('retries a reset connection, then returns the list', async () => {
     let calls = 0;
     const server = await startTestServer((_req, res) => {

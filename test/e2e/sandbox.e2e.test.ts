@@ -1,15 +1,18 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { freshHome, runCli } from '../helpers/run-cli.js';
 import { serveSandbox, type ServedSandbox } from '../helpers/serve-sandbox.js';
 
 const KEY = 'k_served_sandbox';
 
 describe('the built-in sandbox profile, on a fresh machine', () => {
-  const home = freshHome();
-  const env = { HOME: home };
+  // Each test has a machine of its own: no test depends on what another added.
+  let env: Record<string, string>;
+  beforeEach(() => {
+    env = { HOME: freshHome() };
+  });
 
   it('adds then lists a pet with nothing configured, and keeps it for the next run', async () => {
     const added = await runCli(['pets', 'add', '--name', 'Rex', '--category-id', '1', '--json'], {
@@ -54,16 +57,17 @@ describe('the built-in sandbox profile, on a fresh machine', () => {
   });
 
   it('sandbox reset empties it, and asks before doing so', async () => {
+    await runCli(['pets', 'add', '--name', 'Gone', '--category-id', '1'], { env });
     const refused = await runCli(['sandbox', 'reset'], { env });
     expect(refused.code).toBe(2);
     const reset = await runCli(['sandbox', 'reset', '--yes'], { env });
     expect(reset.code).toBe(0);
-    expect(reset.stderr).toMatch(/Sandbox emptied: \d+ pet\(s\) deleted\./);
+    expect(reset.stderr).toContain('Sandbox emptied: 1 pet(s) deleted.');
     expect((await runCli(['pets', 'list', '--json'], { env })).stdout).toBe('[]\n');
   });
 
   it('keeps every pet when two processes add at once', async () => {
-    const concurrentHome = freshHome();
+    const concurrentHome = env.HOME!;
     const addMany = async (prefix: string) => {
       for (let i = 0; i < 8; i++) {
         const result = await runCli(
@@ -98,10 +102,7 @@ describe('petstore sandbox serve', () => {
       PETSTORE_API_KEY: KEY,
     };
   });
-  afterAll(async () => {
-    expect(await served.stop('SIGTERM')).toBe(0);
-    expect(served.stderr()).toContain('Sandbox stopped.');
-  });
+  afterAll(() => served.stop('SIGTERM'));
 
   it('prints its URLs and key on stderr', () => {
     expect(served.apiBaseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v1$/);
@@ -201,6 +202,12 @@ describe('stopping', () => {
   it('exits 130 after a clean stop on Ctrl-C (SIGINT)', async () => {
     const served = await serveSandbox(['--memory']);
     expect(await served.stop('SIGINT')).toBe(130);
+    expect(served.stderr()).toContain('Sandbox stopped.');
+  });
+
+  it('exits 0 after a clean stop on SIGTERM (a service manager)', async () => {
+    const served = await serveSandbox(['--memory']);
+    expect(await served.stop('SIGTERM')).toBe(0);
     expect(served.stderr()).toContain('Sandbox stopped.');
   });
 });

@@ -12,7 +12,10 @@ describe('transport, end to end', () => {
     let calls = 0;
     const server = await startTestServer((_req, res) => {
       calls++;
-      if (calls <= 2) sendJson(res, 503, '{"code":"unavailable","message":"down","status":503}');
+      // Retry-After: 0 lets the spawned process retry at once (a real process has a real clock).
+      const retryNow = { 'retry-after': '0' };
+      if (calls <= 2)
+        sendJson(res, 503, '{"code":"unavailable","message":"down","status":503}', retryNow);
       else sendJson(res, 200, '[{"id":1,"name":"Rex","categoryId":1}]');
     });
     servers.push(server);

@@ -9,8 +9,6 @@ export function freshHome(): string {
   return mkdtempSync(join(tmpdir(), 'petstore-home-'));
 }
 
-const defaultHome = freshHome();
-
 export const BIN = fileURLToPath(new URL('../../bin/petstore.js', import.meta.url));
 
 export interface CliResult {
@@ -19,7 +17,10 @@ export interface CliResult {
   stderr: string;
 }
 
-/** Spawns the built petstore with the current Node and a controlled environment. */
+/**
+ * Spawns the built petstore with the current Node and a controlled environment. Without a HOME
+ * in `env` each run gets a new, empty one, so no test sees what another left behind.
+ */
 export function runCli(
   args: string[],
   options: { env?: Record<string, string | undefined>; input?: string; nodeArgs?: string[] } = {},
@@ -28,7 +29,7 @@ export function runCli(
     const env: Record<string, string> = {};
     for (const [key, value] of Object.entries({
       PATH: process.env.PATH,
-      HOME: defaultHome,
+      HOME: freshHome(),
       ...options.env,
     })) {
       if (value !== undefined) env[key] = value;

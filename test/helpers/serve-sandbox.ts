@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { BIN } from './run-cli.js';
+import { BIN, freshHome } from './run-cli.js';
 
 export interface ServedSandbox {
   apiBaseUrl: string;
@@ -15,7 +15,7 @@ export function serveSandbox(
   env: Record<string, string> = {},
 ): Promise<ServedSandbox> {
   const child = spawn(process.execPath, [BIN, 'sandbox', 'serve', '--port', '0', ...args], {
-    env: { PATH: process.env.PATH ?? '', ...env },
+    env: { PATH: process.env.PATH ?? '', HOME: freshHome(), ...env },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   let stderr = '';

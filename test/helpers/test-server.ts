@@ -49,7 +49,12 @@ export async function startTestServer(handler: Handler): Promise<TestServer> {
   };
 }
 
-export function sendJson(response: ServerResponse, status: number, body: string): void {
-  response.writeHead(status, { 'content-type': 'application/json' });
+export function sendJson(
+  response: ServerResponse,
+  status: number,
+  body: string,
+  headers: Record<string, string> = {},
+): void {
+  response.writeHead(status, { 'content-type': 'application/json', ...headers });
   response.end(body);
 }

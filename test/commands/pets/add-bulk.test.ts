@@ -3,8 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parsePetsFile } from '../../../src/commands/pets/pets-file.js';
+import type { HttpRequest } from '../../../src/api/http.js';
 import { main } from '../../../src/main.js';
 import { fakeIO } from '../../helpers/fake-io.js';
+import { FakeTransport, json } from '../../helpers/fake-transport.js';
 import { freshHome } from '../../helpers/run-cli.js';
 import { sendJson, startTestServer, type TestServer } from '../../helpers/test-server.js';
 
@@ -160,5 +162,83 @@ describe('pets add --file, failures of the whole run', () => {
     } finally {
       await refused.close();
     }
+  });
+});
+
+describe('pets add --file, through a recording transport', () => {
+  const fakeEnv = {
+    HOME: freshHome(),
+    PETSTORE_BASE_URL: 'https://api.petstore.test/v1',
+    PETSTORE_API_KEY: 'k',
+  };
+
+  function ndjson(count: number): string {
+    return Array.from({ length: count }, (_, i) => `{"name":"P${i}","categoryId":1}`).join('\n');
+  }
+
+  /** A created pet, echoing the request body with an id. */
+  function created(request: HttpRequest, id: number) {
+    const pet = JSON.parse(request.body ?? '{}') as object;
+    return json(201, { id, ...pet })();
+  }
+
+  it.each([1, 3, 16])('really has --concurrency %i requests in flight at once', async (n) => {
+    const transport = new FakeTransport();
+    let inFlight = 0;
+    let maxInFlight = 0;
+    let openBarrier!: () => void;
+    const barrier = new Promise<void>((resolve) => (openBarrier = resolve));
+    // If fewer than n requests are ever in flight together, give up after a while so the test
+    // fails on the count below instead of hanging.
+    const giveUp = setTimeout(openBarrier, 2_000);
+    for (let i = 0; i < n * 2; i++) {
+      transport.on('POST', '/v1/pets', async (request) => {
+        inFlight++;
+        maxInFlight = Math.max(maxInFlight, inFlight);
+        if (inFlight === n) openBarrier();
+        await barrier;
+        inFlight--;
+        return created(request, 100 + i);
+      });
+    }
+    const file = petsFile(ndjson(n * 2));
+    const io = fakeIO();
+    const code = await main(
+      ['pets', 'add', '--file', file, '--concurrency', String(n)],
+      io,
+      fakeEnv,
+      { transport },
+    );
+    clearTimeout(giveUp);
+    expect(code).toBe(0);
+    expect(maxInFlight).toBe(n);
+    expect(io.out().trimEnd().split('\n')).toHaveLength(n * 2);
+    transport.verify();
+  });
+
+  it('writes each created pet to stdout before the run ends', async () => {
+    const transport = new FakeTransport();
+    const io = fakeIO();
+    const linesOut = () => io.out().split('\n').filter(Boolean).length;
+    let seenBeforeLastAnswer = -1;
+    for (let i = 0; i < 3; i++) {
+      transport.on('POST', '/v1/pets', (request) => created(request, 200 + i));
+    }
+    // The last record is answered only once the first three are on stdout (or after a bound).
+    transport.on('POST', '/v1/pets', async (request) => {
+      for (let tries = 0; tries < 200 && linesOut() < 3; tries++) {
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+      seenBeforeLastAnswer = linesOut();
+      return created(request, 203);
+    });
+    const file = petsFile(ndjson(4));
+    const code = await main(['pets', 'add', '--file', file, '--concurrency', '4'], io, fakeEnv, {
+      transport,
+    });
+    expect(code).toBe(0);
+    expect(seenBeforeLastAnswer).toBe(3);
+    expect(linesOut()).toBe(4);
+    transport.verify();
   });
 });

@@ -2,6 +2,7 @@ import nock from 'nock';
 import { describe, expect, it } from 'vitest';
 import { main } from '../../../src/main.js';
 import { fakeIO } from '../../helpers/fake-io.js';
+import { FakeTransport, json } from '../../helpers/fake-transport.js';
 import { freshHome } from '../../helpers/run-cli.js';
 import { useNockGuard } from '../../helpers/nock-guard.js';
 
@@ -161,5 +162,62 @@ describe('help and version', () => {
     expect(await main(['pets', 'list', '--help'], io, {})).toBe(0);
     expect(io.out()).toContain('Usage: petstore pets list [options]');
     expect(io.out()).toContain('$ petstore pets list --status available --limit 50');
+  });
+});
+
+describe('pets list, through a recording transport', () => {
+  it('sends the typed options as the query, with the key', async () => {
+    const transport = new FakeTransport().on('GET', '/v1/pets?status=sold&limit=7', json(200, []));
+    const io = fakeIO();
+    expect(
+      await main(['pets', 'list', '--status', 'sold', '--limit', '7'], io, env, { transport }),
+    ).toBe(0);
+    expect(transport.requests[0]!.headers.authorization).toBe(`Bearer ${KEY}`);
+    expect(io.out()).toBe('[]\n');
+    transport.verify();
+  });
+
+  it('warns once when a call that is not deprecated answers with Deprecation and Sunset', async () => {
+    const headers = { deprecation: 'true', sunset: 'Sat, 01 Jun 2030 00:00:00 GMT' };
+    const transport = new FakeTransport().on('GET', '/v1/pets', json(200, [], headers));
+    const io = fakeIO();
+    expect(await main(['pets', 'list'], io, env, { transport })).toBe(0);
+    expect(io.err()).toBe(
+      'warning: GET /v1/pets is deprecated by the service; it will be removed on Sat, 01 Jun 2030 00:00:00 GMT\n',
+    );
+    transport.verify();
+  });
+
+  it.each([
+    ['human', ['-o', 'table']],
+    ['JSON', ['--json']],
+  ])('strips control characters from the service error message (%s form)', async (_form, flags) => {
+    const hostile = 'bad\u001b[2J\u001b]0;owned\u0007 key\u009b31m\r\nFAKE: all good';
+    const transport = new FakeTransport().on(
+      'GET',
+      '/v1/pets',
+      json(
+        400,
+        { code: 'bad\u001bcode', message: hostile, status: 400 },
+        { 'x-request-id': 'r\u001b1' },
+      ),
+    );
+    const io = fakeIO({ tty: true });
+    expect(await main(['pets', 'list', ...flags], io, env, { transport })).toBe(5);
+    const controls = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
+    for (const line of io.err().trimEnd().split('\n')) {
+      const text =
+        flags[0] === '--json' ? Object.values(JSON.parse(line) as object).join(' ') : line;
+      expect(text).not.toMatch(controls);
+    }
+    expect(io.err()).toContain('FAKE: all good');
+    expect(
+      io
+        .err()
+        .trimEnd()
+        .split('\n')
+        .some((line) => line.startsWith('FAKE')),
+    ).toBe(false);
+    transport.verify();
   });
 });

@@ -1,0 +1,91 @@
+import { describe, expect, it } from 'vitest';
+import { main } from '../../src/main.js';
+import { fakeIO } from '../helpers/fake-io.js';
+import { freshHome } from '../helpers/run-cli.js';
+
+const env = { HOME: freshHome() };
+
+/** What a command line turns into: the verb and the typed options it would run with. */
+async function parse(argv: string[]) {
+  const received: { verb: string; options: unknown }[] = [];
+  const io = fakeIO();
+  const code = await main(argv, io, env, {
+    runF: (verb, options) => {
+      received.push({ verb, options });
+    },
+  });
+  return { code, received, err: io.err() };
+}
+
+describe('flags become typed options', () => {
+  it.each([
+    [['pets', 'list'], 'pets list', { status: undefined, limit: undefined }],
+    [
+      ['pets', 'list', '--status', 'sold', '--limit', ' 7 '],
+      'pets list',
+      { status: 'sold', limit: 7 },
+    ],
+    [
+      ['pets', 'add', '--name', 'Rex', '--category-id', '9223372036854775807'],
+      'pets add',
+      { pet: { name: 'Rex', categoryId: 9223372036854775807n } },
+    ],
+    [
+      ['pets', 'add', '--file', '-', '--concurrency', '8', '--fail-fast'],
+      'pets add',
+      { file: '-', concurrency: 8, failFast: true },
+    ],
+    [
+      ['pets', 'add', '--file', 'p.ndjson'],
+      'pets add',
+      { file: 'p.ndjson', concurrency: 4, failFast: false },
+    ],
+    [['pets', 'get', '9007199254740993'], 'pets get', { id: 9007199254740993n }],
+    [['message', 'send', 'hi'], 'message send', { text: 'hi' }],
+    [['message', 'send', '--file', '-'], 'message send', { file: '-' }],
+    [['profile', 'show'], 'profile show', { name: undefined }],
+    [['profile', 'remove', 'qa', '-y'], 'profile remove', { name: 'qa', yes: true }],
+    [
+      ['--base-url', 'https://x.test/v1', 'profile', 'set', 'qa'],
+      'profile set',
+      { name: 'qa', baseUrl: 'https://x.test/v1', quickstartUrl: undefined },
+    ],
+    [['auth', 'login', '--no-verify'], 'auth login', { verify: false }],
+    [['smoke', '--allow-writes'], 'smoke', { allowWrites: true, junitFile: undefined }],
+    [['sandbox', 'reset', '--db', 'x.db'], 'sandbox reset', { database: 'x.db', yes: false }],
+  ])('%j runs %s with %o', async (argv, verb, options) => {
+    const result = await parse(argv);
+    expect(result.err).toBe('');
+    expect(result.code).toBe(0);
+    expect(result.received).toEqual([{ verb, options }]);
+  });
+
+  it('gives sandbox serve its defaults from the contract', async () => {
+    const { received } = await parse(['sandbox', 'serve', '--memory']);
+    expect(received[0]!.options).toMatchObject({
+      host: '127.0.0.1',
+      port: 4010,
+      memory: true,
+      apiKeys: ['sandbox-key'],
+    });
+  });
+
+  it.each([
+    [['pets', 'list', '--limit', '101'], '--limit must be a whole number from 1 to 100'],
+    [['pets', 'list', '--status', 'lost'], '--status must be one of available, pending, sold'],
+    [
+      ['pets', 'add', '--file', 'x', '--concurrency', '17'],
+      '--concurrency must be a whole number from 1 to 16',
+    ],
+    [['pets', 'get', '1.5'], 'PET_ID must be a whole number (int64)'],
+    [['message', 'send'], 'give the message as TEXT or with --file'],
+    [['sandbox', 'serve', '--port', '70000'], '--port must be a whole number from 0 to 65535'],
+    [['--timeout', '0', 'pets', 'list'], '--timeout must be a number from 0.001 to 3600'],
+    [['--retries', '-1', 'pets', 'list'], '--retries must be a whole number from 0 to 10'],
+  ])('%j is refused before the verb runs', async (argv, message) => {
+    const result = await parse(argv);
+    expect(result.code).toBe(2);
+    expect(result.received).toEqual([]);
+    expect(result.err).toContain(message);
+  });
+});
