@@ -15,9 +15,20 @@ function environmentHelp(): string {
     ...GLOBAL_OPTIONS.flatMap((option) => (option.env ? [option.env] : [])),
     ...OTHER_ENVIRONMENT,
   ];
+  // Wrapped like the rest of the help, at about 90 columns.
+  const lines: string[] = [];
+  for (const variable of variables) {
+    const last = lines.at(-1);
+    if (last !== undefined && last.length + variable.length + 2 <= 90) {
+      lines[lines.length - 1] = `${last}, ${variable}`;
+    } else {
+      if (last !== undefined) lines[lines.length - 1] = `${last},`;
+      lines.push(variable);
+    }
+  }
   return `
 Environment:
-  ${variables.join(', ')}
+  ${lines.join('\n  ')}
 
 Exit codes:
   0 ok  1 bug  2 usage  3 auth  4 not found  5 rejected  6 service failed  7 network

@@ -8,7 +8,9 @@ import { UsageError } from '../../core/errors.js';
 import { parseInt64 } from '../../core/int64.js';
 import { sanitizeLine } from '../../core/sanitize.js';
 import type { NewPet } from '../../core/types.js';
+import { runPetsAddBulk } from './add-bulk.js';
 import { PET_COLUMNS } from './columns.js';
+import { parsePetsFile } from './pets-file.js';
 
 interface Flags {
   name?: string;
@@ -62,8 +64,6 @@ export async function runPetsAdd(ctx: Context, options: PetsAddOptions): Promise
   if ('file' in options) {
     const source = options.file === '-' ? 'standard input' : options.file;
     const text = await readInputFile(options.file, ctx.io, BULK_MAX_BYTES);
-    const { parsePetsFile } = await import('./pets-file.js');
-    const { runPetsAddBulk } = await import('./add-bulk.js');
     await runPetsAddBulk(ctx, {
       pets: parsePetsFile(text, source),
       concurrency: options.concurrency,
