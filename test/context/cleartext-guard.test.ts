@@ -2,16 +2,10 @@ import nock from 'nock';
 import { describe, expect, it } from 'vitest';
 import { main } from '../../src/main.js';
 import { fakeIO } from '../helpers/fake-io.js';
-import { freshHome } from '../helpers/run-cli.js';
 import { useNockGuard } from '../helpers/nock-guard.js';
+import { JSON_HEADERS, serviceEnv } from '../helpers/service-env.js';
 
-const KEY = 'sk_live_COMMANDS_5555';
-const env = {
-  HOME: freshHome(),
-  PETSTORE_BASE_URL: 'https://api.petstore.test/v1',
-  PETSTORE_API_KEY: KEY,
-};
-const JSON_HEADERS = { 'content-type': 'application/json' };
+const env = serviceEnv('sk_live_COMMANDS_5555');
 
 useNockGuard();
 

@@ -2,17 +2,10 @@ import nock from 'nock';
 import { describe, expect, it } from 'vitest';
 import { main } from '../../../src/main.js';
 import { fakeIO } from '../../helpers/fake-io.js';
-import { freshHome } from '../../helpers/run-cli.js';
 import { useNockGuard } from '../../helpers/nock-guard.js';
+import { ORIGIN, JSON_HEADERS, serviceEnv } from '../../helpers/service-env.js';
 
-const ORIGIN = 'https://api.petstore.test';
-const KEY = 'sk_live_COMMANDS_5555';
-const env = {
-  HOME: freshHome(),
-  PETSTORE_BASE_URL: `${ORIGIN}/v1`,
-  PETSTORE_API_KEY: KEY,
-};
-const JSON_HEADERS = { 'content-type': 'application/json' };
+const env = serviceEnv('sk_live_COMMANDS_5555');
 
 useNockGuard();
 
