@@ -64,11 +64,12 @@ export function createContext(deps: ContextDeps): Context {
     io,
     env,
     settings,
+    // Notices often quote the service (a pet's name): one clean line each, whatever it sent.
     notice(message) {
-      if (!settings.quiet) io.stderr.write(`${message}\n`);
+      if (!settings.quiet) io.stderr.write(`${sanitizeLine(message)}\n`);
     },
     warn(message) {
-      if (!settings.quiet) io.stderr.write(`warning: ${message}\n`);
+      if (!settings.quiet) io.stderr.write(`warning: ${sanitizeLine(message)}\n`);
     },
     warnDeprecated(message) {
       if (deprecationWarned) return;

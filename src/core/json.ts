@@ -3,6 +3,8 @@
  * text and written back digit for digit, so ids like 9223372036854775807 never lose precision.
  */
 
+import { escapeInvisibleInJson } from './sanitize.js';
+
 const INTEGER_SOURCE = /^-?\d+$/;
 
 export function parseJson(text: string): unknown {
@@ -23,6 +25,7 @@ function bigintReplacer(_key: string, value: unknown): unknown {
   return typeof value === 'bigint' ? JSON.rawJSON(value.toString()) : value;
 }
 
+/** JSON text of the value; characters a terminal would act on or hide come out escaped. */
 export function stringifyJson(value: unknown, pretty = false): string {
-  return JSON.stringify(value, bigintReplacer, pretty ? 2 : undefined);
+  return escapeInvisibleInJson(JSON.stringify(value, bigintReplacer, pretty ? 2 : undefined));
 }

@@ -1,16 +1,33 @@
-// C0 controls (except tab and newline, handled per use), DEL and C1 controls. Escape sequences
-// start with ESC (C0) or CSI (C1), so removing these makes service text inert on a terminal.
-// eslint-disable-next-line no-control-regex
-const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
-const LINE_BREAKS = /[\t\n]/g;
+// What a terminal would act on or hide: control characters (C0, DEL, C1: escape sequences start
+// with ESC or CSI) and invisible format characters (bidirectional overrides and isolates such
+// as U+202E and U+2066, zero-width characters, the BOM, soft hyphens, tag characters). Service
+// text that reaches a table or a message is stripped of them, so it cannot move the cursor,
+// recolour the screen or show other text than it holds.
+const LINE_BREAKS = /[\t\n\u2028\u2029]/g;
+const INVISIBLE = /[\p{Cc}\p{Cf}]/gu;
 
-/** Text for one table cell or one message line: no control characters, no line breaks. */
+/** Text for one table cell or one message line: no control or format characters, one line. */
 export function sanitizeLine(text: string): string {
-  return text.replace(CONTROL, '').replace(LINE_BREAKS, ' ');
+  return text.replace(LINE_BREAKS, ' ').replace(INVISIBLE, '');
 }
 
 /** A short, safe excerpt of an unexpected response body. */
 export function snippet(text: string, max = 120): string {
   const flat = sanitizeLine(text).replace(/\s+/g, ' ').trim();
   return flat.length > max ? `${flat.slice(0, max)}…` : flat;
+}
+
+/**
+ * The characters JSON.stringify leaves raw that a terminal would act on or hide. In JSON they
+ * can only stand inside strings, where a \uXXXX escape is the same value: output stays exact.
+ */
+const RAW_IN_JSON = /[\u007f-\u009f\u2028\u2029\p{Cf}]/gu;
+
+export function escapeInvisibleInJson(json: string): string {
+  return json.replace(RAW_IN_JSON, (character) =>
+    Array.from(
+      { length: character.length },
+      (_, i) => `\\u${character.charCodeAt(i).toString(16).padStart(4, '0')}`,
+    ).join(''),
+  );
 }

@@ -3,6 +3,7 @@ import { colorEnabled } from '../../src/output/color.js';
 import { resolveOutputFormat } from '../../src/output/format.js';
 import { renderTable } from '../../src/output/table.js';
 import { sanitizeLine } from '../../src/core/sanitize.js';
+import { parseJson, stringifyJson } from '../../src/core/json.js';
 
 describe('colour policy', () => {
   const tty = { noColorFlag: false, env: {}, isTTY: true };
@@ -64,5 +65,30 @@ describe('tables', () => {
 describe('sanitizeLine', () => {
   it('removes C0, C1 and DEL characters', () => {
     expect(sanitizeLine('a\u0000b\u007fc\u0085d\u001b[0me')).toBe('abcd[0me');
+  });
+
+  it.each([
+    [
+      'bidirectional overrides and embeddings',
+      'evil\u202Etxt.exe\u202A\u202B\u202C\u202D',
+      'eviltxt.exe',
+    ],
+    ['bidirectional isolates and marks', '\u2066a\u2067b\u2068c\u2069\u200E\u200F\u061C', 'abc'],
+    ['zero-width characters and the BOM', 'R\u200Be\u200Cx\u200D\u2060\uFEFF', 'Rex'],
+    ['soft hyphens and tag characters', 'T\u00ADo\u{E0041}m', 'Tom'],
+    ['line and paragraph separators', 'a\u2028b\u2029c', 'a b c'],
+  ])('neutralises %s', (_kind, text, clean) => {
+    expect(sanitizeLine(text)).toBe(clean);
+  });
+});
+
+describe('JSON output', () => {
+  it('escapes invisible and C1 characters, and stays the same value', () => {
+    const value = { name: 'evil\u202Etxt\u009b31m\u2028\u200B\u{E0041}', id: 2n ** 63n - 1n };
+    const text = stringifyJson(value);
+    expect(text).toBe(
+      '{"name":"evil\\u202etxt\\u009b31m\\u2028\\u200b\\udb40\\udc41","id":9223372036854775807}',
+    );
+    expect(parseJson(text)).toEqual(value);
   });
 });

@@ -1,7 +1,7 @@
 import type { PetstoreClient } from '../../api/client.js';
 import type { Target } from '../../context/target.js';
 import { ApiError } from '../../core/errors.js';
-import type { Pet } from '../../core/types.js';
+import type { NewPet, Pet } from '../../core/types.js';
 
 /** What a check can use: the configured client, and one holding a key the service must refuse. */
 export interface SmokeEnvironment {
@@ -91,13 +91,14 @@ export const SMOKE_CHECKS: SmokeCheck[] = [
     },
   },
   {
-    name: 'reject an invalid pet (400)',
+    name: 'reject a pet without categoryId (400)',
     writes: true,
     run: ({ client }) =>
       expectRefusal(
-        client.createPet({ name: '', categoryId: 1 }),
+        // Deliberately not a NewPet: the interface requires categoryId, so this must be refused.
+        client.createPet({ name: 'petstore-smoke-invalid' } as unknown as NewPet),
         400,
-        'the service created a pet with an empty name',
+        'the service created a pet without the required categoryId',
       ),
   },
   {

@@ -53,6 +53,26 @@ describe('petstore smoke', () => {
     expect(readFileSync(junit, 'utf8')).toContain('tests="7" failures="0" skipped="0"');
   });
 
+  it('checks the 400 with a body the interface forbids: no categoryId', async () => {
+    const server = await startTestServer((req, res) => {
+      if (req.method === 'POST' && req.url === '/v1/pets') {
+        sendJson(
+          res,
+          400,
+          '{"code":"invalid_pet","message":"categoryId is required","status":400}',
+        );
+      } else sendJson(res, 200, '[]');
+    });
+    stops.push(server.close);
+    const result = await smoke(`${server.url}/v1`, ['--allow-writes']);
+    const posts = server.requests.filter((request) => request.method === 'POST');
+    expect(posts.map((request) => JSON.parse(request.body) as object)).toContainEqual({
+      name: 'petstore-smoke-invalid',
+    });
+    const check = result.rows.find((row) => row.name.startsWith('reject a pet'));
+    expect(check).toMatchObject({ outcome: 'pass', detail: '400 invalid_pet' });
+  });
+
   it('only reads without --allow-writes', async () => {
     const server: TestServer = await startTestServer((req, res) => {
       if (req.headers.authorization !== 'Bearer good') {
