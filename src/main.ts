@@ -7,6 +7,7 @@ import { createContext, type Context } from './context/context.js';
 import { resolveTarget } from './context/resolve-target.js';
 import { outputFormatOrTable, resolveSettings, type RawGlobalOptions } from './context/settings.js';
 import { processIO, type Env, type IO } from './core/io.js';
+import { redactingIO, SecretRedactor } from './core/redact.js';
 import { ExitCode, reportError } from './output/report-error.js';
 
 /** What tests may replace; production passes nothing. */
@@ -32,6 +33,9 @@ export async function main(
   env: Env = process.env,
   deps: MainDeps = {},
 ): Promise<number> {
+  // Everything written goes through the redactor: no key the run knows of is ever printed.
+  const redactor = new SecretRedactor();
+  io = redactingIO(io, redactor);
   let ctx: Context | undefined;
   let verbose = argv.includes('-v') || argv.includes('--verbose');
   let jsonErrors = false;
@@ -49,6 +53,7 @@ export async function main(
       resolveTarget,
       createClient: loadClientFactory,
       transport: deps.transport,
+      redactor,
     });
     const options = toOptions();
     if (deps.runF) await deps.runF(verbPath(command), options, ctx);

@@ -81,7 +81,4 @@ export function environmentKey(env: Env): string | undefined {
   return key === undefined || key === '' ? undefined : key;
 }
 
-/** Shows that a key exists and which one, never the key: the last four characters only. */
-export function maskKey(key: string): string {
-  return `****${key.slice(-4)}`;
-}
+export { maskKey } from '../core/redact.js';

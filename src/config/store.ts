@@ -6,6 +6,8 @@ import { withFileLock } from './lock.js';
 import { emptyConfig, validateConfig, type ConfigData } from './schema.js';
 
 const FILE_MODE = 0o600;
+/** A few profiles take a few hundred bytes; anything near this is not a petstore config. */
+const MAX_CONFIG_BYTES = 1024 * 1024;
 const DIR_MODE = 0o700;
 
 function errorCode(error: unknown): string {
@@ -19,9 +21,15 @@ function errorCode(error: unknown): string {
 export class ConfigStore {
   readonly path: string;
 
+  /**
+   * @param warn receives warnings (loose permissions fixed).
+   * @param onKeys receives every API key the file holds, on every read, so that the run can
+   *   keep them out of anything it prints.
+   */
   constructor(
     readonly dir: string,
     private readonly warn: (message: string) => void,
+    private readonly onKeys: (keys: string[]) => void = () => undefined,
   ) {
     this.path = join(dir, 'config.json');
   }
@@ -33,8 +41,19 @@ export class ConfigStore {
   async read(): Promise<ConfigData> {
     let text: string;
     try {
+      const { size } = await stat(this.path);
+      if (size > MAX_CONFIG_BYTES) {
+        throw new ConfigError(
+          `config file ${this.path} is ${Math.ceil(size / 1024)} KiB; a petstore config is far smaller (at most ${MAX_CONFIG_BYTES / 1024} KiB)`,
+          this.path,
+          {
+            hint: 'Check what wrote it, or move it away to start afresh; petstore left it untouched.',
+          },
+        );
+      }
       text = await readFile(this.path, 'utf8');
     } catch (error) {
+      if (error instanceof ConfigError) throw error;
       if (errorCode(error) === 'ENOENT') return emptyConfig();
       throw this.readError(error);
     }
@@ -44,7 +63,11 @@ export class ConfigStore {
     } catch (error) {
       throw this.readError(error);
     }
-    return validateConfig(raw, this.path);
+    const data = validateConfig(raw, this.path);
+    this.onKeys(
+      Object.values(data.profiles).flatMap((profile) => (profile.apiKey ? [profile.apiKey] : [])),
+    );
+    return data;
   }
 
   /** Read-modify-write under the lock, so concurrent processes never lose each other's update. */

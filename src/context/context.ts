@@ -4,6 +4,7 @@ import type { Transport } from '../api/http.js';
 import type { ConfigStore } from '../config/store.js';
 import { configDir } from '../config/paths.js';
 import type { Env, IO } from '../core/io.js';
+import type { SecretRedactor } from '../core/redact.js';
 import { sanitizeLine } from '../core/sanitize.js';
 import { renderData, type Column } from '../output/render.js';
 import type { Settings } from './settings.js';
@@ -30,6 +31,8 @@ export interface Context {
   clientFor(target: Target): Promise<PetstoreClient>;
   /** The profiles and keys store, loaded on first use. */
   config(): Promise<ConfigStore>;
+  /** Keeps a secret (a key typed at a prompt) out of everything the run prints. */
+  protectSecret(secret: string): void;
   /** Releases what the run opened (sockets, an embedded sandbox). */
   close(): Promise<void>;
 }
@@ -43,6 +46,8 @@ export interface ContextDeps {
   createClient: ClientFactory;
   /** Carries every client's requests instead of undici (tests give a recording fake). */
   transport?: Transport | undefined;
+  /** Masks every key the run learns of in what `io` writes (main wraps io with it). */
+  redactor: SecretRedactor;
 }
 
 export const USER_AGENT = `petstore-cli/${__PETSTORE_VERSION__} node/${process.versions.node} ${process.platform}`;
@@ -53,7 +58,8 @@ function deprecationWarning(notice: DeprecationNotice): string {
 }
 
 export function createContext(deps: ContextDeps): Context {
-  const { io, env, settings } = deps;
+  const { io, env, settings, redactor } = deps;
+  redactor.add(env.PETSTORE_API_KEY?.trim());
   let target: Promise<Target> | undefined;
   let client: Promise<PetstoreClient> | undefined;
   let config: Promise<ConfigStore> | undefined;
@@ -96,6 +102,7 @@ export function createContext(deps: ContextDeps): Context {
       return client;
     },
     async clientFor(resolved) {
+      redactor.add(resolved.apiKey);
       const created = await deps.createClient(resolved, {
         timeoutSeconds: settings.timeoutSeconds,
         retries: settings.retries,
@@ -112,9 +119,17 @@ export function createContext(deps: ContextDeps): Context {
     },
     config() {
       config ??= import('../config/store.js').then(
-        ({ ConfigStore }) => new ConfigStore(configDir(env), (message) => ctx.warn(message)),
+        ({ ConfigStore }) =>
+          new ConfigStore(
+            configDir(env),
+            (message) => ctx.warn(message),
+            (keys) => keys.forEach((key) => redactor.add(key)),
+          ),
       );
       return config;
+    },
+    protectSecret(secret) {
+      redactor.add(secret);
     },
     async close() {
       for (const cleanup of cleanups.splice(0)) await cleanup();

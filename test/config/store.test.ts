@@ -34,6 +34,17 @@ describe('damaged or unreadable config', () => {
     }
   });
 
+  it('refuses a config file far larger than any petstore config, and leaves it alone', async () => {
+    const huge = `{"profiles":{},"padding":"${'x'.repeat(2 * 1024 * 1024)}"}`;
+    writeRaw(huge);
+    const result = await run(['profile', 'list']);
+    expect(result.code).toBe(2);
+    expect(result.err).toMatch(
+      /config file .*config\.json is 2049 KiB; a petstore config is far smaller/,
+    );
+    expect(readFileSync(cli.configFile, 'utf8')).toBe(huge);
+  });
+
   it('reports a config path it cannot read', async () => {
     mkdirSync(cli.configFile, { recursive: true });
     const result = await run(['profile', 'list']);

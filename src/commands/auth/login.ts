@@ -32,6 +32,7 @@ export async function runAuthLogin(ctx: Context, options: AuthLoginOptions): Pro
     });
   }
   const key = await readKey(ctx, profile);
+  ctx.protectSecret(key);
   if (options.verify) {
     const target = await ctx.target();
     const client = await ctx.clientFor({ ...target, apiKey: key, keySource: 'config' });

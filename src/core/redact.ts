@@ -1,0 +1,42 @@
+import type { IO, Output } from './io.js';
+
+/** Shows that a key exists and which one, never the key: the last four characters only. */
+export function maskKey(key: string): string {
+  return `****${key.slice(-4)}`;
+}
+
+/**
+ * Keys shorter than this are not searched for in output: they could not be told apart from
+ * ordinary words, and replacing them would garble the text. No real API key is this short.
+ */
+export const MIN_REDACTED_LENGTH = 6;
+
+/**
+ * Every secret the run has seen, and the means to keep them out of any text. Whatever the
+ * source (a service echoing a key in an error, a verbose log, a table cell), a secret reaching
+ * stdout or stderr through a redacting stream comes out masked.
+ */
+export class SecretRedactor {
+  private readonly secrets = new Set<string>();
+
+  add(secret: string | undefined): void {
+    if (secret !== undefined && secret.length >= MIN_REDACTED_LENGTH) this.secrets.add(secret);
+  }
+
+  redact(text: string): string {
+    let result = text;
+    for (const secret of this.secrets) {
+      if (result.includes(secret)) result = result.replaceAll(secret, maskKey(secret));
+    }
+    return result;
+  }
+}
+
+function redacting(output: Output, redactor: SecretRedactor): Output {
+  return { write: (text: string) => output.write(redactor.redact(text)) };
+}
+
+/** The same streams, with every secret the redactor knows masked in what is written. */
+export function redactingIO(io: IO, redactor: SecretRedactor): IO {
+  return { ...io, stdout: redacting(io.stdout, redactor), stderr: redacting(io.stderr, redactor) };
+}

@@ -1,0 +1,64 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freshHome, runCli } from '../helpers/run-cli.js';
+import { sendJson, startTestServer, type TestServer } from '../helpers/test-server.js';
+
+describe('the key never leaves in any text', () => {
+  const ENV_KEY = 'sk_live_ECHOED_env_4321';
+  const STORED_KEY = 'sk_live_ECHOED_stored_8765';
+  let server: TestServer;
+
+  beforeAll(async () => {
+    // A hostile service: it repeats whatever key it got, in error bodies and in a header.
+    server = await startTestServer((req, res) => {
+      const key = (req.headers.authorization ?? '').replace(/^Bearer /, '');
+      const echo = { 'x-seen-key': key };
+      // Only the stored key passes the check auth login makes; every other request fails.
+      if (req.url === '/v1/pets?limit=1' && key === STORED_KEY) {
+        sendJson(res, 200, '[]', echo);
+      } else {
+        const body = { code: 'invalid_key', message: `API key ${key} is invalid`, status: 401 };
+        sendJson(res, 401, JSON.stringify(body), echo);
+      }
+    });
+  });
+  afterAll(() => server.close());
+
+  it.each([
+    ['an error, human form', ['pets', 'list', '-o', 'table']],
+    ['an error, JSON form', ['pets', 'list', '--json']],
+    ['verbose lines', ['-v', 'pets', 'list']],
+    ['smoke details', ['smoke', '--allow-writes', '--json']],
+    ['a bulk run', ['pets', 'add', '--file', '-']],
+  ])('masks the environment key in %s', async (_where, args) => {
+    const result = await runCli(args, {
+      env: { PETSTORE_BASE_URL: `${server.url}/v1`, PETSTORE_API_KEY: ENV_KEY },
+      input: '{"name":"A","categoryId":1}\n',
+    });
+    expect(result.code).not.toBe(0);
+    const all = result.stdout + result.stderr;
+    expect(all).toContain('****4321');
+    expect(all).not.toContain(ENV_KEY);
+  });
+
+  it('masks a stored key, and one typed at auth login, whoever echoes them', async () => {
+    const env = { HOME: freshHome() };
+    const set = ['profile', 'set', 'qa', '--base-url', `${server.url}/v1`];
+    expect((await runCli(set, { env })).code).toBe(0);
+    const login = await runCli(['auth', 'login', '--profile', 'qa', '--no-verify'], {
+      env,
+      input: `${STORED_KEY}\n`,
+    });
+    expect(login.code).toBe(0);
+    const listed = await runCli(['--profile', 'qa', '-v', 'pets', 'list'], { env });
+    expect(listed.code).toBe(3);
+    const refused = await runCli(['auth', 'login', '--profile', 'qa'], {
+      env,
+      input: 'sk_live_TYPED_but_refused_0000\n',
+    });
+    expect(refused.code).toBe(3);
+    const all = [login, listed, refused].map((r) => r.stdout + r.stderr).join('\n');
+    expect(all).toContain('****8765');
+    expect(all).not.toContain(STORED_KEY);
+    expect(all).not.toContain('sk_live_TYPED_but_refused_0000');
+  });
+});
