@@ -14,4 +14,7 @@ if (major < 22 || (major === 22 && minor < 20)) {
 module.enableCompileCache?.();
 
 const { main } = await import('../dist/main.js');
-process.exitCode = await main(process.argv.slice(2));
+const code = await main(process.argv.slice(2));
+// Interrupted (SIGINT 130, SIGTERM 143): what was in flight has been reported; wait for nothing.
+if (code === 130 || code === 143) process.exit(code);
+process.exitCode = code;

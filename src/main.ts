@@ -6,6 +6,7 @@ import { verbPath, type RunVerb } from './cmdutil/run-verb.js';
 import { createContext, type Context } from './context/context.js';
 import { resolveTarget } from './context/resolve-target.js';
 import { outputFormatOrTable, resolveSettings, type RawGlobalOptions } from './context/settings.js';
+import { InterruptedError } from './core/errors.js';
 import { processIO, type Env, type IO } from './core/io.js';
 import { redactingIO, SecretRedactor } from './core/redact.js';
 import { ExitCode, reportError } from './output/report-error.js';
@@ -68,6 +69,11 @@ export async function main(
     if (error instanceof CommanderError) {
       // Commander has already written the message, the help or the version.
       return error.exitCode === 0 ? ExitCode.ok : ExitCode.usage;
+    }
+    if (error instanceof InterruptedError && error.immediate) {
+      // Stopped at once: closing would wait for the requests still in flight.
+      void ctx?.close().catch(() => undefined);
+      ctx = undefined;
     }
     return reportError(error, { json: jsonErrors, verbose, write: (t) => io.stderr.write(t) });
   } finally {

@@ -30,9 +30,8 @@ export type ClientFactory = (
 export function createClient(target: ServiceTarget, settings: ClientSettings): PetstoreClient {
   const { apiKey } = target;
   if (apiKey === undefined) {
-    throw new MissingCredentialError(`no API key for profile "${target.profile}"`, {
-      hint: `Run: petstore auth login --profile ${target.profile} (or set PETSTORE_API_KEY).`,
-    });
+    // The context says which key is missing and how to give one; this is the last guard.
+    throw new MissingCredentialError(`no API key for ${target.baseUrl ?? target.profile}`);
   }
   for (const [value, what] of [
     [target.baseUrl, 'the base URL'],

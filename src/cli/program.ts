@@ -32,7 +32,7 @@ Environment:
 
 Exit codes:
   0 ok  1 bug  2 usage  3 auth  4 not found  5 rejected  6 service failed  7 network
-  8 smoke failed  130 interrupted`;
+  8 smoke failed  130 interrupted (SIGINT)  141 stdout closed  143 terminated (SIGTERM)`;
 }
 
 export function buildProgram(io: IO, runVerb: RunVerb): Command {

@@ -3,12 +3,13 @@ import type { ClientFactory } from '../api/create-client.js';
 import type { Transport } from '../api/http.js';
 import type { ConfigStore } from '../config/store.js';
 import { configDir } from '../config/paths.js';
+import { MissingCredentialError, UsageError } from '../core/errors.js';
 import type { Env, IO } from '../core/io.js';
 import type { SecretRedactor } from '../core/redact.js';
 import { sanitizeLine } from '../core/sanitize.js';
 import { renderData, type Column } from '../output/render.js';
 import type { Settings } from './settings.js';
-import type { Target } from './target.js';
+import { missingKeyProblem, missingUrlProblem, type Target } from './target.js';
 
 /** What every run function receives: streams, environment, settings and lazy services. */
 export interface Context {
@@ -102,6 +103,13 @@ export function createContext(deps: ContextDeps): Context {
       return client;
     },
     async clientFor(resolved) {
+      if (resolved.apiKey === undefined) {
+        const noUrl = resolved.baseUrl === undefined && resolved.quickstartUrl === undefined;
+        const { message, hint } = noUrl ? missingUrlProblem(resolved) : missingKeyProblem(resolved);
+        throw noUrl
+          ? new UsageError(message, { hint })
+          : new MissingCredentialError(message, { hint });
+      }
       redactor.add(resolved.apiKey);
       const created = await deps.createClient(resolved, {
         timeoutSeconds: settings.timeoutSeconds,

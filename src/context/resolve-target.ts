@@ -29,6 +29,8 @@ export async function resolveTarget(ctx: Context): Promise<Target> {
     const sandbox = await launchSandbox({ databaseFile: sandboxDatabaseFile(ctx.env) });
     return {
       profile: SANDBOX_PROFILE,
+      label: `profile ${SANDBOX_PROFILE}`,
+      baseUrlOverridden: false,
       baseUrl: sandbox.baseUrl,
       quickstartUrl: settings.quickstartUrl ?? sandbox.quickstartUrl,
       apiKey: envKey ?? sandbox.apiKey,
@@ -38,8 +40,20 @@ export async function resolveTarget(ctx: Context): Promise<Target> {
   }
 
   const apiKey = envKey ?? stored.apiKey;
+  const overridden = settings.baseUrl !== undefined;
+  // A URL given without choosing a profile is the target itself: the profile that happens to
+  // be active only lends its key, if it has one.
+  const chosen = selection.source === 'flag' || selection.source === 'env';
+  const label =
+    settings.baseUrl === undefined
+      ? `profile ${selection.name}`
+      : chosen
+        ? `${settings.baseUrl} (profile ${selection.name})`
+        : settings.baseUrl;
   return {
     profile: selection.name,
+    label,
+    baseUrlOverridden: overridden,
     baseUrl: settings.baseUrl ?? stored.baseUrl,
     quickstartUrl: settings.quickstartUrl ?? stored.quickstartUrl,
     apiKey,

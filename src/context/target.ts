@@ -1,8 +1,42 @@
+import { SANDBOX_PROFILE } from '../config/profiles.js';
 import type { ServiceTarget } from '../api/create-client.js';
 
 /** Where requests go and with which key, after profile and precedence rules are applied. */
 export interface Target extends ServiceTarget {
+  /**
+   * What messages name as the target: "profile staging", or the URL itself when --base-url or
+   * PETSTORE_BASE_URL chose it, so no message names a profile that was not used.
+   */
+  label: string;
+  /** True when the base URL came from --base-url or PETSTORE_BASE_URL, not from the profile. */
+  baseUrlOverridden: boolean;
   keySource: 'env' | 'config' | 'sandbox' | 'none';
   /** Stops what serving this target needed (the embedded sandbox). */
   close?: () => Promise<void>;
+}
+
+/**
+ * What to do about a target without a key. It never points at a command that would refuse:
+ * the sandbox profile takes no stored key, so a URL used without a profile of its own is told
+ * to use PETSTORE_API_KEY or a profile made for it.
+ */
+export function missingKeyProblem(target: Target): { message: string; hint: string } {
+  if (target.baseUrlOverridden && target.profile === SANDBOX_PROFILE) {
+    return {
+      message: `no API key for ${target.baseUrl ?? target.label}`,
+      hint: `Set PETSTORE_API_KEY, or keep the URL and its key in a profile: petstore profile set NAME --base-url ${target.baseUrl ?? 'URL'}, then petstore auth login --profile NAME.`,
+    };
+  }
+  return {
+    message: `no API key for ${target.label}`,
+    hint: `Run: petstore auth login --profile ${target.profile} (or set PETSTORE_API_KEY).`,
+  };
+}
+
+/** A profile with no URL at all is reported for that first: a key alone would not help. */
+export function missingUrlProblem(target: Target): { message: string; hint: string } {
+  return {
+    message: `profile "${target.profile}" has no base URL`,
+    hint: `Run: petstore profile set ${target.profile} --base-url URL (or pass --base-url, or set PETSTORE_BASE_URL).`,
+  };
 }

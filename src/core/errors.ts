@@ -79,9 +79,26 @@ export class SmokeFailedError extends PetstoreError {
   readonly code = 'smoke_failed';
 }
 
-/** The user interrupted the run (Ctrl-C). */
+/** The run was interrupted: Ctrl-C (SIGINT), a service manager (SIGTERM), or a closed reader. */
 export class InterruptedError extends PetstoreError {
   readonly code = 'interrupted';
+  /** The signal that asked the run to stop; SIGINT for a Ctrl-C typed at a prompt. */
+  readonly signal: 'SIGINT' | 'SIGTERM';
+  /** Stopped at once (a second signal): work still in flight was abandoned, not awaited. */
+  readonly immediate: boolean;
+  constructor(
+    message: string,
+    options: { signal?: 'SIGINT' | 'SIGTERM'; immediate?: boolean; hint?: string } = {},
+  ) {
+    super(message, { hint: options.hint });
+    this.signal = options.signal ?? 'SIGINT';
+    this.immediate = options.immediate ?? false;
+  }
+}
+
+/** The reader of stdout went away (`| head`) before a run that writes had finished. */
+export class OutputClosedError extends PetstoreError {
+  readonly code = 'output_closed';
 }
 
 /** Some records of a bulk run failed; each was reported as it happened. */

@@ -10,7 +10,20 @@ export interface IO {
   stdoutIsTTY: boolean;
   stderrIsTTY: boolean;
   stdinIsTTY: boolean;
+  /**
+   * True once the reader of stdout has gone away (`petstore ... | head`): what is written after
+   * that is dropped, and a command that produces data should stop producing it.
+   */
+  stdoutClosed(): boolean;
+  /**
+   * Calls the listener on SIGINT or SIGTERM, instead of the default of ending the process at
+   * once, until the returned function is called.
+   */
+  onSignal(listener: (signal: StopSignal) => void): () => void;
 }
+
+export type StopSignal = 'SIGINT' | 'SIGTERM';
+const STOP_SIGNALS: readonly StopSignal[] = ['SIGINT', 'SIGTERM'];
 
 export type Env = Readonly<Record<string, string | undefined>>;
 
@@ -19,13 +32,51 @@ function isTTY(stream: { isTTY?: boolean | undefined }): boolean {
   return stream.isTTY === true;
 }
 
-export function processIO(): IO {
+/**
+ * A process stream that treats a closed reader as normal: the EPIPE that Node would throw as an
+ * uncaught error (a stack trace and exit 1) only marks the stream closed, and later writes are
+ * dropped. Any other write failure is said once on stderr.
+ */
+function guarded(stream: NodeJS.WriteStream, name: string) {
+  let closed = false;
+  stream.on('error', (error: NodeJS.ErrnoException) => {
+    if (!closed && error.code !== 'EPIPE' && name === 'standard output') {
+      process.stderr.write(`petstore: cannot write to ${name}: ${error.code ?? error.message}\n`);
+    }
+    closed = true;
+  });
   return {
-    stdout: process.stdout,
-    stderr: process.stderr,
+    output: { write: (text: string) => (closed ? false : stream.write(text)) },
+    closed: () => closed,
+  };
+}
+
+export function processIO(): IO {
+  const stdout = guarded(process.stdout, 'standard output');
+  const stderr = guarded(process.stderr, 'standard error');
+  return {
+    stdout: stdout.output,
+    stderr: stderr.output,
     stdin: process.stdin,
     stdoutIsTTY: isTTY(process.stdout),
     stderrIsTTY: isTTY(process.stderr),
     stdinIsTTY: isTTY(process.stdin),
+    stdoutClosed: stdout.closed,
+    onSignal(listener) {
+      // While a command handles signals itself it is their only handler. Others are set aside:
+      // conf's atomic writer (when-exit) answers a signal by sending it again to end the process,
+      // which would read as a second Ctrl-C. Their clean-up still runs on 'exit', which follows.
+      const setAside = STOP_SIGNALS.map((name) => [name, process.rawListeners(name)] as const);
+      for (const name of STOP_SIGNALS) {
+        process.removeAllListeners(name);
+        process.on(name, listener);
+      }
+      return () => {
+        for (const [name, others] of setAside) {
+          process.off(name, listener);
+          for (const other of others) process.on(name, other as (signal: NodeJS.Signals) => void);
+        }
+      };
+    },
   };
 }

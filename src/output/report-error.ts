@@ -5,6 +5,7 @@ import {
   InterruptedError,
   MissingCredentialError,
   NetworkError,
+  OutputClosedError,
   PetstoreError,
   ProtocolError,
   SmokeFailedError,
@@ -24,6 +25,9 @@ export const ExitCode = {
   network: 7,
   smokeFailed: 8,
   interrupted: 130,
+  /** As a shell reports a writer ended by SIGPIPE: stdout closed before a bulk run finished. */
+  outputClosed: 141,
+  terminated: 143,
 } as const;
 
 const BUG_HINT = 'This is a bug in petstore. Run again with --verbose and report the output.';
@@ -36,7 +40,10 @@ export function exitCodeFor(error: unknown): number {
   if (error instanceof MissingCredentialError) return ExitCode.auth;
   if (error instanceof NetworkError) return ExitCode.network;
   if (error instanceof SmokeFailedError) return ExitCode.smokeFailed;
-  if (error instanceof InterruptedError) return ExitCode.interrupted;
+  if (error instanceof OutputClosedError) return ExitCode.outputClosed;
+  if (error instanceof InterruptedError) {
+    return error.signal === 'SIGTERM' ? ExitCode.terminated : ExitCode.interrupted;
+  }
   if (error instanceof ProtocolError) return ExitCode.service;
   if (error instanceof ApiError) return exitCodeForStatus(error.status);
   return ExitCode.unexpected;

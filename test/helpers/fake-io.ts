@@ -1,23 +1,45 @@
 import { Readable } from 'node:stream';
-import type { IO } from '../../src/core/io.js';
+import type { IO, StopSignal } from '../../src/core/io.js';
 
 export interface FakeIO extends IO {
   out(): string;
   err(): string;
+  /** Acts as the reader of stdout going away (`| head`): later writes are dropped. */
+  closeStdout(): void;
+  /** Delivers a signal to whatever listens, as Ctrl-C or a service manager would. */
+  signal(signal: StopSignal): void;
 }
 
 export function fakeIO(options: { tty?: boolean; stdin?: string } = {}): FakeIO {
   let out = '';
   let err = '';
+  let closed = false;
+  const listeners = new Set<(signal: StopSignal) => void>();
   const tty = options.tty ?? false;
   return {
-    stdout: { write: (text: string) => (out += text) },
+    stdout: {
+      write: (text: string) => {
+        if (!closed) out += text;
+        return !closed;
+      },
+    },
     stderr: { write: (text: string) => (err += text) },
     stdin: Readable.from(options.stdin === undefined ? [] : [options.stdin]),
     stdoutIsTTY: tty,
     stderrIsTTY: tty,
     stdinIsTTY: tty,
+    stdoutClosed: () => closed,
     out: () => out,
     err: () => err,
+    closeStdout: () => {
+      closed = true;
+    },
+    onSignal: (listener) => {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    signal: (signal) => {
+      for (const listener of [...listeners]) listener(signal);
+    },
   };
 }

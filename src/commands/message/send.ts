@@ -44,7 +44,7 @@ export async function runMessageSend(ctx: Context, options: MessageSendOptions):
   }
   if (ctx.io.stderrIsTTY) {
     const target = await ctx.target();
-    ctx.notice(`Sent with profile ${target.profile}.`);
+    ctx.notice(`Sent to ${target.label}.`);
   }
 }
 

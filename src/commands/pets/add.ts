@@ -77,7 +77,7 @@ export async function runPetsAdd(ctx: Context, options: PetsAddOptions): Promise
   if (ctx.io.stderrIsTTY) {
     const target = await ctx.target();
     ctx.notice(
-      `Added pet ${created.id.toString()} (${sanitizeLine(created.name)}) in profile ${target.profile}.`,
+      `Added pet ${created.id.toString()} (${sanitizeLine(created.name)}) to ${target.label}.`,
     );
   }
 }

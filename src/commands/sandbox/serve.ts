@@ -7,6 +7,7 @@ import { sandboxDatabaseFile } from '../../config/paths.js';
 import type { Context } from '../../context/context.js';
 import { DEFAULT_SANDBOX_KEY, DEFAULT_SANDBOX_PORT, PORT } from '../../core/contract.js';
 import { InterruptedError, UsageError } from '../../core/errors.js';
+import type { StopSignal } from '../../core/io.js';
 import { parseInt64 } from '../../core/int64.js';
 import { parseWholeNumber } from '../../core/parse-number.js';
 
@@ -18,8 +19,6 @@ export interface SandboxServeOptions {
   memory: boolean;
   apiKeys: string[];
   idStart: bigint | undefined;
-  /** Resolves with the signal that asked the server to stop. */
-  waitForStop: () => Promise<NodeJS.Signals>;
 }
 
 interface Flags {
@@ -29,19 +28,6 @@ interface Flags {
   memory?: boolean;
   apiKey?: string[];
   idStart?: string;
-}
-
-/** Resolves when the process is asked to stop (Ctrl-C or a service manager). */
-function waitForStop(): Promise<NodeJS.Signals> {
-  return new Promise((resolve) => {
-    const stop = (signal: NodeJS.Signals) => {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
-      resolve(signal);
-    };
-    process.on('SIGINT', stop);
-    process.on('SIGTERM', stop);
-  });
 }
 
 export function toSandboxServeOptions(flags: Flags): SandboxServeOptions {
@@ -59,7 +45,6 @@ export function toSandboxServeOptions(flags: Flags): SandboxServeOptions {
     apiKeys: flags.apiKey ?? [DEFAULT_SANDBOX_KEY],
     idStart:
       flags.idStart === undefined ? undefined : BigInt(parseInt64(flags.idStart, '--id-start')),
-    waitForStop,
   };
 }
 
@@ -81,7 +66,12 @@ export async function runSandboxServe(ctx: Context, options: SandboxServeOptions
   });
   // Listen for the stop signals before saying we are ready, so a signal sent on seeing the
   // last line below is always handled.
-  const stopped = options.waitForStop();
+  const stopped = new Promise<StopSignal>((resolve) => {
+    const stopListening = ctx.io.onSignal((signal) => {
+      stopListening();
+      resolve(signal);
+    });
+  });
   const write = (line: string) => ctx.io.stderr.write(`${line}\n`);
   write(`Sandbox Animal Store listening (data: ${options.memory ? 'in memory' : database})`);
   write(`  API base URL:        ${server.apiBaseUrl}`);
@@ -91,8 +81,9 @@ export async function runSandboxServe(ctx: Context, options: SandboxServeOptions
   const signal = await stopped;
   await server.close();
   write('Sandbox stopped.');
-  if (signal === 'SIGINT')
-    throw new InterruptedError('interrupted; the sandbox was stopped cleanly');
+  if (signal === 'SIGINT') {
+    throw new InterruptedError('interrupted; the sandbox was stopped cleanly', { signal });
+  }
 }
 
 export function registerSandboxServe(sandbox: Command, runVerb: RunVerb): void {

@@ -13,7 +13,9 @@ export interface SmokeOptions {
 }
 
 interface SmokeResult extends JUnitCase {
-  profile: string;
+  /** What was checked: "profile staging", or the URL given with --base-url. */
+  target: string;
+  baseUrl: string | null;
 }
 
 const RESULT_COLUMNS: Column<SmokeResult>[] = [
@@ -61,14 +63,21 @@ export async function runSmoke(ctx: Context, options: SmokeOptions): Promise<voi
       }
     }
     const durationMs = Math.round(performance.now() - started);
-    results.push({ profile: target.profile, name: check.name, outcome, durationMs, detail });
+    results.push({
+      target: target.label,
+      baseUrl: target.baseUrl ?? null,
+      name: check.name,
+      outcome,
+      durationMs,
+      detail,
+    });
   }
   await ctx.render(results, RESULT_COLUMNS);
-  if (options.junitFile) await writeReport(options.junitFile, target.profile, results);
+  if (options.junitFile) await writeReport(options.junitFile, target.label, results);
 
   const failed = results.filter((result) => result.outcome === 'fail').length;
   const passed = results.filter((result) => result.outcome === 'pass').length;
-  const summary = `${passed} passed, ${failed} failed, ${results.length - passed - failed} skipped against profile ${target.profile}`;
+  const summary = `${passed} passed, ${failed} failed, ${results.length - passed - failed} skipped against ${target.label}`;
   if (env.created.length > 0) {
     ctx.notice(
       `The smoke run added pet(s) ${env.created.map((pet) => pet.id.toString()).join(', ')}.`,
@@ -79,10 +88,10 @@ export async function runSmoke(ctx: Context, options: SmokeOptions): Promise<voi
 }
 
 /** Written next to its destination and renamed, so a reader never sees half a report. */
-async function writeReport(path: string, profile: string, results: SmokeResult[]): Promise<void> {
+async function writeReport(path: string, target: string, results: SmokeResult[]): Promise<void> {
   const temporary = `${path}.${process.pid}.tmp`;
   try {
-    await writeFile(temporary, renderJUnit(`petstore smoke (${profile})`, results, new Date()));
+    await writeFile(temporary, renderJUnit(`petstore smoke (${target})`, results, new Date()));
     await rename(temporary, path);
   } catch (error) {
     throw new UsageError(

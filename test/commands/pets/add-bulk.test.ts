@@ -118,7 +118,7 @@ describe('pets add --file', () => {
       'petstore: record 2 (bad): bad name (invalid_name, HTTP 400)\nhint: Fix the input and try again; nothing was created.',
     );
     expect(io.err()).toContain(
-      'added 1 of 3 pets to profile sandbox; 1 failed, 1 not attempted (--fail-fast)',
+      `added 1 of 3 pets to ${server.url}/v1; 1 failed, 1 not attempted (--fail-fast)`,
     );
     expect(io.out()).toMatch(/│ 100 │ A/);
   });

@@ -24,11 +24,13 @@ describe('pets add', () => {
     expect(io.out()).toBe('{"id":10,"name":"Rex","categoryId":1,"status":"pending"}\n');
   });
 
-  it('names the profile in a stderr notice on a terminal', async () => {
+  it('names the target really used in a stderr notice on a terminal', async () => {
     nock(ORIGIN).post('/v1/pets').reply(201, '{"id":10,"name":"Rex","categoryId":1}', JSON_HEADERS);
     const io = fakeIO({ tty: true });
     expect(await main(['pets', 'add', '--name', 'Rex', '--category-id', '1'], io, env)).toBe(0);
-    expect(io.err()).toContain('Added pet 10 (Rex) in profile');
+    // PETSTORE_BASE_URL chose the service, not the (default) sandbox profile.
+    expect(io.err()).toContain(`Added pet 10 (Rex) to ${ORIGIN}/v1.`);
+    expect(io.err()).not.toContain('sandbox');
   });
 
   it.each([

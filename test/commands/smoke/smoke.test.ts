@@ -14,6 +14,8 @@ afterEach(async () => {
 });
 
 interface Row {
+  target: string;
+  baseUrl: string;
   name: string;
   outcome: string;
   detail: string;
@@ -48,6 +50,11 @@ describe('petstore smoke', () => {
     );
     expect(result.code).toBe(0);
     expect(result.rows.map((row) => row.outcome)).toEqual(Array(7).fill('pass'));
+    // PETSTORE_BASE_URL chose the service: rows name it, not the default sandbox profile.
+    expect(result.rows[0]).toMatchObject({
+      target: sandbox.apiBaseUrl,
+      baseUrl: sandbox.apiBaseUrl,
+    });
     expect(result.err).toContain('smoke: 7 passed, 0 failed, 0 skipped');
     expect(result.err).toMatch(/The smoke run added pet\(s\) \d+\./);
     expect(readFileSync(junit, 'utf8')).toContain('tests="7" failures="0" skipped="0"');

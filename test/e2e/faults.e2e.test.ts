@@ -1,0 +1,172 @@
+import { spawn } from 'node:child_process';
+import { afterEach, describe, expect, it } from 'vitest';
+import { BIN, freshHome } from '../helpers/run-cli.js';
+import { sendJson, startTestServer, type TestServer } from '../helpers/test-server.js';
+
+const servers: TestServer[] = [];
+afterEach(async () => {
+  for (const server of servers.splice(0)) await server.close();
+});
+
+/** A service that creates every pet after `state.delayMs`, and counts the pets it created. */
+async function slowService(delayMs: number) {
+  let nextId = 1;
+  const state = { created: 0, delayMs };
+  const server = await startTestServer((req, res) => {
+    if (req.method !== 'POST') {
+      sendJson(
+        res,
+        200,
+        JSON.stringify(
+          Array.from({ length: 20_000 }, (_, i) => ({ id: i, name: `pet ${i}`, categoryId: 1 })),
+        ),
+      );
+      return;
+    }
+    setTimeout(() => {
+      state.created++;
+      sendJson(res, 201, JSON.stringify({ id: nextId++, ...(JSON.parse(req.body) as object) }));
+    }, state.delayMs).unref();
+  });
+  servers.push(server);
+  return { server, state };
+}
+
+function records(count: number): string {
+  return Array.from({ length: count }, (_, i) => `{"name":"P${i}","categoryId":1}\n`).join('');
+}
+
+/** Runs `petstore ARGS | READER` in bash; resolves with petstore's exit code and stderr. */
+function pipeline(
+  args: string[],
+  reader: string,
+  env: Record<string, string>,
+  input = '',
+): Promise<{ code: number; stderr: string }> {
+  const quoted = args.map((arg) => `'${arg}'`).join(' ');
+  const script = `"${process.execPath}" "${BIN}" ${quoted} 2>"$ERR" | ${reader} >/dev/null; echo "\${PIPESTATUS[0]}"; cat "$ERR"`;
+  const child = spawn('bash', ['-c', script], {
+    env: { PATH: process.env.PATH, HOME: freshHome(), ERR: `${freshHome()}/err`, ...env },
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  let output = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
+  const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+  child.stdin.end(input);
+  return new Promise((resolve) => {
+    child.on('close', () => {
+      clearTimeout(timer);
+      const [code, ...stderr] = output.split('\n');
+      resolve({ code: Number(code), stderr: stderr.join('\n') });
+    });
+  });
+}
+
+describe('closed pipes are normal', () => {
+  it('--help | head -1 ends quietly with exit 0', async () => {
+    const result = await pipeline(['--help'], 'head -1', {});
+    expect(result).toEqual({ code: 0, stderr: '' });
+  });
+
+  it('pets list | head -c 10 ends quietly with exit 0', async () => {
+    const { server } = await slowService(0);
+    const result = await pipeline(['pets', 'list'], 'head -c 10', {
+      PETSTORE_BASE_URL: `${server.url}/v1`,
+      PETSTORE_API_KEY: 'k_pipes',
+    });
+    expect(result).toEqual({ code: 0, stderr: '' });
+  });
+
+  it('a bulk add piped to head -1 stops sending and says on stderr what it created', async () => {
+    const { server, state } = await slowService(5);
+    const result = await pipeline(
+      ['pets', 'add', '--file', '-', '--concurrency', '2'],
+      'head -1',
+      { PETSTORE_BASE_URL: `${server.url}/v1`, PETSTORE_API_KEY: 'k_pipes' },
+      records(400),
+    );
+    expect(result.code).toBe(141);
+    expect(result.stderr).not.toMatch(/\n\s+at /);
+    const reported = /standard output was closed: added (\d+) of 400 pets/.exec(result.stderr);
+    expect(reported, result.stderr).not.toBeNull();
+    expect(Number(reported![1])).toBe(state.created);
+    expect(state.created).toBeLessThan(400);
+    const ids = /created ids: ([\d, ]+)/.exec(result.stderr)![1]!.split(', ');
+    expect(ids).toHaveLength(state.created);
+  });
+});
+
+describe('an interrupted bulk add leaves a complete record', () => {
+  /** Starts a bulk add of 300 records; resolves once `linesBeforeSignal` pets are on stdout. */
+  async function startBulk(delayMs: number, linesBeforeSignal: number) {
+    const service = await slowService(delayMs);
+    const child = spawn(
+      process.execPath,
+      [BIN, 'pets', 'add', '--file', '-', '--concurrency', '16'],
+      {
+        env: {
+          PATH: process.env.PATH,
+          HOME: freshHome(),
+          PETSTORE_BASE_URL: `${service.server.url}/v1`,
+          PETSTORE_API_KEY: 'k_signals',
+        },
+        stdio: ['pipe', 'pipe', 'pipe'],
+      },
+    );
+    let stdout = '';
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+    const started = new Promise<void>((resolve) => {
+      child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+        stdout += chunk;
+        if (stdout.split('\n').length > linesBeforeSignal) resolve();
+      });
+      setTimeout(resolve, 10_000);
+    });
+    child.stdin.end(records(300));
+    await started;
+    return { child, exited, service, out: () => stdout, err: () => stderr };
+  }
+
+  it.each([
+    ['SIGINT', 130],
+    ['SIGTERM', 143],
+  ] as const)('on %s: finishes what is in flight, records it, exits %i', async (signal, code) => {
+    const run = await startBulk(100, 1);
+    run.child.kill(signal);
+    expect(await run.exited).toBe(code);
+    const lines = run.out().trimEnd().split('\n');
+    // Every pet the service created is on stdout: none in flight was lost.
+    expect(lines).toHaveLength(run.service.state.created);
+    expect(run.service.state.created).toBeLessThan(300);
+    expect(run.err()).toContain(`${signal}: starting no more requests`);
+    expect(run.err()).toMatch(
+      new RegExp(
+        `${signal}: added ${lines.length} of 300 pets to http://127\\.0\\.0\\.1:\\d+/v1; \\d+ not attempted`,
+      ),
+    );
+    expect(run.err()).not.toMatch(/\n\s+at /);
+  });
+
+  it('a second signal stops at once and names the records left unknown', async () => {
+    const run = await startBulk(20, 1);
+    // From now on the service holds every request for a minute.
+    run.service.state.delayMs = 60_000;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    run.child.kill('SIGINT');
+    for (let i = 0; i < 100 && !run.err().includes('starting no more requests'); i++) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    const began = performance.now();
+    run.child.kill('SIGINT');
+    expect(await run.exited).toBe(130);
+    expect(performance.now() - began).toBeLessThan(5_000);
+    const lines = run.out().trimEnd().split('\n');
+    expect(run.err()).toMatch(
+      new RegExp(
+        `stopped at once on a second SIGINT: added ${lines.length} of 300 pets to \\S+; (\\d+) unknown \\(record [\\d, ]+\\)`,
+      ),
+    );
+  });
+});
