@@ -9,7 +9,7 @@ import {
   decodeResponse,
   type ShapeCheck,
 } from './decode.js';
-import { wasNeverSent } from './network-errors.js';
+import { DEADLINE_EXCEEDED, wasNeverSent } from './network-errors.js';
 import { DEFAULT_BACKOFF, RETRYABLE_STATUSES, backoffDelay, parseRetryAfter } from './retry.js';
 import type { HttpRequest, HttpResponse, Transport } from './http.js';
 
@@ -63,6 +63,25 @@ function redactHeader(name: string, value: string): string {
   return scheme ? `${scheme} [redacted]` : '[redacted]';
 }
 
+/** What a write that got no answer may have done, and how to find out. */
+interface UnknownOutcome {
+  what: string;
+  hint: string;
+}
+
+function outcomeUnknownError(
+  error: NetworkError,
+  request: HttpRequest,
+  unknown: UnknownOutcome = { what: 'it may or may not have taken effect', hint: '' },
+): NetworkError {
+  const reason = error.message.replace(/^cannot reach \S+: /, '');
+  return new NetworkError(
+    error.code,
+    `no answer to ${request.method} ${request.url.pathname} from ${request.url.host} (${reason}): the outcome is unknown, ${unknown.what}`,
+    { hint: unknown.hint || undefined, cause: error, outcomeUnknown: true },
+  );
+}
+
 const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** The Animal Store API: one method per operation of the interface. */
@@ -85,7 +104,10 @@ export class PetstoreClient {
 
   async createPet(pet: NewPet): Promise<Pet> {
     const url = this.apiUrl('pets');
-    const response = await this.send(this.build('POST', url, stringifyJson(pet)));
+    const response = await this.send(this.build('POST', url, stringifyJson(pet)), {
+      what: 'the pet may or may not have been created',
+      hint: 'Check before adding it again: petstore pets list (a pet added twice cannot be undone).',
+    });
     return this.decodeCreated(response, checkPet, 'a pet');
   }
 
@@ -106,7 +128,10 @@ export class PetstoreClient {
       });
     }
     const url = joinUrl(base, 'messages');
-    const response = await this.send(this.build('POST', url, stringifyJson({ message })));
+    const response = await this.send(this.build('POST', url, stringifyJson({ message })), {
+      what: 'the message may or may not have been queued',
+      hint: 'Sending it again may deliver it twice.',
+    });
     return this.decodeCreated(response, checkMessageReceipt, 'a message receipt');
   }
 
@@ -180,7 +205,7 @@ export class PetstoreClient {
    * Sends with retries. GET is retried on network errors and 429/502/503/504; POST only when the
    * request certainly never left this machine (refused, DNS), so a pet is never created twice.
    */
-  private async send(request: HttpRequest): Promise<HttpResponse> {
+  private async send(request: HttpRequest, unknownOutcome?: UnknownOutcome): Promise<HttpResponse> {
     const sleep = this.options.sleep ?? defaultSleep;
     const now = this.options.now ?? Date.now;
     const policy = { ...DEFAULT_BACKOFF, random: this.options.random ?? Math.random };
@@ -191,9 +216,18 @@ export class PetstoreClient {
       try {
         response = await this.followRedirects(request);
       } catch (error) {
-        if (error instanceof NetworkError && canRetry && (safe || wasNeverSent(error))) {
+        if (
+          error instanceof NetworkError &&
+          canRetry &&
+          (safe || wasNeverSent(error)) &&
+          // A service too slow for the whole deadline would be as slow again.
+          error.code !== DEADLINE_EXCEEDED
+        ) {
           await sleep(backoffDelay(attempt, policy));
           continue;
+        }
+        if (error instanceof NetworkError && !safe && !wasNeverSent(error)) {
+          throw outcomeUnknownError(error, request, unknownOutcome);
         }
         throw error;
       }
@@ -224,12 +258,21 @@ export class PetstoreClient {
           { hint: 'Check the base URL: petstore profile show.' },
         );
       }
-      if (current.method !== 'GET' || hop >= MAX_REDIRECTS) {
+      if (current.method !== 'GET') {
         throw new ApiError(
           response.status,
           `http_${response.status}`,
-          `the service redirected ${current.method} ${current.url.pathname} to ${target.pathname}; not followed`,
+          `the service redirected ${current.method} ${current.url.pathname} to ${target.pathname}; petstore does not send a write again elsewhere`,
           { hint: 'Check the base URL: petstore profile show.' },
+        );
+      }
+      if (hop >= MAX_REDIRECTS) {
+        throw new ProtocolError(
+          response.status,
+          `the service redirected ${request.method} ${request.url.pathname} ${MAX_REDIRECTS} times and then again (to ${target.pathname}); petstore stops there`,
+          {
+            hint: 'The service may be redirecting in a loop; check the base URL: petstore profile show.',
+          },
         );
       }
       current = { ...current, url: target };

@@ -1,7 +1,7 @@
 import { ApiError, ProtocolError } from '../core/errors.js';
 import { snippet } from '../core/sanitize.js';
 import { isInt64 } from '../core/int64.js';
-import { parseJson } from '../core/json.js';
+import { JsonTooDeepError, MAX_JSON_DEPTH, parseJson } from '../core/json.js';
 import type { HttpResponse } from './http.js';
 
 /** Returns a description of what is wrong with the value, or undefined when it fits. */
@@ -50,11 +50,11 @@ function describeBody(response: HttpResponse): string {
   return `"${snippet(response.text)}"`;
 }
 
-function tryParse(text: string): { ok: true; value: unknown } | { ok: false } {
+function tryParse(text: string): { ok: true; value: unknown } | { ok: false; tooDeep: boolean } {
   try {
     return { ok: true, value: parseJson(text) };
-  } catch {
-    return { ok: false };
+  } catch (error) {
+    return { ok: false, tooDeep: error instanceof JsonTooDeepError };
   }
 }
 
@@ -78,7 +78,9 @@ export function decodeResponse<T>(
   if (!parsed.ok) {
     throw new ProtocolError(
       status,
-      `the HTTP ${status} response is not valid JSON: ${describeBody(response)}`,
+      parsed.tooDeep
+        ? `the HTTP ${status} response is not ${what}: valid JSON, but nested more than ${MAX_JSON_DEPTH} levels deep`
+        : `the HTTP ${status} response is not valid JSON: ${describeBody(response)}`,
     );
   }
   const problem = check(parsed.value);

@@ -22,7 +22,7 @@ const DESCRIPTIONS: Record<string, string> = {
 /** Errors raised before any byte could have reached the service: safe to retry any method. */
 const NOT_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT']);
 
-function errorCode(error: unknown): string | undefined {
+export function errorCode(error: unknown): string | undefined {
   for (let current = error, depth = 0; current && depth < 5; depth++) {
     const code = (current as { code?: unknown }).code;
     if (typeof code === 'string') return code;
@@ -53,6 +53,25 @@ export function toNetworkError(error: unknown, url: URL, timeoutSeconds: number)
       ? 'Check the base URL (petstore profile show) and that the service is running.'
       : undefined;
   return new NetworkError(code, `cannot reach ${target}: ${description}`, { hint, cause: error });
+}
+
+/**
+ * How long a whole exchange, slow body included, may take: 3 × --timeout, and at least 2 s,
+ * since undici checks its per-pause timeouts only every half second or so.
+ */
+export function deadlineSeconds(timeoutSeconds: number): number {
+  return Math.max(3 * timeoutSeconds, 2);
+}
+
+export const DEADLINE_EXCEEDED = 'deadline_exceeded';
+
+export function deadlineError(url: URL, timeoutSeconds: number): NetworkError {
+  const seconds = deadlineSeconds(timeoutSeconds);
+  return new NetworkError(
+    DEADLINE_EXCEEDED,
+    `cannot reach ${url.host}: no complete response within ${seconds}s (the limit for a whole request: 3 × --timeout, at least 2s)`,
+    { hint: 'A slow response used up the time allowed; raise it with --timeout SECONDS.' },
+  );
 }
 
 export function wasNeverSent(error: NetworkError): boolean {

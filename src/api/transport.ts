@@ -1,6 +1,7 @@
 import { EnvHttpProxyAgent, request } from 'undici';
 import type { HttpRequest, HttpResponse, Transport } from './http.js';
-import { toNetworkError } from './network-errors.js';
+import { ProtocolError, UsageError } from '../core/errors.js';
+import { deadlineError, deadlineSeconds, errorCode, toNetworkError } from './network-errors.js';
 
 const MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
 
@@ -41,6 +42,15 @@ async function releaseAgent(timeoutMs: number): Promise<void> {
   await entry.agent.close();
 }
 
+/** A response petstore will not read; fetching it again would not make it smaller. */
+function tooLarge(req: HttpRequest, status: number): ProtocolError {
+  return new ProtocolError(
+    status,
+    `the response to ${req.method} ${req.url.pathname} is larger than ${MAX_RESPONSE_BYTES / 1024 / 1024} MiB, more than petstore reads`,
+    { hint: 'Ask for less, e.g. with --limit.' },
+  );
+}
+
 /** Sends requests with undici (honouring HTTP(S)_PROXY and NO_PROXY). */
 export class UndiciTransport implements Transport {
   private readonly timeoutMs: number;
@@ -53,19 +63,36 @@ export class UndiciTransport implements Transport {
   }
 
   async send(req: HttpRequest): Promise<HttpResponse> {
+    // The per-pause timeouts do not bound a body that trickles in a byte at a time; this does.
+    const deadline = AbortSignal.timeout(deadlineSeconds(this.timeoutSeconds) * 1000);
+    let status: number | undefined;
     try {
       const response = await request(req.url, {
         method: req.method,
         headers: req.headers,
         body: req.body ?? null,
         dispatcher: this.dispatcher,
+        signal: deadline,
         // Also per request, so this client's limits hold whatever agent it shares.
         headersTimeout: this.timeoutMs,
         bodyTimeout: this.timeoutMs,
       });
+      status = response.statusCode;
+      if (Number(response.headers['content-length']) > MAX_RESPONSE_BYTES) {
+        response.body.destroy();
+        throw tooLarge(req, status);
+      }
       const text = await response.body.text();
-      return { status: response.statusCode, headers: flattenHeaders(response.headers), text };
+      return { status, headers: flattenHeaders(response.headers), text };
     } catch (error) {
+      if (error instanceof ProtocolError) throw error;
+      if (errorCode(error) === 'UND_ERR_RES_EXCEEDED_MAX_SIZE') throw tooLarge(req, status ?? 0);
+      if (errorCode(error) === 'UND_ERR_INVALID_ARG') {
+        throw new UsageError(`the request could not be built: ${(error as Error).message}`);
+      }
+      if (deadline.aborted) {
+        throw deadlineError(req.url, this.timeoutSeconds);
+      }
       throw toNetworkError(error, req.url, this.timeoutSeconds);
     }
   }

@@ -1,26 +1,65 @@
-import { readFile } from 'node:fs/promises';
+import { createReadStream } from 'node:fs';
 import { UsageError } from '../core/errors.js';
 import type { IO } from '../core/io.js';
 
 const DEFAULT_MAX_BYTES = 1024 * 1024;
 
-async function readStream(stream: NodeJS.ReadableStream, maxBytes: number): Promise<string> {
+function describeSize(bytes: number): string {
+  return bytes >= 1024 * 1024 ? `${Math.round(bytes / 1024 / 1024)} MiB` : `${bytes} bytes`;
+}
+
+async function readBytes(
+  stream: NodeJS.ReadableStream,
+  source: string,
+  maxBytes: number,
+): Promise<Buffer> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of stream) {
     const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
     size += buffer.length;
     if (size > maxBytes) {
-      throw new UsageError(
-        `standard input is larger than ${Math.round(maxBytes / 1024 / 1024)} MiB`,
-      );
+      // Stop reading a file at once; a pipe's writer sees EPIPE, as with `head`.
+      (stream as { destroy?: () => void }).destroy?.();
+      throw new UsageError(`${source} is larger than ${describeSize(maxBytes)}`, {
+        hint: 'Split the input into smaller parts.',
+      });
     }
     chunks.push(buffer);
   }
-  return Buffer.concat(chunks).toString('utf8');
+  return Buffer.concat(chunks);
 }
 
-/** Reads `--file PATH` or `--file -` (stdin) as UTF-8 text. */
+/**
+ * UTF-8 text of `bytes`, without a leading byte order mark. Invalid UTF-8 is refused with its
+ * line number rather than turned into U+FFFD, so what is sent is exactly what was given.
+ */
+export function decodeUtf8(bytes: Uint8Array, source: string): string {
+  const decoder = new TextDecoder('utf-8', { fatal: true });
+  try {
+    return decoder.decode(bytes);
+  } catch {
+    // A newline byte never occurs inside a multi-byte character, so lines can be checked alone.
+    let line = 1;
+    let start = 0;
+    const lineDecoder = new TextDecoder('utf-8', { fatal: true });
+    for (let end = 0; end <= bytes.length; end++) {
+      if (end < bytes.length && bytes[end] !== 0x0a) continue;
+      try {
+        lineDecoder.decode(bytes.subarray(start, end));
+      } catch {
+        throw new UsageError(`${source}, line ${line}: not valid UTF-8; nothing was sent`, {
+          hint: 'Convert the input to UTF-8 first, e.g. iconv -f LATIN1 -t UTF-8 FILE.',
+        });
+      }
+      line++;
+      start = end + 1;
+    }
+    throw new UsageError(`${source} is not valid UTF-8; nothing was sent`);
+  }
+}
+
+/** Reads `--file PATH` or `--file -` (stdin) as strict UTF-8 text of at most `maxBytes`. */
 export async function readInputFile(
   path: string,
   io: IO,
@@ -32,12 +71,21 @@ export async function readInputFile(
         hint: 'Pipe the text in, e.g. echo hello | petstore message send --file -',
       });
     }
-    return readStream(io.stdin, maxBytes);
+    return decodeUtf8(await readBytes(io.stdin, 'standard input', maxBytes), 'standard input');
   }
+  let bytes: Buffer;
   try {
-    return await readFile(path, 'utf8');
+    bytes = await readBytes(createReadStream(path), path, maxBytes);
   } catch (error) {
+    if (error instanceof UsageError) throw error;
     const code = (error as NodeJS.ErrnoException).code ?? 'unknown error';
-    throw new UsageError(`cannot read ${path}: ${code}`, { cause: error });
+    const hint =
+      code === 'ENOENT'
+        ? 'Check the path; use --file - to read standard input.'
+        : code === 'EISDIR'
+          ? 'Give a file, not a folder.'
+          : undefined;
+    throw new UsageError(`cannot read ${path}: ${code}`, { hint, cause: error });
   }
+  return decodeUtf8(bytes, path);
 }

@@ -1,4 +1,5 @@
-import { chmod, mkdir, readFile, stat } from 'node:fs/promises';
+import { chmod, readFile, stat } from 'node:fs/promises';
+import { makeFolder } from '../core/make-folder.js';
 import { join } from 'node:path';
 import Conf from 'conf';
 import { ConfigError } from '../core/errors.js';
@@ -128,7 +129,7 @@ export class ConfigStore {
 
   private async ensureDirectory(): Promise<void> {
     try {
-      await mkdir(this.dir, { recursive: true, mode: DIR_MODE });
+      await makeFolder(this.dir, DIR_MODE);
       const mode = (await stat(this.dir)).mode & 0o777;
       if ((mode & 0o077) !== 0) {
         await chmod(this.dir, DIR_MODE);

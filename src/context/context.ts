@@ -3,13 +3,14 @@ import type { ClientFactory } from '../api/create-client.js';
 import type { Transport } from '../api/http.js';
 import type { ConfigStore } from '../config/store.js';
 import { configDir } from '../config/paths.js';
+import { apiKeyProblem } from '../core/api-key.js';
 import { MissingCredentialError, UsageError } from '../core/errors.js';
 import type { Env, IO } from '../core/io.js';
 import type { SecretRedactor } from '../core/redact.js';
 import { sanitizeLine } from '../core/sanitize.js';
 import { renderData, type Column } from '../output/render.js';
 import type { Settings } from './settings.js';
-import { missingKeyProblem, missingUrlProblem, type Target } from './target.js';
+import { missingKeyProblem, missingUrlProblem, unusableKeyError, type Target } from './target.js';
 
 /** What every run function receives: streams, environment, settings and lazy services. */
 export interface Context {
@@ -111,6 +112,8 @@ export function createContext(deps: ContextDeps): Context {
           : new MissingCredentialError(message, { hint });
       }
       redactor.add(resolved.apiKey);
+      const keyProblem = apiKeyProblem(resolved.apiKey);
+      if (keyProblem) throw unusableKeyError(resolved, keyProblem);
       const created = await deps.createClient(resolved, {
         timeoutSeconds: settings.timeoutSeconds,
         retries: settings.retries,

@@ -1,5 +1,6 @@
 import { SANDBOX_PROFILE } from '../config/profiles.js';
 import type { ServiceTarget } from '../api/create-client.js';
+import { MissingCredentialError } from '../core/errors.js';
 
 /** Where requests go and with which key, after profile and precedence rules are applied. */
 export interface Target extends ServiceTarget {
@@ -39,4 +40,17 @@ export function missingUrlProblem(target: Target): { message: string; hint: stri
     message: `profile "${target.profile}" has no base URL`,
     hint: `Run: petstore profile set ${target.profile} --base-url URL (or pass --base-url, or set PETSTORE_BASE_URL).`,
   };
+}
+
+/** A key that cannot go in a header: say where it came from, never what it is. */
+export function unusableKeyError(target: Target, problem: string): MissingCredentialError {
+  const from =
+    target.keySource === 'env'
+      ? 'PETSTORE_API_KEY'
+      : `the key stored for profile ${target.profile}`;
+  const hint =
+    target.keySource === 'env'
+      ? 'Set PETSTORE_API_KEY again, e.g. export PETSTORE_API_KEY="$(cat key.txt)" (no trailing newline).'
+      : `Store it again: petstore auth login --profile ${target.profile}`;
+  return new MissingCredentialError(`${from} cannot be used: ${problem}`, { hint });
 }

@@ -68,9 +68,19 @@ export class ProtocolError extends PetstoreError {
 /** The service could not be reached: refused, DNS, TLS, reset, timeout. */
 export class NetworkError extends PetstoreError {
   readonly code: string;
-  constructor(code: string, message: string, options: { hint?: string; cause?: unknown } = {}) {
+  /**
+   * A write was sent but no answer came back: the service may or may not have carried it out.
+   * Such an error is never retried, and says so.
+   */
+  readonly outcomeUnknown: boolean;
+  constructor(
+    code: string,
+    message: string,
+    options: { hint?: string | undefined; cause?: unknown; outcomeUnknown?: boolean } = {},
+  ) {
     super(message, options);
     this.code = code;
+    this.outcomeUnknown = options.outcomeUnknown ?? false;
   }
 }
 

@@ -7,7 +7,44 @@ import { escapeInvisibleInJson } from './sanitize.js';
 
 const INTEGER_SOURCE = /^-?\d+$/;
 
+/** Deeper than any document of the interface, and well within what the reviver can recurse. */
+export const MAX_JSON_DEPTH = 1000;
+
+/** Valid JSON nested deeper than MAX_JSON_DEPTH: told apart from malformed JSON. */
+export class JsonTooDeepError extends Error {
+  constructor() {
+    super(`JSON nested more than ${MAX_JSON_DEPTH} levels deep`);
+  }
+}
+
+/** True when arrays and objects nest deeper than `limit`, brackets in strings not counted. */
+function nestsDeeperThan(text: string, limit: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const char = text.charCodeAt(i);
+    if (inString) {
+      if (char === 0x5c)
+        i++; // backslash: skip the escaped character
+      else if (char === 0x22) inString = false;
+    } else if (char === 0x22) inString = true;
+    else if (char === 0x5b || char === 0x7b) {
+      if (++depth > limit) return true;
+    } else if (char === 0x5d || char === 0x7d) depth--;
+  }
+  return false;
+}
+
+/**
+ * Parses JSON, integers beyond 2^53 as bigint. Throws SyntaxError for malformed text and
+ * JsonTooDeepError for valid text nested beyond MAX_JSON_DEPTH (the exact-int64 reviver
+ * recurses, and would overflow the stack).
+ */
 export function parseJson(text: string): unknown {
+  if (nestsDeeperThan(text, MAX_JSON_DEPTH)) {
+    JSON.parse(text); // malformed text is reported as such, whatever its depth
+    throw new JsonTooDeepError();
+  }
   return JSON.parse(text, (_key, value, context) => {
     if (
       typeof value === 'number' &&

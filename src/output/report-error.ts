@@ -46,7 +46,26 @@ export function exitCodeFor(error: unknown): number {
   }
   if (error instanceof ProtocolError) return ExitCode.service;
   if (error instanceof ApiError) return exitCodeForStatus(error.status);
+  // A file, folder or port refused by the system is the machine's state, not a bug.
+  if (systemError(error)) return ExitCode.usage;
   return ExitCode.unexpected;
+}
+
+interface SystemError {
+  code: string;
+  syscall: string;
+  path?: string;
+  address?: string;
+}
+
+/** An error the operating system raised (ENOENT, EACCES, ENOSPC, EADDRINUSE, ...). */
+function systemError(error: unknown): SystemError | undefined {
+  const candidate = error as Partial<SystemError> | undefined;
+  return error instanceof Error &&
+    typeof candidate?.code === 'string' &&
+    typeof candidate.syscall === 'string'
+    ? (candidate as SystemError)
+    : undefined;
 }
 
 function exitCodeForStatus(status: number): number {
@@ -67,17 +86,29 @@ export interface ErrorFields {
 }
 
 export function errorFields(error: unknown): ErrorFields {
+  const system = error instanceof PetstoreError ? undefined : systemError(error);
   const fields: ErrorFields =
     error instanceof PetstoreError
       ? { code: error.code, message: error.message, status: error.status }
-      : {
-          code: 'internal',
-          message: `unexpected error: ${error instanceof Error ? error.message : String(error)}`,
-          status: 0,
-        };
+      : system
+        ? {
+            code: system.code.toLowerCase(),
+            message: `cannot ${[system.syscall, system.path ?? system.address].filter(Boolean).join(' ')}: ${system.code}`,
+            status: 0,
+          }
+        : {
+            code: 'internal',
+            message: `unexpected error: ${error instanceof Error ? error.message : String(error)}`,
+            status: 0,
+          };
   fields.message = sanitizeLine(fields.message);
   fields.code = sanitizeLine(fields.code);
-  const hint = error instanceof PetstoreError ? error.hint : BUG_HINT;
+  const hint =
+    error instanceof PetstoreError
+      ? error.hint
+      : system
+        ? 'Check that the path exists and that you may use it.'
+        : BUG_HINT;
   if (hint) fields.hint = sanitizeLine(hint);
   if (error instanceof ApiError && error.requestId)
     fields.requestId = sanitizeLine(error.requestId);

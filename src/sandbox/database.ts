@@ -59,6 +59,15 @@ function retryWhileLocked(step: () => void): void {
   }
 }
 
+const INT64_MAX = 9223372036854775807n;
+
+/** Every int64 id has been given: no pet can be added until the sandbox is reset. */
+export class IdsExhaustedError extends Error {
+  constructor() {
+    super(`every pet id up to ${INT64_MAX} has been given`);
+  }
+}
+
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS pets (
   id INTEGER PRIMARY KEY,
@@ -117,7 +126,8 @@ export class SandboxDatabase {
     // One statement computes and takes the next id, atomically under SQLite's write lock.
     this.insertPet = this.db.prepare(
       `INSERT INTO pets (id, name, category_id, status)
-       VALUES (max(coalesce((SELECT max(id) FROM pets) + 1, :start), :start), :name, :categoryId, :status)
+       SELECT max(coalesce((SELECT max(id) FROM pets) + 1, :start), :start), :name, :categoryId, :status
+       WHERE coalesce((SELECT max(id) FROM pets), 0) < ${INT64_MAX}
        RETURNING id, name, category_id, status`,
     );
     this.selectPets = this.db.prepare(
@@ -149,13 +159,15 @@ export class SandboxDatabase {
     return (rows as unknown as PetRow[]).map(toPet);
   }
 
+  /** Throws IdsExhaustedError once the largest int64 id has been given. */
   createPet(name: string, categoryId: Int64, status: string | undefined): StoredPet {
     const row = this.insertPet.get({
       start: this.idStart,
       name,
       categoryId: BigInt(categoryId),
       status: status ?? null,
-    }) as unknown as PetRow;
+    }) as unknown as PetRow | undefined;
+    if (!row) throw new IdsExhaustedError();
     return toPet(row);
   }
 

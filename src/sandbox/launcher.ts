@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir } from 'node:fs/promises';
+import { makeFolder } from '../core/make-folder.js';
 import { dirname } from 'node:path';
 import { ConfigError } from '../core/errors.js';
 import { startSandboxServer } from './server.js';
@@ -19,7 +19,7 @@ export async function launchSandbox(options: { databaseFile: string }): Promise<
   const { databaseFile } = options;
   const folder = dirname(databaseFile);
   try {
-    await mkdir(folder, { recursive: true, mode: 0o700 });
+    await makeFolder(folder, 0o700);
   } catch (error) {
     throw new ConfigError(`cannot create the sandbox data folder ${folder}`, databaseFile, {
       hint: 'Check its permissions, or set XDG_DATA_HOME to a writable folder.',
@@ -32,6 +32,7 @@ export async function launchSandbox(options: { databaseFile: string }): Promise<
     port: 0,
     database: databaseFile,
     apiKeys: [apiKey],
+    databaseHint: `The sandbox profile keeps its pets there. Move the file away (mv ${databaseFile} ${databaseFile}.bad) to start with an empty sandbox, or set XDG_DATA_HOME to use another folder.`,
   });
   return {
     baseUrl: sandbox.apiBaseUrl,

@@ -1,4 +1,6 @@
+import { existsSync } from 'node:fs';
 import { createServer } from 'node:http';
+import { dirname } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { ConfigError } from '../core/errors.js';
 import { SandboxDatabase } from './database.js';
@@ -11,6 +13,8 @@ export interface SandboxServerOptions {
   database: string;
   apiKeys: string[];
   idStart?: bigint | undefined;
+  /** What to suggest when the database cannot be opened. */
+  databaseHint?: string | undefined;
 }
 
 export interface RunningSandbox {
@@ -23,15 +27,32 @@ function urlHost(host: string): string {
   return host.includes(':') ? `[${host}]` : host;
 }
 
-export function openSandboxDatabase(database: string, idStart?: bigint): SandboxDatabase {
+/**
+ * Opens the database, or says why not. `hint` is what the caller's user can do about it, since
+ * only the caller knows which flags its command has.
+ */
+export function openSandboxDatabase(
+  database: string,
+  options: { idStart?: bigint | undefined; hint?: string | undefined } = {},
+): SandboxDatabase {
+  const folder = dirname(database);
+  if (database !== ':memory:' && !existsSync(folder)) {
+    throw new ConfigError(
+      `cannot open the sandbox database ${database}: the folder ${folder} does not exist`,
+      database,
+      { hint: `Create it first (mkdir -p ${folder}), or choose another place.` },
+    );
+  }
   try {
-    return new SandboxDatabase(database, idStart);
+    return new SandboxDatabase(database, options.idStart);
   } catch (error) {
     throw new ConfigError(
       `cannot open the sandbox database ${database}: ${error instanceof Error ? error.message : String(error)}`,
       database,
       {
-        hint: 'Move the file away to start with an empty sandbox, or pass --db FILE.',
+        hint:
+          options.hint ??
+          `Move the file away to start with an empty sandbox: mv ${database} ${database}.bad`,
         cause: error,
       },
     );
@@ -39,7 +60,10 @@ export function openSandboxDatabase(database: string, idStart?: bigint): Sandbox
 }
 
 export async function startSandboxServer(options: SandboxServerOptions): Promise<RunningSandbox> {
-  const db = openSandboxDatabase(options.database, options.idStart);
+  const db = openSandboxDatabase(options.database, {
+    idStart: options.idStart,
+    hint: options.databaseHint,
+  });
   const server = createServer(createSandboxHandler({ db, apiKeys: new Set(options.apiKeys) }));
   server.keepAliveTimeout = 5_000;
   try {

@@ -1,9 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { parseJson, stringifyJson } from '../core/json.js';
+import { JsonTooDeepError, parseJson, stringifyJson } from '../core/json.js';
 import { GET_PET_SUNSET } from '../core/contract.js';
-import type { SandboxDatabase } from './database.js';
-import { checkListQuery, checkMessage, checkNewPet, checkPetId, type Checked } from './validate.js';
+import { IdsExhaustedError, type SandboxDatabase } from './database.js';
+import {
+  checkListQuery,
+  checkMessage,
+  checkNewPet,
+  checkPetId,
+  type Checked,
+  type NewPetInput,
+} from './validate.js';
 
 export const API_BASE_PATH = '/v1';
 export const QUICKSTART_BASE_PATH = '/quickstart';
@@ -62,24 +69,22 @@ function checked<T>(result: Checked<T>): T {
   return result.value;
 }
 
+/** A 401 with the challenge RFC 6750 asks for, so clients know the scheme to use. */
+function unauthorized(message: string, error?: 'invalid_request' | 'invalid_token') {
+  const challenge = `Bearer realm="animal-store"${error ? `, error="${error}"` : ''}`;
+  return new HttpProblem(401, 'unauthorized', message, { 'www-authenticate': challenge });
+}
+
 function authenticate(req: IncomingMessage, apiKeys: ReadonlySet<string>): void {
   const header = req.headers.authorization;
   if (header === undefined || header === '') {
-    throw new HttpProblem(
-      401,
-      'unauthorized',
-      'missing API key: send Authorization: Bearer <API_KEY>',
-    );
+    throw unauthorized('missing API key: send Authorization: Bearer <API_KEY>');
   }
   const match = /^Bearer (\S+)$/.exec(header);
   if (!match) {
-    throw new HttpProblem(
-      401,
-      'unauthorized',
-      'the Authorization header must be "Bearer <API_KEY>"',
-    );
+    throw unauthorized('the Authorization header must be "Bearer <API_KEY>"', 'invalid_request');
   }
-  if (!apiKeys.has(match[1]!)) throw new HttpProblem(401, 'unauthorized', 'API key invalid');
+  if (!apiKeys.has(match[1]!)) throw unauthorized('API key invalid', 'invalid_token');
 }
 
 async function readJsonBody(req: IncomingMessage): Promise<unknown> {
@@ -108,10 +113,28 @@ async function readJsonBody(req: IncomingMessage): Promise<unknown> {
       'send the body with Content-Type: application/json',
     );
   }
+  let text: string;
   try {
-    return parseJson(Buffer.concat(chunks).toString('utf8'));
+    text = new TextDecoder('utf-8', { fatal: true }).decode(Buffer.concat(chunks));
   } catch {
-    throw new HttpProblem(400, 'invalid_json', 'the body is not valid JSON');
+    throw new HttpProblem(400, 'invalid_json', 'the body is not valid UTF-8');
+  }
+  try {
+    return parseJson(text);
+  } catch (error) {
+    throw error instanceof JsonTooDeepError
+      ? new HttpProblem(400, 'invalid_body', `the body is ${error.message}`)
+      : new HttpProblem(400, 'invalid_json', 'the body is not valid JSON');
+  }
+}
+
+function createPet(db: SandboxDatabase, pet: NewPetInput) {
+  try {
+    return db.createPet(pet.name, pet.categoryId, pet.status);
+  } catch (error) {
+    if (!(error instanceof IdsExhaustedError)) throw error;
+    // The service is out of a resource, not broken: 507, as a full disk would be.
+    throw new HttpProblem(507, 'ids_exhausted', `${error.message}; no more pets can be added`);
   }
 }
 
@@ -129,7 +152,7 @@ async function dispatch(
         send(res, 200, db.listPets(query.limit, query.status));
       } else {
         const pet = checked(checkNewPet(await readJsonBody(req)));
-        send(res, 201, db.createPet(pet.name, pet.categoryId, pet.status));
+        send(res, 201, createPet(db, pet));
       }
       return;
     case 'pet': {

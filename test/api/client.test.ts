@@ -148,6 +148,33 @@ describe('listPets', () => {
     await expect(client().instance.listPets()).resolves.toEqual([]);
   });
 
+  it('follows 5 redirects, then stops and says so rather than "not followed"', async () => {
+    for (let hop = 0; hop <= 5; hop++) {
+      nock(ORIGIN)
+        .get(hop === 0 ? '/v1/pets' : `/v1/r${hop}`)
+        .reply(302, '', { location: `/v1/r${hop + 1}` });
+    }
+    const error = await client()
+      .instance.listPets()
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ProtocolError);
+    expect((error as ProtocolError).message).toBe(
+      'the service redirected GET /v1/pets 5 times and then again (to /v1/r6); petstore stops there',
+    );
+  });
+
+  it('tells valid but deeply nested JSON from malformed JSON', async () => {
+    const deep = `[${'['.repeat(5000)}${']'.repeat(5000)}]`;
+    nock(ORIGIN).get('/v1/pets').reply(200, deep, JSON_HEADERS);
+    const error = await client()
+      .instance.listPets()
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ProtocolError);
+    expect((error as ProtocolError).message).toBe(
+      'the HTTP 200 response is not a list of pets: valid JSON, but nested more than 1000 levels deep',
+    );
+  });
+
   it('logs exchanges with the key redacted', async () => {
     nock(ORIGIN).get('/v1/pets').reply(200, [], JSON_HEADERS);
     const { instance, log } = client();
@@ -197,6 +224,74 @@ describe('network faults (real sockets on 127.0.0.1)', () => {
     } finally {
       await patient.instance.close();
       await hasty.instance.close();
+      await server.close();
+    }
+  });
+
+  it('never retries a POST that got no answer, and says its outcome is unknown', async () => {
+    const server = await startTestServer(() => {
+      /* receives the pet, never answers */
+    });
+    const { instance } = client({ baseUrl: `${server.url}/v1`, timeoutSeconds: 0.3 });
+    try {
+      const error = await instance
+        .createPet({ name: 'Rex', categoryId: 1 })
+        .catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(NetworkError);
+      expect((error as NetworkError).outcomeUnknown).toBe(true);
+      expect((error as NetworkError).message).toMatch(
+        /^no answer to POST \/v1\/pets from 127\.0\.0\.1:\d+ \(timed out waiting for the response\): the outcome is unknown, the pet may or may not have been created$/,
+      );
+      expect((error as NetworkError).hint).toContain('petstore pets list');
+      expect(server.requests).toHaveLength(1);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it.each([
+    ['declared in Content-Length', 'declared'],
+    ['streamed without a length', 'streamed'],
+  ])('refuses a response over the size cap (%s) without fetching it again', async (_, how) => {
+    const server = await startTestServer((_req, res) => {
+      if (how === 'declared') {
+        res.writeHead(200, { 'content-type': 'application/json', 'content-length': 40 << 20 });
+        res.write('[');
+        return;
+      }
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(`[${' '.repeat(33 << 20)}]`);
+    });
+    const { instance, delays } = client({ baseUrl: `${server.url}/v1` });
+    try {
+      const error = await instance.listPets().catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(ProtocolError);
+      expect((error as ProtocolError).message).toContain('is larger than 32 MiB');
+      expect(server.requests).toHaveLength(1);
+      expect(delays).toHaveLength(0);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('ends a body that trickles in within the deadline, and does not retry it', async () => {
+    const server = await startTestServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.write('[');
+      // One byte every 200 ms: each pause is within --timeout, the whole never ends.
+      const drip = setInterval(() => res.write(' '), 200);
+      res.on('close', () => clearInterval(drip));
+    });
+    const { instance } = client({ baseUrl: `${server.url}/v1`, timeoutSeconds: 0.5 });
+    const started = performance.now();
+    try {
+      const error = await instance.listPets().catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(NetworkError);
+      expect((error as NetworkError).code).toBe('deadline_exceeded');
+      expect((error as NetworkError).message).toContain('no complete response within 2s');
+      expect(server.requests).toHaveLength(1);
+      expect(performance.now() - started).toBeLessThan(4_000);
+    } finally {
       await server.close();
     }
   });

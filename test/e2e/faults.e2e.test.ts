@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
-import { BIN, freshHome } from '../helpers/run-cli.js';
+import { BIN, freshHome, runCli } from '../helpers/run-cli.js';
 import { sendJson, startTestServer, type TestServer } from '../helpers/test-server.js';
 
 const servers: TestServer[] = [];
@@ -168,5 +168,20 @@ describe('an interrupted bulk add leaves a complete record', () => {
         `stopped at once on a second SIGINT: added ${lines.length} of 300 pets to \\S+; (\\d+) unknown \\(record [\\d, ]+\\)`,
       ),
     );
+  });
+});
+
+describe('sandbox serve says what is wrong with where it was told to listen', () => {
+  it('a port already in use: exit 2 with how to choose another, not the bug message', async () => {
+    const { server } = await slowService(0);
+    const port = new URL(server.url).port;
+    const result = await runCli(['sandbox', 'serve', '--memory', '--port', port]);
+    expect(result.code).toBe(2);
+    expect(JSON.parse(result.stderr)).toEqual({
+      code: 'usage',
+      message: `127.0.0.1 port ${port} is already in use`,
+      status: 0,
+      hint: 'Stop what listens there, or choose another port: --port N (0 picks a free one).',
+    });
   });
 });

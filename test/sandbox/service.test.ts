@@ -66,7 +66,10 @@ describe('authentication', () => {
     ['lower-case scheme', { key: null, headers: { authorization: `bearer ${KEY}` } }],
   ])('answers 401 with an Error body for a %s key, on every operation', async (_label, init) => {
     const { apiBaseUrl, quickstartUrl } = await start();
-    expectError(await call(`${apiBaseUrl}/pets`, init), 401, 'unauthorized');
+    const listed = await call(`${apiBaseUrl}/pets`, init);
+    expectError(listed, 401, 'unauthorized');
+    // RFC 6750: a 401 names the scheme it wants.
+    expect(listed.headers.get('www-authenticate')).toMatch(/^Bearer realm="animal-store"/);
     expectError(
       await call(`${apiBaseUrl}/pets`, { ...init, method: 'POST', body: '{}' }),
       401,
@@ -108,6 +111,33 @@ describe('POST /v1/pets', () => {
     expect(created.text).toBe('{"id":9007199254740993,"name":"Big","categoryId":1}');
     const fetched = await call(`${apiBaseUrl}/pets/9007199254740993`);
     expect(fetched.text).toBe(created.text);
+  });
+
+  it('answers 507, not 500, once the largest int64 id has been given', async () => {
+    const { apiBaseUrl } = await start({ idStart: 9223372036854775806n });
+    const body = '{"name":"Last","categoryId":1}';
+    for (const id of ['9223372036854775806', '9223372036854775807']) {
+      const created = await call(`${apiBaseUrl}/pets`, { method: 'POST', body });
+      expect(created.text).toContain(`"id":${id}`);
+    }
+    expectError(await call(`${apiBaseUrl}/pets`, { method: 'POST', body }), 507, 'ids_exhausted');
+    // Nothing was half-written: reads still work.
+    expect((await call(`${apiBaseUrl}/pets?limit=100`)).json).toHaveLength(2);
+  });
+
+  it('tells a body nested too deeply from one that is not JSON, and refuses invalid UTF-8', async () => {
+    const { apiBaseUrl } = await start();
+    const deep = `{"name":"A","categoryId":1,"x":${'['.repeat(3000)}${']'.repeat(3000)}}`;
+    const nested = await call(`${apiBaseUrl}/pets`, { method: 'POST', body: deep });
+    expectError(nested, 400, 'invalid_body');
+    expect((nested.json as { message: string }).message).toContain('nested more than 1000');
+    const latin1 = await fetch(`${apiBaseUrl}/pets`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
+      body: Buffer.from('{"name":"Caf\xe9","categoryId":1}', 'latin1'),
+    });
+    expect(latin1.status).toBe(400);
+    expect(await latin1.text()).toContain('not valid UTF-8');
   });
 
   it.each([

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import type { RunVerb } from '../../cmdutil/run-verb.js';
 import { environmentKey, maskKey, SANDBOX_PROFILE } from '../../config/profiles.js';
 import type { Context } from '../../context/context.js';
+import { apiKeyProblem } from '../../core/api-key.js';
 import { UsageError } from '../../core/errors.js';
 import { selectedProfileName } from './selected-profile.js';
 
@@ -15,7 +16,12 @@ async function readKey(ctx: Context, profile: string): Promise<string> {
       hint: 'Type it at the prompt, or pipe it in: printf "%s\\n" "$KEY" | petstore auth login',
     });
   }
-  if (/\s/.test(key)) throw new UsageError('an API key cannot contain white space');
+  const problem = apiKeyProblem(key);
+  if (problem) {
+    throw new UsageError(`that API key cannot be used: ${problem}`, {
+      hint: 'Copy the key again, without quotes or spaces; nothing was stored.',
+    });
+  }
   return key;
 }
 

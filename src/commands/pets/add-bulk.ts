@@ -1,4 +1,3 @@
-import { wasNeverSent } from '../../api/network-errors.js';
 import type { Context } from '../../context/context.js';
 import {
   ApiError,
@@ -107,12 +106,11 @@ export async function runPetsAddBulk(ctx: Context, options: BulkAddOptions): Pro
         fatal ??= error as Error;
         return;
       }
-      const outcomeUnknown = error instanceof NetworkError && !wasNeverSent(error);
-      if (outcomeUnknown) unknown.push(index);
+      if (error instanceof NetworkError && error.outcomeUnknown) unknown.push(index);
       else failures.push({ index, error });
       if (options.failFast) stop ??= 'fail-fast';
       reportRecordError(
-        outcomeUnknown ? withUnknownOutcome(error) : error,
+        error,
         { json: !table, write: (text) => ctx.io.stderr.write(text) },
         { position: index + 1, name: snippet(pet.name, 40) },
       );
@@ -180,9 +178,4 @@ function concernsWholeRun(error: unknown): boolean {
     error instanceof MissingCredentialError ||
     (error instanceof ApiError && (error.status === 401 || error.status === 403))
   );
-}
-
-/** A network failure after sending leaves the outcome unknown: say so with the error. */
-function withUnknownOutcome(error: NetworkError): NetworkError {
-  return new NetworkError(error.code, error.message, { hint: UNKNOWN_OUTCOME_HINT, cause: error });
 }

@@ -1,10 +1,10 @@
 import { isInt64 } from '../../core/int64.js';
-import { parseJson } from '../../core/json.js';
+import { JsonTooDeepError, parseJson } from '../../core/json.js';
 import { isPetStatus, PET_STATUSES, type NewPet } from '../../core/types.js';
 import { UsageError } from '../../core/errors.js';
 
 const FIELDS = new Set(['name', 'categoryId', 'status']);
-const MAX_REPORTED_PROBLEMS = 5;
+const MAX_REPORTED_PROBLEMS = 20;
 
 function recordProblem(value: unknown): string | undefined {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return 'not an object';
@@ -24,45 +24,61 @@ function recordProblem(value: unknown): string | undefined {
   return undefined;
 }
 
+function parseProblem(error: unknown): string {
+  return error instanceof JsonTooDeepError ? error.message : 'not valid JSON';
+}
+
 /**
  * Reads NewPet records from a JSON array or from NDJSON (one object per line), and checks all
- * of them before anything is sent. int64 values keep every digit.
+ * of them before anything is sent. Every bad record is reported (up to a cap), a line that is
+ * not JSON among them. int64 values keep every digit.
  */
 export function parsePetsFile(text: string, source: string): NewPet[] {
   const entries: { where: string; value: unknown }[] = [];
+  const problems: string[] = [];
   if (text.trimStart().startsWith('[')) {
     let parsed: unknown;
     try {
       parsed = parseJson(text);
     } catch (error) {
-      throw new UsageError(`${source} is not valid JSON: ${(error as Error).message}`);
+      const reason = error instanceof JsonTooDeepError ? error.message : (error as Error).message;
+      throw new UsageError(`${source} is not valid JSON: ${reason}; nothing was sent`);
     }
     if (!Array.isArray(parsed)) throw new UsageError(`${source} must hold a JSON array of pets`);
     parsed.forEach((value, index) => entries.push({ where: `item ${index + 1}`, value }));
   } else {
     for (const [index, line] of text.split('\n').entries()) {
       if (line.trim() === '') continue;
+      const where = `line ${index + 1}`;
       try {
-        entries.push({ where: `line ${index + 1}`, value: parseJson(line) });
-      } catch {
-        throw new UsageError(`${source}, line ${index + 1}: not valid JSON`, {
-          hint: 'Give a JSON array of pets, or one JSON object per line (NDJSON).',
-        });
+        entries.push({ where, value: parseJson(line) });
+      } catch (error) {
+        problems.push(`${where}: ${parseProblem(error)}`);
       }
     }
   }
-  if (entries.length === 0) throw new UsageError(`${source} holds no pets`);
-  const problems = entries.flatMap(({ where, value }) => {
+  if (entries.length === 0 && problems.length === 0)
+    throw new UsageError(`${source} holds no pets`);
+  for (const { where, value } of entries) {
     const problem = recordProblem(value);
-    return problem ? [`${where}: ${problem}`] : [];
-  });
+    if (problem) problems.push(`${where}: ${problem}`);
+  }
   if (problems.length > 0) {
+    // Lines that are not JSON were found first; report every problem in input order.
+    problems.sort((a, b) => position(a) - position(b));
     const shown = problems.slice(0, MAX_REPORTED_PROBLEMS).join('; ');
     const more =
       problems.length > MAX_REPORTED_PROBLEMS
         ? ` (and ${problems.length - MAX_REPORTED_PROBLEMS} more)`
         : '';
-    throw new UsageError(`${source}: ${shown}${more}; nothing was sent`);
+    const count = problems.length === 1 ? '1 bad record' : `${problems.length} bad records`;
+    throw new UsageError(`${source}: ${count}: ${shown}${more}; nothing was sent`, {
+      hint: 'Give a JSON array of pets, or one JSON object per line (NDJSON), each with name and categoryId.',
+    });
   }
   return entries.map(({ value }) => value as NewPet);
+}
+
+function position(problem: string): number {
+  return Number(/^\w+ (\d+):/.exec(problem)?.[1] ?? 0);
 }

@@ -1,4 +1,4 @@
-import { mkdir } from 'node:fs/promises';
+import { makeFolder } from '../../core/make-folder.js';
 import { dirname } from 'node:path';
 import type { Command } from 'commander';
 import { isLoopbackHost } from '../../api/url-policy.js';
@@ -51,7 +51,7 @@ export function toSandboxServeOptions(flags: Flags): SandboxServeOptions {
 export async function runSandboxServe(ctx: Context, options: SandboxServeOptions): Promise<void> {
   const database = options.memory ? ':memory:' : (options.database ?? sandboxDatabaseFile(ctx.env));
   if (!options.memory && options.database === undefined) {
-    await mkdir(dirname(database), { recursive: true, mode: 0o700 });
+    await makeFolder(dirname(database), 0o700);
   }
   if (!isLoopbackHost(options.host)) {
     ctx.warn(`listening on ${options.host}: the sandbox is reachable from other machines`);
@@ -63,6 +63,9 @@ export async function runSandboxServe(ctx: Context, options: SandboxServeOptions
     database,
     apiKeys: options.apiKeys,
     idStart: options.idStart,
+    databaseHint: `Move the file away (mv ${database} ${database}.bad) to start with an empty sandbox, or use another: --db FILE, or --memory.`,
+  }).catch((error: unknown) => {
+    throw listenError(error, options) ?? error;
   });
   // Listen for the stop signals before saying we are ready, so a signal sent on seeing the
   // last line below is always handled.
@@ -83,6 +86,30 @@ export async function runSandboxServe(ctx: Context, options: SandboxServeOptions
   write('Sandbox stopped.');
   if (signal === 'SIGINT') {
     throw new InterruptedError('interrupted; the sandbox was stopped cleanly', { signal });
+  }
+}
+
+/** Why the sandbox could not listen, said in terms of the flags that choose where. */
+function listenError(error: unknown, options: SandboxServeOptions): UsageError | undefined {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  const where = `${options.host} port ${options.port}`;
+  switch (code) {
+    case 'EADDRINUSE':
+      return new UsageError(`${where} is already in use`, {
+        hint: 'Stop what listens there, or choose another port: --port N (0 picks a free one).',
+      });
+    case 'EACCES':
+      return new UsageError(`not allowed to listen on ${where}`, {
+        hint: 'Ports below 1024 need privileges: choose another with --port N.',
+      });
+    case 'EADDRNOTAVAIL':
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return new UsageError(`cannot listen on ${options.host}: not an address of this machine`, {
+        hint: 'Give an address this machine has with --host, e.g. --host 127.0.0.1.',
+      });
+    default:
+      return undefined;
   }
 }
 

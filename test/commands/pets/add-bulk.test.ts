@@ -28,7 +28,7 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-function petsFile(content: string): string {
+function petsFile(content: string | Uint8Array): string {
   const path = join(mkdtempSync(join(tmpdir(), 'petstore-bulk-')), 'pets');
   writeFileSync(path, content);
   return path;
@@ -49,7 +49,27 @@ describe('parsePetsFile', () => {
         'f',
       ),
     ).toThrow(
-      'f: line 2: "name" must be a non-empty string; line 3: "categoryId" must be an int64 integer; nothing was sent',
+      'f: 2 bad records: line 2: "name" must be a non-empty string; line 3: "categoryId" must be an int64 integer; nothing was sent',
+    );
+  });
+
+  it('a line that is not JSON does not hide the problems of the others', () => {
+    expect(() =>
+      parsePetsFile('{"name":"","categoryId":1}\n{"name":\n{"name":"C"}\n', 'f'),
+    ).toThrow(
+      'f: 3 bad records: line 1: "name" must be a non-empty string; line 2: not valid JSON; line 3: "categoryId" must be an int64 integer; nothing was sent',
+    );
+  });
+
+  it('reports up to 20 problems and counts the rest', () => {
+    const text = Array.from({ length: 25 }, () => '{"name":"A"}').join('\n');
+    expect(() => parsePetsFile(text, 'f')).toThrow(/25 bad records: .*line 20: .*\(and 5 more\)/);
+  });
+
+  it('tells deeply nested but valid JSON from malformed JSON', () => {
+    const deep = `{"name":"A","categoryId":1,"x":${'['.repeat(5000)}${']'.repeat(5000)}}`;
+    expect(() => parsePetsFile(deep, 'f')).toThrow(
+      'line 1: JSON nested more than 1000 levels deep',
     );
   });
 
@@ -61,6 +81,34 @@ describe('parsePetsFile', () => {
     ['[{"name":"A","categoryId":1,"status":"lost"}]', '"status" must be one of'],
   ])('rejects %j', (text, message) => {
     expect(() => parsePetsFile(text, 'f')).toThrow(message);
+  });
+});
+
+describe('pets add --file reads exactly what was given', () => {
+  it('refuses invalid UTF-8 with its line number, and sends nothing', async () => {
+    const before = server.requests.length;
+    const latin1 = Buffer.concat([
+      Buffer.from('{"name":"A","categoryId":1}\n{"name":"Caf'),
+      Buffer.from([0xe9]),
+      Buffer.from('","categoryId":1}\n'),
+    ]);
+    const io = fakeIO();
+    expect(await main(['pets', 'add', '--file', petsFile(latin1)], io, env)).toBe(2);
+    expect(JSON.parse(io.err())).toMatchObject({
+      code: 'usage',
+      message: expect.stringContaining('line 2: not valid UTF-8; nothing was sent') as string,
+    });
+    expect(server.requests.length).toBe(before);
+  });
+
+  it('accepts a UTF-8 byte order mark at the start, from a file or stdin', async () => {
+    const bom = '\uFEFF{"name":"Zoë","categoryId":1}\n';
+    const fromFile = fakeIO();
+    expect(await main(['pets', 'add', '--file', petsFile(bom)], fromFile, env)).toBe(0);
+    expect(JSON.parse(fromFile.out())).toMatchObject({ name: 'Zoë' });
+    const fromStdin = fakeIO({ stdin: bom });
+    expect(await main(['pets', 'add', '--file', '-'], fromStdin, env)).toBe(0);
+    expect(JSON.parse(fromStdin.out())).toMatchObject({ name: 'Zoë' });
   });
 });
 

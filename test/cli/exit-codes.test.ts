@@ -1,0 +1,95 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { main } from '../../src/main.js';
+import { reportError } from '../../src/output/report-error.js';
+import { fakeIO } from '../helpers/fake-io.js';
+import { freshHome } from '../helpers/run-cli.js';
+import { startTestServer, type TestServer } from '../helpers/test-server.js';
+
+const servers: TestServer[] = [];
+afterEach(async () => {
+  for (const server of servers.splice(0)) await server.close();
+});
+
+/** A service that takes every request and never answers. */
+async function silentService() {
+  const server = await startTestServer(() => undefined);
+  servers.push(server);
+  return server;
+}
+
+describe('each class of failure has its own exit code, never the bug message', () => {
+  it.each([
+    ['a line break', 'sk_live_abc\ndef'],
+    ['a non-ASCII character', 'sk_live_abcé'],
+    ['white space', 'sk_live abc'],
+  ])('a key holding %s: exit 3, nothing sent, the key not shown', async (kind, key) => {
+    const server = await silentService();
+    const io = fakeIO();
+    const env = { HOME: freshHome(), PETSTORE_BASE_URL: `${server.url}/v1`, PETSTORE_API_KEY: key };
+    expect(await main(['pets', 'list'], io, env)).toBe(3);
+    const error = JSON.parse(io.err()) as { message: string; hint: string };
+    expect(error.message).toBe(
+      `PETSTORE_API_KEY cannot be used: it holds ${kind} at character ${key.search(/[^\x21-\x7e]/) + 1}, which cannot be sent in an HTTP header`,
+    );
+    expect(io.err()).not.toContain('abc');
+    expect(server.requests).toHaveLength(0);
+  });
+
+  it('a POST that timed out after sending: exit 7, the outcome is unknown, how to check', async () => {
+    const server = await silentService();
+    const io = fakeIO({ tty: true });
+    const env = {
+      HOME: freshHome(),
+      PETSTORE_BASE_URL: `${server.url}/v1`,
+      PETSTORE_API_KEY: 'k1',
+    };
+    const args = ['pets', 'add', '--name', 'Rex', '--category-id', '1', '--timeout', '0.3'];
+    expect(await main(args, io, env)).toBe(7);
+    expect(io.err()).toContain('the outcome is unknown, the pet may or may not have been created');
+    expect(io.err()).toContain('hint: Check before adding it again: petstore pets list');
+    expect(io.err()).not.toContain('bug');
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('a config folder the system refuses ends with exit 2, not a hang', async () => {
+    // Node's recursive mkdir loops for ever under /proc; petstore must not.
+    const io = fakeIO({ stdin: 'sk_test_1\n' });
+    const env = { HOME: freshHome(), PETSTORE_CONFIG_DIR: '/proc/petstore-test/cfg' };
+    const args = ['auth', 'login', '--profile', 'staging', '--no-verify'];
+    expect(await main(args, io, env)).toBe(2);
+    expect(io.err()).toContain('/proc/petstore-test');
+    expect(io.err()).not.toContain('bug');
+  });
+
+  it('a corrupt sandbox database: a hint the command can follow (it has no --db)', async () => {
+    const home = freshHome();
+    mkdirSync(join(home, 'data', 'petstore'), { recursive: true });
+    const file = join(home, 'data', 'petstore', 'sandbox.db');
+    writeFileSync(file, 'not a database, just text '.repeat(100));
+    const io = fakeIO({ tty: true });
+    expect(
+      await main(['pets', 'list'], io, { HOME: home, XDG_DATA_HOME: join(home, 'data') }),
+    ).toBe(2);
+    expect(io.err()).toContain(`cannot open the sandbox database ${file}`);
+    expect(io.err()).toContain(
+      `hint: The sandbox profile keeps its pets there. Move the file away (mv ${file} ${file}.bad)`,
+    );
+    expect(io.err()).not.toContain('--db');
+  });
+
+  it('any error the operating system raises is the machine state (exit 2), not a bug', () => {
+    const error = Object.assign(new Error('ENOSPC: no space left on device, write'), {
+      code: 'ENOSPC',
+      syscall: 'write',
+      path: '/tmp/x',
+    });
+    const written: string[] = [];
+    const code = reportError(error, { json: false, verbose: false, write: (t) => written.push(t) });
+    expect(code).toBe(2);
+    expect(written.join('')).toBe(
+      'petstore: cannot write /tmp/x: ENOSPC\nhint: Check that the path exists and that you may use it.\n',
+    );
+  });
+});
