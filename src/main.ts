@@ -2,6 +2,7 @@ import { CommanderError } from 'commander';
 import type { ClientFactory } from './api/create-client.js';
 import type { Transport } from './api/http.js';
 import { buildProgram } from './cli/program.js';
+import { expandHelpCommand, usageErrorFromCommander } from './cli/usage.js';
 import { verbPath, type RunVerb } from './cmdutil/run-verb.js';
 import { createContext, type Context } from './context/context.js';
 import { resolveTarget } from './context/resolve-target.js';
@@ -22,6 +23,8 @@ export interface MainDeps {
   runF?: (verb: string, options: unknown, ctx: Context) => Promise<void> | void;
 }
 
+const HELP_OR_VERSION = new Set(['commander.helpDisplayed', 'commander.help', 'commander.version']);
+
 const loadClientFactory: ClientFactory = async (target, settings) => {
   const { createClient } = await import('./api/create-client.js');
   return createClient(target, settings);
@@ -39,7 +42,8 @@ export async function main(
   io = redactingIO(io, redactor);
   let ctx: Context | undefined;
   let verbose = argv.includes('-v') || argv.includes('--verbose');
-  let jsonErrors = false;
+  /** Set once the global options are known; until then, derived from what was parsed. */
+  let jsonErrors: boolean | undefined;
 
   const runVerb: RunVerb = async (command, toOptions, run) => {
     const raw = command.optsWithGlobals<RawGlobalOptions>();
@@ -61,15 +65,21 @@ export async function main(
     else await run(ctx, options);
   };
   const program = buildProgram(io, runVerb);
+  let args = [...argv];
 
   try {
-    await program.parseAsync([...argv], { from: 'user' });
+    args = expandHelpCommand(program, argv);
+    await program.parseAsync(args, { from: 'user' });
     return ExitCode.ok;
-  } catch (error) {
+  } catch (caught) {
+    let error = caught;
     if (error instanceof CommanderError) {
-      // Commander has already written the message, the help or the version.
-      return error.exitCode === 0 ? ExitCode.ok : ExitCode.usage;
+      // Help and version are written already; a help shown for a missing subcommand is exit 2.
+      if (HELP_OR_VERSION.has(error.code))
+        return error.exitCode === 0 ? ExitCode.ok : ExitCode.usage;
+      error = usageErrorFromCommander(error, program, args);
     }
+    jsonErrors ??= outputFormatOrTable(program.opts<RawGlobalOptions>(), env, io) !== 'table';
     if (error instanceof InterruptedError && error.immediate) {
       // Stopped at once: closing would wait for the requests still in flight.
       void ctx?.close().catch(() => undefined);

@@ -48,9 +48,9 @@ export function buildProgram(io: IO, runVerb: RunVerb): Command {
     .configureOutput({
       writeOut: (text) => io.stdout.write(text),
       writeErr: (text) => io.stderr.write(text),
-      outputError: (text, write) => write(text.replace(/^error: /, 'petstore: ')),
+      // main reports parse errors like any other error, in the requested output form.
+      outputError: () => undefined,
     })
-    .showHelpAfterError("hint: add --help for usage, e.g. 'petstore pets list --help'")
     .showSuggestionAfterError();
 
   registerPets(program, runVerb);

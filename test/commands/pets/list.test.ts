@@ -135,10 +135,12 @@ describe('petstore pets list', () => {
     expect(io.err()).toContain('no API key');
   });
 
-  it('exits 2 for an unknown flag, with a hint', async () => {
-    const io = fakeIO();
+  it('exits 2 for an unknown flag, with a hint naming this command', async () => {
+    const io = fakeIO({ tty: true });
     expect(await main(['pets', 'list', '--colour'], io, env)).toBe(2);
-    expect(io.err()).toContain("petstore: unknown option '--colour'");
+    expect(io.err()).toBe(
+      "petstore: unknown option '--colour'\nhint: Run: petstore pets list --help\n",
+    );
   });
 
   it('never prints the key in verbose mode', async () => {

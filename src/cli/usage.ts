@@ -1,0 +1,80 @@
+import type { Command, CommanderError } from 'commander';
+import { UsageError } from '../core/errors.js';
+
+/**
+ * `petstore help pets list` means `petstore pets list --help`, however deep the command; help
+ * for a command that does not exist is a usage error, not the top-level help.
+ */
+export function expandHelpCommand(program: Command, argv: readonly string[]): string[] {
+  const at = argv.findIndex((arg) => !arg.startsWith('-'));
+  if (at === -1 || argv[at] !== 'help' || at === argv.length - 1) return [...argv];
+  const names = argv.slice(at + 1).filter((arg) => !arg.startsWith('-'));
+  let command = program;
+  for (const name of names) {
+    const sub = findSubcommand(command, name);
+    if (!sub) {
+      throw new UsageError(`no help for '${names.join(' ')}': unknown command '${name}'`, {
+        hint: `Run: ${commandName(command)} --help`,
+      });
+    }
+    command = sub;
+  }
+  return [...argv.slice(0, at), ...argv.slice(at + 1), '--help'];
+}
+
+function findSubcommand(command: Command, name: string): Command | undefined {
+  return command.commands.find((c) => c.name() === name || c.aliases().includes(name));
+}
+
+/** True when the option, written as `token` without `=value`, takes the next token as value. */
+function takesValue(command: Command, token: string): boolean {
+  for (let current: Command | null = command; current; current = current.parent) {
+    const option = current.options.find((o) => o.long === token || o.short === token);
+    if (option) return option.required || option.optional;
+  }
+  return false;
+}
+
+/** The command the user was running: `pets add` in `petstore --json pets add --nme x`. */
+export function commandOfArgv(program: Command, argv: readonly string[]): Command {
+  let command = program;
+  for (let i = 0; i < argv.length; i++) {
+    const token = argv[i]!;
+    if (token === '--') break;
+    if (token.startsWith('-')) {
+      if (!token.includes('=') && takesValue(command, token)) i++;
+      continue;
+    }
+    const sub = findSubcommand(command, token);
+    if (!sub) break;
+    command = sub;
+  }
+  return command;
+}
+
+function commandName(command: Command): string {
+  const names: string[] = [];
+  for (let current: Command | null = command; current; current = current.parent) {
+    names.unshift(current.name());
+  }
+  return names.join(' ');
+}
+
+/**
+ * Commander's parse errors as the UsageError every other bad input raises, so they take the
+ * requested output form; the hint names the help of the command actually used.
+ */
+export function usageErrorFromCommander(
+  error: CommanderError,
+  program: Command,
+  argv: readonly string[],
+): UsageError {
+  const message = error.message
+    .replace(/^error: /, '')
+    .split('\n')
+    .map((line) => line.trim())
+    .filter(Boolean)
+    .join(' ');
+  const command = commandOfArgv(program, argv);
+  return new UsageError(message, { hint: `Run: ${commandName(command)} --help` });
+}

@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import { main } from '../../src/main.js';
+import { fakeIO } from '../helpers/fake-io.js';
+import { freshHome } from '../helpers/run-cli.js';
+
+const env = { HOME: freshHome() };
+
+describe('usage errors take the requested output form', () => {
+  it.each([
+    [
+      ['--json', 'pets', 'add', '--nme', 'x'],
+      "unknown option '--nme' (Did you mean --name?)",
+      'pets add',
+    ],
+    [['pets', 'add', '--name'], "option '--name <name>' argument missing", 'pets add'],
+    [
+      ['pets', 'get', '1', '2'],
+      "too many arguments for 'get'. Expected 1 argument but got 2: 1, 2.",
+      'pets get',
+    ],
+    [['-o', 'json', 'message', 'send', 'a', '--bogus'], "unknown option '--bogus'", 'message send'],
+    [['--profile', 'qa', 'pets', 'lst'], "unknown command 'lst' (Did you mean list?)", 'pets'],
+    [['bogus'], "unknown command 'bogus'", ''],
+  ])(
+    '%j: one JSON object on stderr, and a hint for that command',
+    async (args, message, command) => {
+      // Piped (not a terminal): JSON is the default output, so errors are JSON too.
+      const io = fakeIO();
+      expect(await main(args, io, env)).toBe(2);
+      expect(io.out()).toBe('');
+      const lines = io.err().trimEnd().split('\n');
+      expect(lines).toHaveLength(1);
+      expect(JSON.parse(lines[0]!)).toEqual({
+        code: 'usage',
+        message,
+        status: 0,
+        hint: `Run: petstore${command ? ` ${command}` : ''} --help`,
+      });
+    },
+  );
+
+  it('--output table on a pipe keeps the human form', async () => {
+    const io = fakeIO();
+    expect(await main(['-o', 'table', 'pets', 'get'], io, env)).toBe(2);
+    expect(io.err()).toBe(
+      "petstore: missing required argument 'PET_ID'\nhint: Run: petstore pets get --help\n",
+    );
+  });
+});
+
+describe('petstore help COMMAND...', () => {
+  it('shows the help of a nested command, on stdout', async () => {
+    const io = fakeIO();
+    expect(await main(['help', 'pets', 'list'], io, env)).toBe(0);
+    expect(io.out()).toMatch(/^Usage: petstore pets list \[options\]/);
+    expect(io.out()).toContain('--status');
+  });
+
+  it('refuses help for a command that does not exist', async () => {
+    const io = fakeIO({ tty: true });
+    expect(await main(['help', 'pets', 'lst'], io, env)).toBe(2);
+    expect(io.err()).toBe(
+      "petstore: no help for 'pets lst': unknown command 'lst'\nhint: Run: petstore pets --help\n",
+    );
+    expect(io.out()).toBe('');
+  });
+});
