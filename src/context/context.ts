@@ -35,6 +35,8 @@ export interface Context {
   config(): Promise<ConfigStore>;
   /** Keeps a secret (a key typed at a prompt) out of everything the run prints. */
   protectSecret(secret: string): void;
+  /** The text with every secret the run knows masked: for what goes to files, not streams. */
+  redact(text: string): string;
   /** Releases what the run opened (sockets, an embedded sandbox). */
   close(): Promise<void>;
 }
@@ -142,6 +144,7 @@ export function createContext(deps: ContextDeps): Context {
     protectSecret(secret) {
       redactor.add(secret);
     },
+    redact: (text) => redactor.redact(text),
     async close() {
       for (const cleanup of cleanups.splice(0)) await cleanup();
     },

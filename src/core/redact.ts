@@ -17,16 +17,24 @@ export const MIN_REDACTED_LENGTH = 6;
  * stdout or stderr through a redacting stream comes out masked.
  */
 export class SecretRedactor {
-  private readonly secrets = new Set<string>();
+  /** Each form a secret can take in text (as is, JSON-escaped, percent-encoded) -> its mask. */
+  private readonly forms = new Map<string, string>();
+  /** The forms, longest first, so a secret that contains another is masked whole. */
+  private ordered: string[] = [];
 
   add(secret: string | undefined): void {
-    if (secret !== undefined && secret.length >= MIN_REDACTED_LENGTH) this.secrets.add(secret);
+    if (secret === undefined || secret.length < MIN_REDACTED_LENGTH) return;
+    const mask = maskKey(secret);
+    for (const form of [secret, JSON.stringify(secret).slice(1, -1), encodeURIComponent(secret)]) {
+      this.forms.set(form, mask);
+    }
+    this.ordered = [...this.forms.keys()].sort((a, b) => b.length - a.length);
   }
 
   redact(text: string): string {
     let result = text;
-    for (const secret of this.secrets) {
-      if (result.includes(secret)) result = result.replaceAll(secret, maskKey(secret));
+    for (const form of this.ordered) {
+      if (result.includes(form)) result = result.replaceAll(form, this.forms.get(form)!);
     }
     return result;
   }

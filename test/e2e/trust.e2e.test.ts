@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshHome, runCli } from '../helpers/run-cli.js';
 import { sendJson, startTestServer, type TestServer } from '../helpers/test-server.js';
@@ -38,6 +40,17 @@ describe('the key never leaves in any text', () => {
     const all = result.stdout + result.stderr;
     expect(all).toContain('****4321');
     expect(all).not.toContain(ENV_KEY);
+  });
+
+  it('masks the key in the JUnit report smoke writes to a file', async () => {
+    const report = join(freshHome(), 'smoke.xml');
+    const result = await runCli(['smoke', '--junit', report], {
+      env: { PETSTORE_BASE_URL: `${server.url}/v1`, PETSTORE_API_KEY: ENV_KEY },
+    });
+    expect(result.code).toBe(8);
+    const xml = readFileSync(report, 'utf8');
+    expect(xml).toContain('****4321');
+    expect(xml).not.toContain(ENV_KEY);
   });
 
   it('masks a stored key, and one typed at auth login, whoever echoes them', async () => {

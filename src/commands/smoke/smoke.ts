@@ -73,7 +73,11 @@ export async function runSmoke(ctx: Context, options: SmokeOptions): Promise<voi
     });
   }
   await ctx.render(results, RESULT_COLUMNS);
-  if (options.junitFile) await writeReport(options.junitFile, target.label, results);
+  if (options.junitFile) {
+    const report = renderJUnit(`petstore smoke (${target.label})`, results, new Date());
+    // A service may echo the key in a detail; the report is text that leaves this machine too.
+    await writeReport(options.junitFile, ctx.redact(report));
+  }
 
   const failed = results.filter((result) => result.outcome === 'fail').length;
   const passed = results.filter((result) => result.outcome === 'pass').length;
@@ -88,10 +92,10 @@ export async function runSmoke(ctx: Context, options: SmokeOptions): Promise<voi
 }
 
 /** Written next to its destination and renamed, so a reader never sees half a report. */
-async function writeReport(path: string, target: string, results: SmokeResult[]): Promise<void> {
+async function writeReport(path: string, report: string): Promise<void> {
   const temporary = `${path}.${process.pid}.tmp`;
   try {
-    await writeFile(temporary, renderJUnit(`petstore smoke (${target})`, results, new Date()));
+    await writeFile(temporary, report);
     await rename(temporary, path);
   } catch (error) {
     throw new UsageError(
