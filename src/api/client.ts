@@ -1,5 +1,10 @@
 import { ApiError, NetworkError, ProtocolError, UsageError } from '../core/errors.js';
 import type { Int64 } from '../core/int64.js';
+import {
+  UNKNOWN_MESSAGE_OUTCOME,
+  UNKNOWN_PET_OUTCOME,
+  type UnknownOutcome,
+} from '../core/unknown-outcome.js';
 import { stringifyJson } from '../core/json.js';
 import type { ListPetsQuery, MessageReceipt, NewPet, Pet } from '../core/types.js';
 import {
@@ -63,12 +68,6 @@ function redactHeader(name: string, value: string): string {
   return scheme ? `${scheme} [redacted]` : '[redacted]';
 }
 
-/** What a write that got no answer may have done, and how to find out. */
-interface UnknownOutcome {
-  what: string;
-  hint: string;
-}
-
 function outcomeUnknownError(
   error: NetworkError,
   request: HttpRequest,
@@ -104,10 +103,10 @@ export class PetstoreClient {
 
   async createPet(pet: NewPet): Promise<Pet> {
     const url = this.apiUrl('pets');
-    const response = await this.send(this.build('POST', url, stringifyJson(pet)), {
-      what: 'the pet may or may not have been created',
-      hint: 'Check before adding it again: petstore pets list (a pet added twice cannot be undone).',
-    });
+    const response = await this.send(
+      this.build('POST', url, stringifyJson(pet)),
+      UNKNOWN_PET_OUTCOME,
+    );
     return this.decodeCreated(response, checkPet, 'a pet');
   }
 
@@ -128,10 +127,10 @@ export class PetstoreClient {
       });
     }
     const url = joinUrl(base, 'messages');
-    const response = await this.send(this.build('POST', url, stringifyJson({ message })), {
-      what: 'the message may or may not have been queued',
-      hint: 'Sending it again may deliver it twice.',
-    });
+    const response = await this.send(
+      this.build('POST', url, stringifyJson({ message })),
+      UNKNOWN_MESSAGE_OUTCOME,
+    );
     return this.decodeCreated(response, checkMessageReceipt, 'a message receipt');
   }
 

@@ -1,4 +1,6 @@
 import type { Command } from 'commander';
+import { UNKNOWN_MESSAGE_OUTCOME } from '../../core/unknown-outcome.js';
+import { endInterrupted, finishWrite } from '../../cmdutil/finish-write.js';
 import { readInputFile } from '../../cmdutil/read-input.js';
 import type { RunVerb } from '../../cmdutil/run-verb.js';
 import type { Context } from '../../context/context.js';
@@ -37,8 +39,13 @@ export async function runMessageSend(ctx: Context, options: MessageSendOptions):
       : (await readInputFile(options.file, ctx.io)).replace(/\r?\n$/, '');
   if (message.trim() === '') throw new UsageError('the message is empty');
   const client = await ctx.client();
-  const receipt = await client.sendMessage(message);
+  const { result: receipt, interrupted } = await finishWrite(
+    ctx,
+    () => client.sendMessage(message),
+    UNKNOWN_MESSAGE_OUTCOME,
+  );
   await ctx.render(receipt, RECEIPT_COLUMNS);
+  if (interrupted) endInterrupted(interrupted, `message ${receipt.id} was sent`);
   if (receipt.status === 'queued') {
     ctx.notice(`Message ${receipt.id} is queued: accepted by the service, not yet delivered.`);
   }

@@ -11,6 +11,7 @@ import {
 } from '../../core/errors.js';
 import type { StopSignal } from '../../core/io.js';
 import { stringifyJson } from '../../core/json.js';
+import { UNKNOWN_PET_OUTCOME } from '../../core/unknown-outcome.js';
 import { sanitizeLine, snippet } from '../../core/sanitize.js';
 import type { NewPet, Pet } from '../../core/types.js';
 import { ExitCode, exitCodeFor, reportRecordError } from '../../output/report-error.js';
@@ -22,8 +23,8 @@ export interface BulkAddOptions {
   failFast: boolean;
 }
 
-const UNKNOWN_OUTCOME_HINT =
-  'It may or may not have been created: check with petstore pets list before retrying it.';
+/** For records left unknown: each may or may not have been created. */
+const UNKNOWN_OUTCOME_HINT = `Each ${UNKNOWN_PET_OUTCOME.what.replace(/^the /, '')}. ${UNKNOWN_PET_OUTCOME.hint}`;
 
 /** Why a run starts no more requests. */
 type StopReason = 'fail-fast' | 'run-wide failure' | 'stdout closed' | 'signal';

@@ -1,5 +1,7 @@
 import type { Command } from 'commander';
 import { parseConcurrency, parseStatus } from '../../cmdutil/flags.js';
+import { UNKNOWN_PET_OUTCOME } from '../../core/unknown-outcome.js';
+import { endInterrupted, finishWrite } from '../../cmdutil/finish-write.js';
 import { readInputFile } from '../../cmdutil/read-input.js';
 import type { RunVerb } from '../../cmdutil/run-verb.js';
 import type { Context } from '../../context/context.js';
@@ -72,13 +74,17 @@ export async function runPetsAdd(ctx: Context, options: PetsAddOptions): Promise
     return;
   }
   const client = await ctx.client();
-  const created = await client.createPet(options.pet);
+  const { result: created, interrupted } = await finishWrite(
+    ctx,
+    () => client.createPet(options.pet),
+    UNKNOWN_PET_OUTCOME,
+  );
   await ctx.render(created, PET_COLUMNS);
+  const added = `pet ${created.id.toString()} (${sanitizeLine(created.name)})`;
+  if (interrupted) endInterrupted(interrupted, `${added} was added`);
   if (ctx.io.stderrIsTTY) {
     const target = await ctx.target();
-    ctx.notice(
-      `Added pet ${created.id.toString()} (${sanitizeLine(created.name)}) to ${target.label}.`,
-    );
+    ctx.notice(`Added ${added} to ${target.label}.`);
   }
 }
 

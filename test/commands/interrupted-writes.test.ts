@@ -1,0 +1,83 @@
+import type { ServerResponse } from 'node:http';
+import { afterEach, describe, expect, it } from 'vitest';
+import { main } from '../../src/main.js';
+import { fakeIO, type FakeIO } from '../helpers/fake-io.js';
+import { freshHome } from '../helpers/run-cli.js';
+import { sendJson, startTestServer, type TestServer } from '../helpers/test-server.js';
+
+const servers: TestServer[] = [];
+afterEach(async () => {
+  for (const server of servers.splice(0)) await server.close();
+});
+
+/** A service that holds each write until the test answers it. */
+async function heldService() {
+  const held: ServerResponse[] = [];
+  const server = await startTestServer((_req, res) => held.push(res));
+  servers.push(server);
+  const env = {
+    HOME: freshHome(),
+    PETSTORE_BASE_URL: `${server.url}/v1`,
+    PETSTORE_QUICKSTART_URL: `${server.url}/qs`,
+    PETSTORE_API_KEY: 'k_interrupt',
+  };
+  return { server, held, env };
+}
+
+async function until(condition: () => boolean): Promise<void> {
+  for (let i = 0; i < 200 && !condition(); i++) await new Promise((r) => setTimeout(r, 10));
+}
+
+describe('a single write interrupted by a signal never leaves its outcome unsaid', () => {
+  it.each([
+    [
+      ['pets', 'add', '--name', 'Rex', '--category-id', '1'],
+      '{"id":7,"name":"Rex","categoryId":1}',
+      'pet 7 (Rex) was added',
+    ],
+    [
+      ['message', 'send', 'hi'],
+      '{"id":"m1","status":"sent","createdAt":"2026-11-23T00:00:00Z"}',
+      'message m1 was sent',
+    ],
+  ])(
+    '%j: the first signal waits for the answer, shows it, then exits 130',
+    async (args, reply, done) => {
+      const { held, env } = await heldService();
+      const io: FakeIO = fakeIO();
+      const running = main(args, io, env);
+      await until(() => held.length === 1);
+      io.signal('SIGINT');
+      sendJson(held[0]!, 201, reply);
+      expect(await running).toBe(130);
+      expect(JSON.parse(io.out())).toEqual(JSON.parse(reply));
+      const lines = io.err().trimEnd().split('\n');
+      expect(lines[0]).toBe(
+        'petstore: SIGINT: waiting for the request in flight to finish (send it again to stop at once)',
+      );
+      expect(JSON.parse(lines[1]!)).toMatchObject({
+        code: 'interrupted',
+        message: `SIGINT: ${done}; stopped`,
+      });
+    },
+  );
+
+  it('a second signal stops at once and says the outcome is unknown (SIGTERM: 143)', async () => {
+    const { held, env } = await heldService();
+    const io = fakeIO();
+    const running = main(['pets', 'add', '--name', 'Rex', '--category-id', '1'], io, env);
+    await until(() => held.length === 1);
+    io.signal('SIGTERM');
+    io.signal('SIGTERM');
+    expect(await running).toBe(143);
+    expect(io.out()).toBe('');
+    expect(JSON.parse(io.err().trimEnd().split('\n')[1]!)).toEqual({
+      code: 'interrupted',
+      message:
+        'stopped at once on a second SIGTERM: the outcome is unknown, the pet may or may not have been created',
+      status: 0,
+      hint: 'Check before adding it again: petstore pets list (a pet added twice cannot be undone).',
+    });
+    held[0]!.destroy();
+  });
+});
