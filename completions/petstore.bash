@@ -23,10 +23,10 @@ _petstore_words() {
     "") words="pets message profile auth sandbox smoke completion" ;;
     "pets") words="list add get" ;;
     "pets list") words="--status --limit" ;;
-    "pets add") words="--name --category-id --status --file --concurrency --fail-fast" ;;
+    "pets add") words="--name --category-id --status --file --concurrency --fail-fast --idempotency-key --dry-run --journal --resume --retry-failed --retry-unknown" ;;
     "pets get") words="" ;;
     "message") words="send" ;;
-    "message send") words="--file" ;;
+    "message send") words="--file --idempotency-key --dry-run" ;;
     "profile") words="list show use set remove" ;;
     "profile list") words="" ;;
     "profile show") words="" ;;

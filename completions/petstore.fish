@@ -22,8 +22,16 @@ complete -c petstore -n '__fish_seen_subcommand_from pets; and __fish_seen_subco
 complete -c petstore -n '__fish_seen_subcommand_from pets; and __fish_seen_subcommand_from add' -l file
 complete -c petstore -n '__fish_seen_subcommand_from pets; and __fish_seen_subcommand_from add' -l concurrency
 complete -c petstore -n '__fish_seen_subcommand_from pets; and __fish_seen_subcommand_from add' -l fail-fast
+complete -c petstore -n '__fish_seen_subcommand_from pets; and __fish_seen_subcommand_from add' -l idempotency-key
+complete -c petstore -n '__fish_seen_subcommand_from pets; and __fish_seen_subcommand_from add' -l dry-run
+complete -c petstore -n '__fish_seen_subcommand_from pets; and __fish_seen_subcommand_from add' -l journal
+complete -c petstore -n '__fish_seen_subcommand_from pets; and __fish_seen_subcommand_from add' -l resume
+complete -c petstore -n '__fish_seen_subcommand_from pets; and __fish_seen_subcommand_from add' -l retry-failed
+complete -c petstore -n '__fish_seen_subcommand_from pets; and __fish_seen_subcommand_from add' -l retry-unknown
 complete -c petstore -n '__fish_seen_subcommand_from message; and not __fish_seen_subcommand_from send' -a 'send'
 complete -c petstore -n '__fish_seen_subcommand_from message; and __fish_seen_subcommand_from send' -l file
+complete -c petstore -n '__fish_seen_subcommand_from message; and __fish_seen_subcommand_from send' -l idempotency-key
+complete -c petstore -n '__fish_seen_subcommand_from message; and __fish_seen_subcommand_from send' -l dry-run
 complete -c petstore -n '__fish_seen_subcommand_from profile; and not __fish_seen_subcommand_from list show use set remove' -a 'list show use set remove'
 complete -c petstore -n '__fish_seen_subcommand_from profile; and __fish_seen_subcommand_from remove' -l yes
 complete -c petstore -n '__fish_seen_subcommand_from auth; and not __fish_seen_subcommand_from login status logout' -a 'login status logout'

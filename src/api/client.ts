@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { ApiError, NetworkError, ProtocolError, UsageError } from '../core/errors.js';
 import type { Int64 } from '../core/int64.js';
 import {
@@ -5,7 +6,7 @@ import {
   UNKNOWN_PET_OUTCOME,
   type UnknownOutcome,
 } from '../core/unknown-outcome.js';
-import { stringifyJson } from '../core/json.js';
+import { parseJson, stringifyJson } from '../core/json.js';
 import type { ListPetsQuery, MessageReceipt, NewPet, Pet } from '../core/types.js';
 import {
   checkMessageReceipt,
@@ -60,6 +61,9 @@ export function joinUrl(base: string, path: string): URL {
   return url;
 }
 
+/** The header that makes a write safe to send again (as Stripe and the IETF draft name it). */
+export const IDEMPOTENCY_HEADER = 'idempotency-key';
+
 const REDACTED_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie']);
 
 function redactHeader(name: string, value: string): string {
@@ -74,11 +78,47 @@ function outcomeUnknownError(
   unknown: UnknownOutcome = { what: 'it may or may not have taken effect', hint: '' },
 ): NetworkError {
   const reason = error.message.replace(/^cannot reach \S+: /, '');
+  const key = request.headers[IDEMPOTENCY_HEADER];
+  const resend = key
+    ? ` To send it again safely, run the same command with --idempotency-key ${key}: a service that honours the key answers with what it did the first time instead of doing it twice.`
+    : '';
   return new NetworkError(
     error.code,
-    `no answer to ${request.method} ${request.url.pathname} from ${request.url.host} (${reason}): the outcome is unknown, ${unknown.what}`,
-    { hint: unknown.hint || undefined, cause: error, outcomeUnknown: true },
+    `no answer to ${request.method} ${request.url.pathname} from ${request.url.host} (${reason}): the outcome is unknown, ${unknown.what}${key ? ` (Idempotency-Key ${key})` : ''}`,
+    {
+      hint: `${unknown.hint}${resend}`.trim() || undefined,
+      cause: error,
+      outcomeUnknown: true,
+      idempotencyKey: key,
+    },
   );
+}
+
+/** A request as `--dry-run` shows it: what would be sent, the key redacted. */
+export interface RequestPreview {
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  body: unknown;
+}
+
+/** Options of every write (POST). */
+export interface WriteOptions {
+  /** Sent as Idempotency-Key; a new random UUID when absent. */
+  idempotencyKey?: string | undefined;
+}
+
+function preview(request: HttpRequest): RequestPreview {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(request.headers)) {
+    headers[name] = redactHeader(name, value);
+  }
+  return {
+    method: request.method,
+    url: request.url.href,
+    headers,
+    body: request.body === undefined ? undefined : parseJson(request.body),
+  };
 }
 
 const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -101,13 +141,18 @@ export class PetstoreClient {
     return decodeResponse<Pet[]>(response, checkPets, 'a list of pets', { 401: AUTH_HINT });
   }
 
-  async createPet(pet: NewPet): Promise<Pet> {
-    const url = this.apiUrl('pets');
-    const response = await this.send(
-      this.build('POST', url, stringifyJson(pet)),
-      UNKNOWN_PET_OUTCOME,
-    );
+  async createPet(pet: NewPet, options: WriteOptions = {}): Promise<Pet> {
+    const response = await this.send(this.createPetRequest(pet, options), UNKNOWN_PET_OUTCOME);
     return this.decodeCreated(response, checkPet, 'a pet');
+  }
+
+  /** What createPet would send, for --dry-run: nothing is sent. */
+  previewCreatePet(pet: NewPet, options: WriteOptions = {}): RequestPreview {
+    return preview(this.createPetRequest(pet, options));
+  }
+
+  private createPetRequest(pet: NewPet, options: WriteOptions): HttpRequest {
+    return this.build('POST', this.apiUrl('pets'), stringifyJson(pet), options);
   }
 
   async getPet(id: Int64): Promise<Pet> {
@@ -119,19 +164,27 @@ export class PetstoreClient {
     });
   }
 
-  async sendMessage(message: string): Promise<MessageReceipt> {
+  async sendMessage(message: string, options: WriteOptions = {}): Promise<MessageReceipt> {
+    const response = await this.send(
+      this.sendMessageRequest(message, options),
+      UNKNOWN_MESSAGE_OUTCOME,
+    );
+    return this.decodeCreated(response, checkMessageReceipt, 'a message receipt');
+  }
+
+  /** What sendMessage would send, for --dry-run: nothing is sent. */
+  previewSendMessage(message: string, options: WriteOptions = {}): RequestPreview {
+    return preview(this.sendMessageRequest(message, options));
+  }
+
+  private sendMessageRequest(message: string, options: WriteOptions): HttpRequest {
     const base = this.options.quickstartUrl;
     if (!base) {
       throw new UsageError(`profile "${this.options.profile}" has no quickstart URL`, {
         hint: `Run: petstore profile set ${this.options.profile} --quickstart-url URL (or pass --quickstart-url, or set PETSTORE_QUICKSTART_URL).`,
       });
     }
-    const url = joinUrl(base, 'messages');
-    const response = await this.send(
-      this.build('POST', url, stringifyJson({ message })),
-      UNKNOWN_MESSAGE_OUTCOME,
-    );
-    return this.decodeCreated(response, checkMessageReceipt, 'a message receipt');
+    return this.build('POST', joinUrl(base, 'messages'), stringifyJson({ message }), options);
   }
 
   async close(): Promise<void> {
@@ -190,14 +243,22 @@ export class PetstoreClient {
     });
   }
 
-  private build(method: HttpRequest['method'], url: URL, body?: string): HttpRequest {
+  private build(
+    method: HttpRequest['method'],
+    url: URL,
+    body?: string,
+    write: WriteOptions = {},
+  ): HttpRequest {
     const headers: Record<string, string> = {
       accept: 'application/json',
       authorization: `Bearer ${this.options.apiKey}`,
       'user-agent': this.options.userAgent,
     };
-    if (body !== undefined) headers['content-type'] = 'application/json';
-    return body === undefined ? { method, url, headers } : { method, url, headers, body };
+    if (body === undefined) return { method, url, headers };
+    headers['content-type'] = 'application/json';
+    // Every write carries a key, so one whose outcome is unknown can be sent again safely.
+    headers[IDEMPOTENCY_HEADER] = write.idempotencyKey ?? randomUUID();
+    return { method, url, headers, body };
   }
 
   /**

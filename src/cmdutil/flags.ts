@@ -23,3 +23,18 @@ export function parseStatus(text: string | undefined): PetStatus | undefined {
   }
   return text;
 }
+
+/**
+ * --idempotency-key: what the service matches a re-sent write by. Visible ASCII only (it goes
+ * in a header), 1 to 255 characters, as the IETF draft and Stripe allow.
+ */
+export function parseIdempotencyKey(text: string | undefined): string | undefined {
+  if (text === undefined) return undefined;
+  if (!/^[\x21-\x7e]{1,255}$/.test(text)) {
+    throw new UsageError(
+      '--idempotency-key must be 1 to 255 visible ASCII characters (no spaces)',
+      { hint: 'Use the key a previous error named, or any unique value such as a UUID.' },
+    );
+  }
+  return text;
+}

@@ -7,6 +7,7 @@ import { apiKeyProblem } from '../core/api-key.js';
 import { MissingCredentialError, UsageError } from '../core/errors.js';
 import type { Env, IO } from '../core/io.js';
 import type { SecretRedactor } from '../core/redact.js';
+import { stringifyJson } from '../core/json.js';
 import { sanitizeLine } from '../core/sanitize.js';
 import { renderData, type Column } from '../output/render.js';
 import type { Settings } from './settings.js';
@@ -35,6 +36,8 @@ export interface Context {
   config(): Promise<ConfigStore>;
   /** Keeps a secret (a key typed at a prompt) out of everything the run prints. */
   protectSecret(secret: string): void;
+  /** Writes a request `--dry-run` would have sent, as JSON on stdout. */
+  printRequest(request: unknown): void;
   /** The text with every secret the run knows masked: for what goes to files, not streams. */
   redact(text: string): string;
   /** Releases what the run opened (sockets, an embedded sandbox). */
@@ -145,6 +148,9 @@ export function createContext(deps: ContextDeps): Context {
       redactor.add(secret);
     },
     redact: (text) => redactor.redact(text),
+    printRequest(request) {
+      io.stdout.write(stringifyJson(request, settings.prettyJson) + '\n');
+    },
     async close() {
       for (const cleanup of cleanups.splice(0)) await cleanup();
     },

@@ -73,14 +73,22 @@ export class NetworkError extends PetstoreError {
    * Such an error is never retried, and says so.
    */
   readonly outcomeUnknown: boolean;
+  /** The Idempotency-Key the unknown write was sent with: re-sending with it is safe. */
+  readonly idempotencyKey: string | undefined;
   constructor(
     code: string,
     message: string,
-    options: { hint?: string | undefined; cause?: unknown; outcomeUnknown?: boolean } = {},
+    options: {
+      hint?: string | undefined;
+      cause?: unknown;
+      outcomeUnknown?: boolean;
+      idempotencyKey?: string | undefined;
+    } = {},
   ) {
     super(message, options);
     this.code = code;
     this.outcomeUnknown = options.outcomeUnknown ?? false;
+    this.idempotencyKey = options.idempotencyKey;
   }
 }
 

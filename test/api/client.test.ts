@@ -240,7 +240,7 @@ describe('network faults (real sockets on 127.0.0.1)', () => {
       expect(error).toBeInstanceOf(NetworkError);
       expect((error as NetworkError).outcomeUnknown).toBe(true);
       expect((error as NetworkError).message).toMatch(
-        /^no answer to POST \/v1\/pets from 127\.0\.0\.1:\d+ \(timed out waiting for the response\): the outcome is unknown, the pet may or may not have been created$/,
+        /^no answer to POST \/v1\/pets from 127\.0\.0\.1:\d+ \(timed out waiting for the response\): the outcome is unknown, the pet may or may not have been created \(Idempotency-Key [0-9a-f-]{36}\)$/,
       );
       expect((error as NetworkError).hint).toContain('petstore pets list');
       expect(server.requests).toHaveLength(1);

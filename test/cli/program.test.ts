@@ -17,6 +17,17 @@ async function parse(argv: string[]) {
   return { code, received, err: io.err() };
 }
 
+/** What a bulk `pets add` turns into when only some flags are given. */
+const NEW_BULK_RUN = {
+  resume: undefined,
+  journal: undefined,
+  concurrency: 4,
+  failFast: false,
+  dryRun: false,
+  retryFailed: false,
+  retryUnknown: false,
+};
+
 describe('flags become typed options', () => {
   it.each([
     [['pets', 'list'], 'pets list', { status: undefined, limit: undefined }],
@@ -28,21 +39,43 @@ describe('flags become typed options', () => {
     [
       ['pets', 'add', '--name', 'Rex', '--category-id', '9223372036854775807'],
       'pets add',
-      { pet: { name: 'Rex', categoryId: 9223372036854775807n } },
+      {
+        pet: { name: 'Rex', categoryId: 9223372036854775807n },
+        idempotencyKey: undefined,
+        dryRun: false,
+      },
+    ],
+    [
+      ['pets', 'add', '--name', 'A', '--category-id', '1', '--idempotency-key', 'k-1', '--dry-run'],
+      'pets add',
+      { pet: { name: 'A', categoryId: 1 }, idempotencyKey: 'k-1', dryRun: true },
     ],
     [
       ['pets', 'add', '--file', '-', '--concurrency', '8', '--fail-fast'],
       'pets add',
-      { file: '-', concurrency: 8, failFast: true },
+      { ...NEW_BULK_RUN, file: '-', concurrency: 8, failFast: true },
     ],
     [
-      ['pets', 'add', '--file', 'p.ndjson'],
+      ['pets', 'add', '--resume', 'j', '--retry-unknown', '--retry-failed'],
       'pets add',
-      { file: 'p.ndjson', concurrency: 4, failFast: false },
+      { ...NEW_BULK_RUN, file: undefined, resume: 'j', retryFailed: true, retryUnknown: true },
+    ],
+    [
+      ['pets', 'add', '--file', 'p.ndjson', '--journal', 'p.journal'],
+      'pets add',
+      { ...NEW_BULK_RUN, file: 'p.ndjson', journal: 'p.journal' },
     ],
     [['pets', 'get', '9007199254740993'], 'pets get', { id: 9007199254740993n }],
-    [['message', 'send', 'hi'], 'message send', { text: 'hi' }],
-    [['message', 'send', '--file', '-'], 'message send', { file: '-' }],
+    [
+      ['message', 'send', 'hi', '--idempotency-key', 'm-1'],
+      'message send',
+      { text: 'hi', idempotencyKey: 'm-1', dryRun: false },
+    ],
+    [
+      ['message', 'send', '--file', '-', '--dry-run'],
+      'message send',
+      { file: '-', idempotencyKey: undefined, dryRun: true },
+    ],
     [['profile', 'show'], 'profile show', { name: undefined }],
     [['profile', 'remove', 'qa', '-y'], 'profile remove', { name: 'qa', yes: true }],
     [

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { UNKNOWN_MESSAGE_OUTCOME } from '../../core/unknown-outcome.js';
 import { endInterrupted, finishWrite } from '../../cmdutil/finish-write.js';
+import { parseIdempotencyKey } from '../../cmdutil/flags.js';
 import { readInputFile } from '../../cmdutil/read-input.js';
 import type { RunVerb } from '../../cmdutil/run-verb.js';
 import type { Context } from '../../context/context.js';
@@ -19,14 +20,27 @@ const RECEIPT_COLUMNS: Column<MessageReceipt>[] = [
 ];
 
 /** The message itself, or the file (or - for stdin) to read it from. */
-export type MessageSendOptions = { text: string } | { file: string };
+export type MessageSource = { text: string } | { file: string };
 
-export function toMessageSendOptions(
-  text: string | undefined,
-  file: string | undefined,
-): MessageSendOptions {
-  if (text !== undefined && file === undefined) return { text };
-  if (text === undefined && file !== undefined) return { file };
+export type MessageSendOptions = MessageSource & {
+  idempotencyKey: string | undefined;
+  /** Print the request instead of sending it. */
+  dryRun: boolean;
+};
+
+interface Flags {
+  file?: string;
+  idempotencyKey?: string;
+  dryRun?: boolean;
+}
+
+export function toMessageSendOptions(text: string | undefined, flags: Flags): MessageSendOptions {
+  const rest = {
+    idempotencyKey: parseIdempotencyKey(flags.idempotencyKey),
+    dryRun: flags.dryRun === true,
+  };
+  if (text !== undefined && flags.file === undefined) return { text, ...rest };
+  if (text === undefined && flags.file !== undefined) return { file: flags.file, ...rest };
   throw new UsageError('give the message as TEXT or with --file, not both or neither', {
     hint: 'Example: petstore message send "Hello"',
   });
@@ -39,9 +53,14 @@ export async function runMessageSend(ctx: Context, options: MessageSendOptions):
       : (await readInputFile(options.file, ctx.io)).replace(/\r?\n$/, '');
   if (message.trim() === '') throw new UsageError('the message is empty');
   const client = await ctx.client();
+  const write = { idempotencyKey: options.idempotencyKey };
+  if (options.dryRun) {
+    ctx.printRequest(client.previewSendMessage(message, write));
+    return;
+  }
   const { result: receipt, interrupted } = await finishWrite(
     ctx,
-    () => client.sendMessage(message),
+    () => client.sendMessage(message, write),
     UNKNOWN_MESSAGE_OUTCOME,
   );
   await ctx.render(receipt, RECEIPT_COLUMNS);
@@ -61,14 +80,17 @@ export function registerMessageSend(message: Command, runVerb: RunVerb): void {
     .description('Send a quickstart message (POST {quickstart}/messages)')
     .argument('[TEXT]', 'the message text')
     .option('--file <path>', 'read the message from a file, or - for standard input')
+    .option('--idempotency-key <key>', 'send with this Idempotency-Key (default: a new UUID)')
+    .option('--dry-run', 'print the request that would be sent (key redacted); send nothing')
     .addHelpText(
       'after',
       `
 Examples:
   $ petstore message send "Hello from the store"
-  $ git log -1 --format=%s | petstore message send --file -`,
+  $ git log -1 --format=%s | petstore message send --file -
+  $ petstore message send "Hello" --dry-run`,
     )
-    .action((text: string | undefined, flags: { file?: string }, command: Command) =>
-      runVerb(command, () => toMessageSendOptions(text, flags.file), runMessageSend),
+    .action((text: string | undefined, flags: Flags, command: Command) =>
+      runVerb(command, () => toMessageSendOptions(text, flags), runMessageSend),
     );
 }

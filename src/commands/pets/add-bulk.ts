@@ -14,16 +14,42 @@ import { stringifyJson } from '../../core/json.js';
 import { UNKNOWN_PET_OUTCOME } from '../../core/unknown-outcome.js';
 import { sanitizeLine, snippet } from '../../core/sanitize.js';
 import type { NewPet, Pet } from '../../core/types.js';
-import { ExitCode, exitCodeFor, reportRecordError } from '../../output/report-error.js';
+import {
+  errorFields,
+  ExitCode,
+  exitCodeFor,
+  reportRecordError,
+} from '../../output/report-error.js';
 import { PET_COLUMNS } from './columns.js';
+import { recordDigest, type ErrorSummary, type JournalWriter } from './journal.js';
 
-export interface BulkAddOptions {
-  pets: NewPet[];
-  concurrency: number;
-  failFast: boolean;
+/** One record to send: its 0-based position in the input, and the key it is sent with. */
+export interface BulkRecord {
+  index: number;
+  pet: NewPet;
+  key: string;
 }
 
-/** For records left unknown: each may or may not have been created. */
+/** What a resumed run found in its journal and does not send again. */
+export interface EarlierOutcomes {
+  created: { index: number; pet: Pet }[];
+  failed: { index: number; error: ErrorSummary }[];
+  unknown: number[];
+}
+
+export interface BulkAddOptions {
+  /** How many records the input holds. */
+  total: number;
+  /** The records to send, in input order. */
+  send: BulkRecord[];
+  earlier: EarlierOutcomes;
+  concurrency: number;
+  failFast: boolean;
+  /** Where each record is recorded before it is sent, and its outcome after. */
+  journal: JournalWriter | undefined;
+}
+
+/** For records left unknown by a run without a journal. */
 const UNKNOWN_OUTCOME_HINT = `Each ${UNKNOWN_PET_OUTCOME.what.replace(/^the /, '')}. ${UNKNOWN_PET_OUTCOME.hint}`;
 
 /** Why a run starts no more requests. */
@@ -33,6 +59,7 @@ type StopReason = 'fail-fast' | 'run-wide failure' | 'stdout closed' | 'signal';
  * Adds many pets, `concurrency` at a time. Each created pet is written to stdout as soon as
  * the service confirms it (one JSON line, or a table at the end on a terminal with a line per
  * pet on stderr meanwhile), so an interrupted run still leaves a record of what it created.
+ * Pets a resumed run finds created in its journal are written first, so the output is whole.
  *
  * Whatever stops a run early (--fail-fast, a failure every record would meet, a closed stdout,
  * SIGINT or SIGTERM), it starts no new request, lets those in flight finish (each bounded by
@@ -43,20 +70,26 @@ export async function runPetsAddBulk(ctx: Context, options: BulkAddOptions): Pro
   const client = await ctx.client();
   const target = await ctx.target();
   const table = ctx.settings.output === 'table';
-  const total = options.pets.length;
+  const { total, send, journal } = options;
   /** Created pets, kept only for the table shown at the end. */
   const forTable: Pet[] = [];
   const createdIds: string[] = [];
-  const failures: { index: number; error: unknown }[] = [];
-  const unknown: number[] = [];
+  const failures: { index: number; error: unknown }[] = options.earlier.failed.map(
+    ({ index, error }) => ({ index, error: errorFromSummary(error) }),
+  );
+  const unknown: number[] = [...options.earlier.unknown];
   const inFlight = new Set<number>();
   let next = 0;
   let stop: StopReason | undefined;
   let fatal: Error | undefined;
   let signal: StopSignal | undefined;
 
+  const unknownHint = () =>
+    journal
+      ? `Each may or may not have been created. Resume with: petstore pets add --resume ${journal.path} --retry-unknown (it sends each again with its Idempotency-Key; a service that honours the key creates nothing twice).`
+      : UNKNOWN_OUTCOME_HINT;
   const summary = () => {
-    const notAttempted = total - next;
+    const notAttempted = send.length - next;
     const parts = [
       failures.length ? `${failures.length} failed` : '',
       unknown.length ? `${unknown.length} unknown (record ${positions(unknown)})` : '',
@@ -83,48 +116,66 @@ export async function runPetsAddBulk(ctx: Context, options: BulkAddOptions): Pro
       new InterruptedError(`stopped at once on a second ${received}: ${summary()}`, {
         signal: received,
         immediate: true,
-        hint: inFlightNow.length ? UNKNOWN_OUTCOME_HINT : undefined,
+        hint: inFlightNow.length ? unknownHint() : undefined,
       }),
     );
   });
 
-  const addOne = async (index: number) => {
-    const pet = options.pets[index]!;
+  const emit = (pet: Pet) => {
+    createdIds.push(pet.id.toString());
+    if (table) {
+      forTable.push(pet);
+      ctx.notice(`created ${pet.id.toString()} ${sanitizeLine(pet.name)}`);
+    } else {
+      ctx.io.stdout.write(stringifyJson(pet) + '\n');
+      if (ctx.io.stdoutClosed()) stop ??= 'stdout closed';
+    }
+  };
+  const addOne = async ({ index, pet, key }: BulkRecord) => {
+    const record = index + 1;
     inFlight.add(index);
     try {
-      const result = await client.createPet(pet);
-      createdIds.push(result.id.toString());
-      if (table) {
-        forTable.push(result);
-        ctx.notice(`created ${result.id.toString()} ${sanitizeLine(result.name)}`);
-      } else {
-        ctx.io.stdout.write(stringifyJson(result) + '\n');
-        if (ctx.io.stdoutClosed()) stop ??= 'stdout closed';
+      await journal?.write({ type: 'sending', record, digest: recordDigest(pet), key });
+      let result: Pet;
+      try {
+        result = await client.createPet(pet, { idempotencyKey: key });
+      } catch (error) {
+        const outcomeUnknown = error instanceof NetworkError && error.outcomeUnknown;
+        await journal?.write({
+          type: outcomeUnknown ? 'unknown' : 'failed',
+          record,
+          error: summarize(error),
+        });
+        throw error;
       }
+      await journal?.write({ type: 'created', record, pet: result });
+      emit(result);
     } catch (error) {
       if (concernsWholeRun(error)) {
         stop ??= 'run-wide failure';
         fatal ??= error as Error;
         return;
       }
-      if (error instanceof NetworkError && error.outcomeUnknown) unknown.push(index);
+      const outcomeUnknown = error instanceof NetworkError && error.outcomeUnknown;
+      if (outcomeUnknown) unknown.push(index);
       else failures.push({ index, error });
       if (options.failFast) stop ??= 'fail-fast';
       reportRecordError(
-        error,
+        outcomeUnknown ? withHint(error, unknownHint()) : error,
         { json: !table, write: (text) => ctx.io.stderr.write(text) },
-        { position: index + 1, name: snippet(pet.name, 40) },
+        { position: record, name: snippet(pet.name, 40) },
       );
     } finally {
       inFlight.delete(index);
     }
   };
   const worker = async () => {
-    while (stop === undefined && next < total) await addOne(next++);
+    while (stop === undefined && next < send.length) await addOne(send[next++]!);
   };
   try {
+    for (const { pet } of options.earlier.created) emit(pet);
     if (ctx.io.stdoutClosed()) stop = 'stdout closed';
-    const workers = Array.from({ length: Math.min(options.concurrency, total) }, worker);
+    const workers = Array.from({ length: Math.min(options.concurrency, send.length) }, worker);
     await Promise.race([Promise.all(workers), abandoned]);
   } finally {
     stopListening();
@@ -134,7 +185,7 @@ export async function runPetsAddBulk(ctx: Context, options: BulkAddOptions): Pro
   if (signal !== undefined) {
     throw new InterruptedError(`${signal}: ${summary()}`, {
       signal,
-      hint: unknown.length ? UNKNOWN_OUTCOME_HINT : undefined,
+      hint: unknown.length ? unknownHint() : undefined,
     });
   }
   if (stop === 'stdout closed') {
@@ -157,10 +208,35 @@ export async function runPetsAddBulk(ctx: Context, options: BulkAddOptions): Pro
   });
   const exitCode =
     firstFailure.index < Math.min(...unknown) ? exitCodeFor(firstFailure.error) : ExitCode.network;
+  const skipped = [
+    options.earlier.failed.length ? '--retry-failed sends the failed ones again' : '',
+    options.earlier.unknown.length ? '--retry-unknown the unknown ones' : '',
+  ].filter(Boolean);
   throw new BulkFailedError(
-    `${summary()}${stop === 'fail-fast' ? ' (--fail-fast)' : ''}`,
+    `${summary()}${stop === 'fail-fast' ? ' (--fail-fast)' : ''}${skipped.length ? ` (not sent again: ${skipped.join(', ')})` : ''}`,
     exitCode,
   );
+}
+
+/** What the journal keeps of an error: its contract fields. */
+function summarize(error: unknown): ErrorSummary {
+  const { code, message, status } = errorFields(error);
+  return { code, message, status };
+}
+
+function errorFromSummary(summary: ErrorSummary): Error {
+  return summary.status > 0
+    ? new ApiError(summary.status, summary.code, summary.message)
+    : new NetworkError(summary.code, summary.message);
+}
+
+function withHint(error: NetworkError, hint: string): NetworkError {
+  return new NetworkError(error.code, error.message, {
+    hint,
+    cause: error,
+    outcomeUnknown: true,
+    idempotencyKey: error.idempotencyKey,
+  });
 }
 
 /** 1-based record positions, in order. */

@@ -1,31 +1,35 @@
 import type { Command } from 'commander';
-import { parseConcurrency, parseStatus } from '../../cmdutil/flags.js';
+import { parseConcurrency, parseIdempotencyKey, parseStatus } from '../../cmdutil/flags.js';
 import { UNKNOWN_PET_OUTCOME } from '../../core/unknown-outcome.js';
 import { endInterrupted, finishWrite } from '../../cmdutil/finish-write.js';
-import { readInputFile } from '../../cmdutil/read-input.js';
 import type { RunVerb } from '../../cmdutil/run-verb.js';
 import type { Context } from '../../context/context.js';
-import { BULK_CONCURRENCY, BULK_MAX_BYTES } from '../../core/contract.js';
+import { BULK_CONCURRENCY } from '../../core/contract.js';
 import { UsageError } from '../../core/errors.js';
 import { parseInt64 } from '../../core/int64.js';
 import { sanitizeLine } from '../../core/sanitize.js';
 import type { NewPet } from '../../core/types.js';
-import { runPetsAddBulk } from './add-bulk.js';
+import { runPetsAddFile, type PetsAddFileOptions } from './add-file.js';
 import { PET_COLUMNS } from './columns.js';
-import { parsePetsFile } from './pets-file.js';
 
 interface Flags {
   name?: string;
   categoryId?: string;
   status?: string;
+  idempotencyKey?: string;
+  dryRun?: boolean;
   file?: string;
   concurrency?: string;
   failFast?: boolean;
+  journal?: string;
+  resume?: string;
+  retryFailed?: boolean;
+  retryUnknown?: boolean;
 }
 
-/** One pet from flags, or many from a file. */
+/** One pet from flags, or many from a file (a new run, or one resumed from its journal). */
 export type PetsAddOptions =
-  { pet: NewPet } | { file: string; concurrency: number; failFast: boolean };
+  { pet: NewPet; idempotencyKey: string | undefined; dryRun: boolean } | PetsAddFileOptions;
 
 function toNewPet(flags: Flags): NewPet {
   if (flags.name === undefined || flags.categoryId === undefined) {
@@ -43,40 +47,76 @@ function toNewPet(flags: Flags): NewPet {
   return pet;
 }
 
+const MANY_ONLY = [
+  'concurrency',
+  'failFast',
+  'journal',
+  'resume',
+  'retryFailed',
+  'retryUnknown',
+] as const;
+
 export function toPetsAddOptions(flags: Flags): PetsAddOptions {
-  if (flags.file === undefined) {
-    if (flags.concurrency !== undefined || flags.failFast) {
-      throw new UsageError('--concurrency and --fail-fast go with --file');
+  const dryRun = flags.dryRun === true;
+  if (flags.file === undefined && flags.resume === undefined) {
+    const misplaced = MANY_ONLY.filter((key) => flags[key] !== undefined && flags[key] !== false);
+    if (misplaced.length > 0) {
+      throw new UsageError(
+        `${misplaced.map(toFlag).join(', ')} go${misplaced.length === 1 ? 'es' : ''} with --file or --resume`,
+      );
     }
-    return { pet: toNewPet(flags) };
+    return {
+      pet: toNewPet(flags),
+      idempotencyKey: parseIdempotencyKey(flags.idempotencyKey),
+      dryRun,
+    };
   }
   if (flags.name !== undefined || flags.categoryId !== undefined || flags.status !== undefined) {
     throw new UsageError(
       'give one pet with --name/--category-id/--status, or many with --file, not both',
     );
   }
+  if (flags.idempotencyKey !== undefined) {
+    throw new UsageError('--idempotency-key is for one pet; with --file each record gets its own', {
+      hint: "A bulk run keeps each record's key in its journal: complete it with --resume JOURNAL.",
+    });
+  }
+  if (flags.journal !== undefined && flags.resume !== undefined) {
+    throw new UsageError('give --journal for a new run or --resume for an earlier one, not both');
+  }
+  if ((flags.retryFailed || flags.retryUnknown) && flags.resume === undefined) {
+    throw new UsageError('--retry-failed and --retry-unknown go with --resume JOURNAL');
+  }
   return {
     file: flags.file,
+    resume: flags.resume,
+    journal: flags.journal,
     concurrency: parseConcurrency(flags.concurrency),
     failFast: flags.failFast === true,
+    dryRun,
+    retryFailed: flags.retryFailed === true,
+    retryUnknown: flags.retryUnknown === true,
   };
 }
 
+function toFlag(key: string): string {
+  return `--${key.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`)}`;
+}
+
 export async function runPetsAdd(ctx: Context, options: PetsAddOptions): Promise<void> {
-  if ('file' in options) {
-    const source = options.file === '-' ? 'standard input' : options.file;
-    const text = await readInputFile(options.file, ctx.io, BULK_MAX_BYTES);
-    await runPetsAddBulk(ctx, {
-      pets: parsePetsFile(text, source),
-      concurrency: options.concurrency,
-      failFast: options.failFast,
-    });
+  if (!('pet' in options)) {
+    await runPetsAddFile(ctx, options);
     return;
   }
   const client = await ctx.client();
+  const write = { idempotencyKey: options.idempotencyKey };
+  if (options.dryRun) {
+    ctx.printRequest(client.previewCreatePet(options.pet, write));
+    return;
+  }
   const { result: created, interrupted } = await finishWrite(
     ctx,
-    () => client.createPet(options.pet),
+    () => client.createPet(options.pet, write),
     UNKNOWN_PET_OUTCOME,
   );
   await ctx.render(created, PET_COLUMNS);
@@ -101,6 +141,18 @@ export function registerPetsAdd(pets: Command, runVerb: RunVerb): void {
       `with --file: requests at once, ${BULK_CONCURRENCY.min} to ${BULK_CONCURRENCY.max} (default ${BULK_CONCURRENCY.default})`,
     )
     .option('--fail-fast', 'with --file: start no more requests after the first failure')
+    .option(
+      '--idempotency-key <key>',
+      'one pet: send with this Idempotency-Key (default: a new UUID)',
+    )
+    .option('--dry-run', 'print the request(s) that would be sent (key redacted); send nothing')
+    .option('--journal <file>', 'with --file: where to journal the run (default: beside the input)')
+    .option('--resume <journal>', 'complete an interrupted run from its journal')
+    .option('--retry-failed', 'with --resume: send again the records the service rejected')
+    .option(
+      '--retry-unknown',
+      'with --resume: send again, with the same key, records of unknown outcome',
+    )
     .addHelpText(
       'after',
       `
@@ -108,10 +160,13 @@ Examples:
   $ petstore pets add --name Rex --category-id 1
   $ petstore pets add --name Tom --category-id 2 --status pending --json
   $ petstore pets add --file pets.ndjson --concurrency 8 > created.ndjson
+  $ petstore pets add --resume pets.ndjson.2026-11-23T10-00-00-000Z.journal --retry-unknown > created.ndjson
+  $ petstore pets add --name Rex --category-id 1 --dry-run
 
 With --file every record is checked before anything is sent. Each created pet is written to
 stdout (one JSON line) as soon as the service confirms it, so an interrupted run still leaves
-a record of what it created.`,
+a record of what it created. The run's journal (named on stderr) lets --resume complete it
+without creating any record twice.`,
     )
     .action((flags: Flags, command: Command) =>
       runVerb(command, () => toPetsAddOptions(flags), runPetsAdd),

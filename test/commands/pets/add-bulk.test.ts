@@ -137,11 +137,9 @@ describe('pets add --file', () => {
     );
     expect(await main(['pets', 'add', '--file', file, '--concurrency', '1'], io, env)).toBe(5);
     expect(io.out().trimEnd().split('\n')).toHaveLength(2);
-    const errors = io
-      .err()
-      .trimEnd()
-      .split('\n')
-      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    const [journalLine, ...rest] = io.err().trimEnd().split('\n');
+    expect(journalLine).toMatch(/^Journal: .*\.journal \(if the run stops, complete it with/);
+    const errors = rest.map((line) => JSON.parse(line) as Record<string, unknown>);
     expect(errors[0]).toMatchObject({ code: 'invalid_name', status: 400, record: 2 });
     expect(errors.at(-1)).toMatchObject({
       code: 'bulk_failed',
@@ -180,7 +178,7 @@ describe('pets add --file', () => {
 
   it.each([
     [['--file', 'x', '--name', 'A'], 'not both'],
-    [['--concurrency', '2', '--name', 'A', '--category-id', '1'], 'go with --file'],
+    [['--concurrency', '2', '--name', 'A', '--category-id', '1'], 'goes with --file or --resume'],
     [['--file', 'x', '--concurrency', '0'], '--concurrency must be a whole number from 1 to 16'],
   ])('rejects %j with exit 2', async (args, message) => {
     const io = fakeIO({ tty: true });
@@ -205,8 +203,10 @@ describe('pets add --file, failures of the whole run', () => {
       });
       expect(code).toBe(3);
       expect(refused.requests).toHaveLength(1);
-      expect(io.err().trim().split('\n')).toHaveLength(1);
-      expect(JSON.parse(io.err())).toMatchObject({ code: 'unauthorized', status: 401 });
+      const lines = io.err().trim().split('\n');
+      expect(lines).toHaveLength(2);
+      expect(lines[0]).toMatch(/^Journal: /);
+      expect(JSON.parse(lines[1]!)).toMatchObject({ code: 'unauthorized', status: 401 });
     } finally {
       await refused.close();
     }

@@ -1,0 +1,99 @@
+import { access, constants } from 'node:fs/promises';
+import { basename, dirname, join, resolve } from 'node:path';
+import { readInputFile } from '../../cmdutil/read-input.js';
+import { dataDir } from '../../config/paths.js';
+import type { Context } from '../../context/context.js';
+import { BULK_MAX_BYTES } from '../../core/contract.js';
+import { UsageError } from '../../core/errors.js';
+import { stringifyJson } from '../../core/json.js';
+import { makeFolder } from '../../core/make-folder.js';
+import { runPetsAddBulk } from './add-bulk.js';
+import { JournalWriter, readJournal } from './journal.js';
+import { parsePetsFile } from './pets-file.js';
+import { planRun, type RetryChoices } from './resume-plan.js';
+
+export interface PetsAddFileOptions extends RetryChoices {
+  /** --file: the input; with --resume, defaults to the input the journal names. */
+  file: string | undefined;
+  /** --resume: the journal of the run to complete. */
+  resume: string | undefined;
+  /** --journal: where a new run keeps its journal. */
+  journal: string | undefined;
+  concurrency: number;
+  failFast: boolean;
+  dryRun: boolean;
+}
+
+/**
+ * Where a new run keeps its journal: beside the input when that folder is writable, else in
+ * the data folder. The name carries the time, so no earlier journal is ever overwritten.
+ */
+async function defaultJournalPath(ctx: Context, input: string): Promise<string> {
+  const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+  if (input !== '-') {
+    const beside = `${resolve(input)}.${stamp}.journal`;
+    const writable = await access(dirname(beside), constants.W_OK).then(
+      () => true,
+      () => false,
+    );
+    if (writable) return beside;
+  }
+  const folder = join(dataDir(ctx.env), 'journals');
+  await makeFolder(folder, 0o700);
+  return join(folder, `${input === '-' ? 'stdin' : basename(input)}.${stamp}.journal`);
+}
+
+/** `pets add --file` and `--resume`: read, check, plan, journal, send. */
+export async function runPetsAddFile(ctx: Context, options: PetsAddFileOptions): Promise<void> {
+  const earlier = options.resume === undefined ? undefined : await readJournal(options.resume);
+  const input = options.file ?? earlier?.input;
+  if (input === undefined) throw new UsageError('pets add needs --file or --resume');
+  if (input === '-' && options.file === undefined) {
+    throw new UsageError('the run being resumed read standard input', {
+      hint: 'Give the same input again: ... | petstore pets add --file - --resume JOURNAL',
+    });
+  }
+  const source = input === '-' ? 'standard input' : input;
+  const pets = parsePetsFile(await readInputFile(input, ctx.io, BULK_MAX_BYTES), source);
+  const plan = planRun(pets, earlier, options);
+
+  const client = await ctx.client();
+  if (options.dryRun) {
+    // One line per request that would be sent, with the record it is for.
+    for (const { index, pet, key } of plan.send) {
+      const request = client.previewCreatePet(pet, { idempotencyKey: key });
+      ctx.io.stdout.write(stringifyJson({ record: index + 1, ...request }) + '\n');
+    }
+    ctx.notice(`Dry run: ${plan.send.length} request(s) shown, none sent.`);
+    return;
+  }
+
+  const journal =
+    options.resume !== undefined
+      ? await JournalWriter.append(options.resume)
+      : await JournalWriter.create(options.journal ?? (await defaultJournalPath(ctx, input)));
+  ctx.notice(
+    `Journal: ${journal.path} (if the run stops, complete it with: petstore pets add --resume ${journal.path})`,
+  );
+  try {
+    const target = await ctx.target();
+    await journal.write({
+      type: options.resume !== undefined ? 'resume' : 'run',
+      version: 1,
+      input: input === '-' ? '-' : resolve(input),
+      records: pets.length,
+      target: target.label,
+      at: new Date().toISOString(),
+    });
+    await runPetsAddBulk(ctx, {
+      total: pets.length,
+      send: plan.send,
+      earlier: plan.earlier,
+      concurrency: options.concurrency,
+      failFast: options.failFast,
+      journal,
+    });
+  } finally {
+    await journal.close();
+  }
+}

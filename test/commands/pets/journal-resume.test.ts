@@ -1,0 +1,200 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { readJournal } from '../../../src/commands/pets/journal.js';
+import { main } from '../../../src/main.js';
+import { fakeIO } from '../../helpers/fake-io.js';
+import { freshHome } from '../../helpers/run-cli.js';
+import { sendJson, startTestServer, type TestServer } from '../../helpers/test-server.js';
+
+const servers: TestServer[] = [];
+afterEach(async () => {
+  for (const server of servers.splice(0)) await server.close();
+});
+
+/**
+ * A service that honours Idempotency-Key like the sandbox, and can be told to create a pet
+ * and then drop the connection (the unknown outcome), or to reject names starting "bad".
+ */
+async function service(options: { dropNames?: Set<string> } = {}) {
+  let nextId = 1;
+  const byKey = new Map<string, string>();
+  const created: string[] = [];
+  const server = await startTestServer((req, res) => {
+    const pet = JSON.parse(req.body) as { name: string };
+    const key = String(req.headers['idempotency-key']);
+    const replay = byKey.get(key);
+    if (replay) {
+      sendJson(res, 201, replay);
+      return;
+    }
+    if (pet.name.startsWith('bad')) {
+      sendJson(res, 400, '{"code":"invalid_name","message":"bad name","status":400}');
+      return;
+    }
+    const body = JSON.stringify({ id: nextId++, ...pet });
+    byKey.set(key, body);
+    created.push(pet.name);
+    if (options.dropNames?.delete(pet.name)) res.socket?.destroy();
+    else sendJson(res, 201, body);
+  });
+  servers.push(server);
+  const env = {
+    HOME: freshHome(),
+    PETSTORE_BASE_URL: `${server.url}/v1`,
+    PETSTORE_API_KEY: 'k_journal',
+  };
+  return { server, created, env };
+}
+
+function input(names: string[]): string {
+  const folder = mkdtempSync(join(tmpdir(), 'petstore-journal-'));
+  const path = join(folder, 'pets.ndjson');
+  writeFileSync(path, names.map((name) => `{"name":"${name}","categoryId":1}\n`).join(''));
+  return path;
+}
+
+function journalNamed(stderr: string): string {
+  const path = /^Journal: (\S+) /m.exec(stderr)?.[1];
+  expect(path, stderr).toBeDefined();
+  return path!;
+}
+
+const names = (out: string) =>
+  out
+    .trimEnd()
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => (JSON.parse(line) as { name: string }).name)
+    .sort();
+
+describe('pets add --file keeps a journal, and --resume completes the run', () => {
+  it('journals each record before sending it, with its key, and its outcome after', async () => {
+    const { env, server } = await service();
+    const file = input(['A', 'bad1', 'C']);
+    const io = fakeIO();
+    expect(await main(['pets', 'add', '--file', file, '--concurrency', '1'], io, env)).toBe(5);
+    const path = journalNamed(io.err());
+    expect(path.startsWith(`${file}.`)).toBe(true);
+    const journal = await readJournal(path);
+    expect(journal.records).toBe(3);
+    expect([...journal.states].map(([record, state]) => [record, state.outcome])).toEqual([
+      [1, 'created'],
+      [2, 'failed'],
+      [3, 'created'],
+    ]);
+    // The key in the journal is the one each request carried.
+    const keys = server.requests.map((request) => request.headers['idempotency-key']);
+    expect([...journal.states.values()].map((state) => state.key)).toEqual(keys);
+  });
+
+  it('resumes: emits the pets created before, leaves failed and unknown unless asked', async () => {
+    const { env, created } = await service({ dropNames: new Set(['B']) });
+    const file = input(['A', 'B', 'bad1', 'D']);
+    const first = fakeIO();
+    // B (record 2) is unknown, the first record not created: exit 7, as for a network error.
+    expect(await main(['pets', 'add', '--file', file, '--concurrency', '1'], first, env)).toBe(7);
+    expect(names(first.out())).toEqual(['A', 'D']);
+    const path = journalNamed(first.err());
+
+    const plain = fakeIO();
+    expect(await main(['pets', 'add', '--resume', path], plain, env)).toBe(7);
+    // Complete output: every pet created so far, and nothing sent again.
+    expect(names(plain.out())).toEqual(['A', 'D']);
+    expect(plain.err()).toContain('not sent again: --retry-failed sends the failed ones again');
+    expect(created).toEqual(['A', 'B', 'D']);
+
+    const retried = fakeIO();
+    const args = ['pets', 'add', '--resume', path, '--retry-unknown'];
+    // bad1 stays rejected (not retried without --retry-failed): exit 5, the code of a 400.
+    expect(await main(args, retried, env)).toBe(5);
+    // B was created before its answer was lost: its key makes the service answer, not create.
+    expect(names(retried.out())).toEqual(['A', 'B', 'D']);
+    expect(created).toEqual(['A', 'B', 'D']);
+  });
+
+  it('refuses to resume over an input that changed, and sends nothing', async () => {
+    const { env, server } = await service();
+    const file = input(['A', 'B']);
+    const first = fakeIO();
+    expect(await main(['pets', 'add', '--file', file], first, env)).toBe(0);
+    const path = journalNamed(first.err());
+    writeFileSync(file, '{"name":"A","categoryId":1}\n{"name":"B2","categoryId":1}\n');
+    const sent = server.requests.length;
+    const io = fakeIO({ tty: true });
+    expect(await main(['pets', 'add', '--resume', path], io, env)).toBe(2);
+    expect(io.err()).toContain(
+      'the input changed since the journaled run: record 2 differs; nothing was sent',
+    );
+    expect(server.requests).toHaveLength(sent);
+  });
+
+  it('never overwrites a journal', async () => {
+    const { env } = await service();
+    const file = input(['A']);
+    const journal = join(mkdtempSync(join(tmpdir(), 'petstore-j-')), 'run.journal');
+    writeFileSync(journal, 'precious\n');
+    const io = fakeIO({ tty: true });
+    expect(await main(['pets', 'add', '--file', file, '--journal', journal], io, env)).toBe(2);
+    expect(io.err()).toContain(`the journal ${journal} already exists`);
+    expect(readFileSync(journal, 'utf8')).toBe('precious\n');
+  });
+
+  it('reads a journal torn by a crash: the torn line is ignored, its record unknown', async () => {
+    const { env, created } = await service();
+    const file = input(['A', 'B']);
+    const first = fakeIO();
+    expect(await main(['pets', 'add', '--file', file, '--concurrency', '1'], first, env)).toBe(0);
+    const path = journalNamed(first.err());
+    // As if killed while writing B's outcome: its "sending" line survives, the rest is torn.
+    const lines = readFileSync(path, 'utf8').trimEnd().split('\n');
+    writeFileSync(path, [...lines.slice(0, -1), lines.at(-1)!.slice(0, 20)].join('\n'));
+    const io = fakeIO();
+    expect(await main(['pets', 'add', '--resume', path, '--retry-unknown'], io, env)).toBe(0);
+    expect(names(io.out())).toEqual(['A', 'B']);
+    expect(created).toEqual(['A', 'B']);
+    // The resumed run's lines follow the torn one, which stays where it was.
+    expect((await readJournal(path)).states.get(2)?.outcome).toBe('created');
+  });
+});
+
+describe('--dry-run sends nothing and never shows the key', () => {
+  it('pets add: the request, key redacted, with its Idempotency-Key', async () => {
+    const { env, server } = await service();
+    const io = fakeIO();
+    const args = ['pets', 'add', '--name', 'Rex', '--category-id', '1', '--dry-run'];
+    expect(await main([...args, '--idempotency-key', 'key-1'], io, env)).toBe(0);
+    expect(JSON.parse(io.out())).toEqual({
+      method: 'POST',
+      url: `${server.url}/v1/pets`,
+      headers: expect.objectContaining({
+        authorization: 'Bearer [redacted]',
+        'idempotency-key': 'key-1',
+        'content-type': 'application/json',
+      }) as unknown,
+      body: { name: 'Rex', categoryId: 1 },
+    });
+    expect(io.out() + io.err()).not.toContain('k_journal');
+    expect(server.requests).toHaveLength(0);
+  });
+
+  it('pets add --file: one line per request, no journal, nothing sent', async () => {
+    const { env, server } = await service();
+    const io = fakeIO();
+    const file = input(['A', 'B', 'C']);
+    expect(await main(['pets', 'add', '--file', file, '--dry-run'], io, env)).toBe(0);
+    const lines = io
+      .out()
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { record: number; body: unknown });
+    expect(lines.map((line) => [line.record, line.body])).toEqual([
+      [1, { name: 'A', categoryId: 1 }],
+      [2, { name: 'B', categoryId: 1 }],
+      [3, { name: 'C', categoryId: 1 }],
+    ]);
+    expect(io.err()).not.toContain('Journal');
+    expect(server.requests).toHaveLength(0);
+  });
+});
