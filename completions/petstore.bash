@@ -23,7 +23,7 @@ _petstore_words() {
     "") words="pets message profile auth sandbox smoke completion" ;;
     "pets") words="list add get" ;;
     "pets list") words="--status --limit" ;;
-    "pets add") words="--name --category-id --status --file --concurrency --fail-fast --idempotency-key --dry-run --journal --resume --retry-failed --retry-unknown" ;;
+    "pets add") words="--name --category-id --status --file --concurrency --fail-fast --idempotency-key --dry-run --journal --resume --retry-failed --retry-unknown --print-all" ;;
     "pets get") words="" ;;
     "message") words="send" ;;
     "message send") words="--file --idempotency-key --dry-run" ;;
@@ -38,7 +38,7 @@ _petstore_words() {
     "auth status") words="" ;;
     "auth logout") words="" ;;
     "sandbox") words="serve reset" ;;
-    "sandbox serve") words="--host --port --db --memory --api-key --id-start" ;;
+    "sandbox serve") words="--host --port --db --memory --api-key --id-start --latency --fail-rate --fail-status --rate-limit --drop-after-send --seed" ;;
     "sandbox reset") words="--db --yes -y" ;;
     "smoke") words="--allow-writes --junit" ;;
     "completion") words="" ;;

@@ -28,6 +28,7 @@ complete -c petstore -n '__fish_seen_subcommand_from pets; and __fish_seen_subco
 complete -c petstore -n '__fish_seen_subcommand_from pets; and __fish_seen_subcommand_from add' -l resume
 complete -c petstore -n '__fish_seen_subcommand_from pets; and __fish_seen_subcommand_from add' -l retry-failed
 complete -c petstore -n '__fish_seen_subcommand_from pets; and __fish_seen_subcommand_from add' -l retry-unknown
+complete -c petstore -n '__fish_seen_subcommand_from pets; and __fish_seen_subcommand_from add' -l print-all
 complete -c petstore -n '__fish_seen_subcommand_from message; and not __fish_seen_subcommand_from send' -a 'send'
 complete -c petstore -n '__fish_seen_subcommand_from message; and __fish_seen_subcommand_from send' -l file
 complete -c petstore -n '__fish_seen_subcommand_from message; and __fish_seen_subcommand_from send' -l idempotency-key
@@ -43,6 +44,12 @@ complete -c petstore -n '__fish_seen_subcommand_from sandbox; and __fish_seen_su
 complete -c petstore -n '__fish_seen_subcommand_from sandbox; and __fish_seen_subcommand_from serve' -l memory
 complete -c petstore -n '__fish_seen_subcommand_from sandbox; and __fish_seen_subcommand_from serve' -l api-key
 complete -c petstore -n '__fish_seen_subcommand_from sandbox; and __fish_seen_subcommand_from serve' -l id-start
+complete -c petstore -n '__fish_seen_subcommand_from sandbox; and __fish_seen_subcommand_from serve' -l latency
+complete -c petstore -n '__fish_seen_subcommand_from sandbox; and __fish_seen_subcommand_from serve' -l fail-rate
+complete -c petstore -n '__fish_seen_subcommand_from sandbox; and __fish_seen_subcommand_from serve' -l fail-status
+complete -c petstore -n '__fish_seen_subcommand_from sandbox; and __fish_seen_subcommand_from serve' -l rate-limit
+complete -c petstore -n '__fish_seen_subcommand_from sandbox; and __fish_seen_subcommand_from serve' -l drop-after-send
+complete -c petstore -n '__fish_seen_subcommand_from sandbox; and __fish_seen_subcommand_from serve' -l seed
 complete -c petstore -n '__fish_seen_subcommand_from sandbox; and __fish_seen_subcommand_from reset' -l db
 complete -c petstore -n '__fish_seen_subcommand_from sandbox; and __fish_seen_subcommand_from reset' -l yes
 complete -c petstore -n '__fish_seen_subcommand_from smoke' -l allow-writes

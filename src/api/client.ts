@@ -4,6 +4,7 @@ import type { Int64 } from '../core/int64.js';
 import {
   UNKNOWN_MESSAGE_OUTCOME,
   UNKNOWN_PET_OUTCOME,
+  resendHint,
   type UnknownOutcome,
 } from '../core/unknown-outcome.js';
 import { parseJson, stringifyJson } from '../core/json.js';
@@ -79,14 +80,11 @@ function outcomeUnknownError(
 ): NetworkError {
   const reason = error.message.replace(/^cannot reach \S+: /, '');
   const key = request.headers[IDEMPOTENCY_HEADER];
-  const resend = key
-    ? ` To send it again safely, run the same command with --idempotency-key ${key}: a service that honours the key answers with what it did the first time instead of doing it twice.`
-    : '';
   return new NetworkError(
     error.code,
     `no answer to ${request.method} ${request.url.pathname} from ${request.url.host} (${reason}): the outcome is unknown, ${unknown.what}${key ? ` (Idempotency-Key ${key})` : ''}`,
     {
-      hint: `${unknown.hint}${resend}`.trim() || undefined,
+      hint: resendHint(unknown, key) || undefined,
       cause: error,
       outcomeUnknown: true,
       idempotencyKey: key,
@@ -102,10 +100,21 @@ export interface RequestPreview {
   body: unknown;
 }
 
+/** The header a service sets on an answer it replays for an Idempotency-Key it has seen. */
+export const REPLAYED_HEADER = 'idempotent-replayed';
+
 /** Options of every write (POST). */
 export interface WriteOptions {
   /** Sent as Idempotency-Key; a new random UUID when absent. */
   idempotencyKey?: string | undefined;
+  /**
+   * When no answer comes after the request may have been sent, send it again with the same key
+   * (up to the client's retries). Only when the user asked: a service that ignores the key
+   * may then do the write twice.
+   */
+  resendWhenUnknown?: boolean | undefined;
+  /** Called when the service says its answer is a replay of an earlier send with the key. */
+  onReplayed?: (() => void) | undefined;
 }
 
 function preview(request: HttpRequest): RequestPreview {
@@ -142,7 +151,11 @@ export class PetstoreClient {
   }
 
   async createPet(pet: NewPet, options: WriteOptions = {}): Promise<Pet> {
-    const response = await this.send(this.createPetRequest(pet, options), UNKNOWN_PET_OUTCOME);
+    const response = await this.send(
+      this.createPetRequest(pet, options),
+      UNKNOWN_PET_OUTCOME,
+      options,
+    );
     return this.decodeCreated(response, checkPet, 'a pet');
   }
 
@@ -168,6 +181,7 @@ export class PetstoreClient {
     const response = await this.send(
       this.sendMessageRequest(message, options),
       UNKNOWN_MESSAGE_OUTCOME,
+      options,
     );
     return this.decodeCreated(response, checkMessageReceipt, 'a message receipt');
   }
@@ -262,10 +276,16 @@ export class PetstoreClient {
   }
 
   /**
-   * Sends with retries. GET is retried on network errors and 429/502/503/504; POST only when the
-   * request certainly never left this machine (refused, DNS), so a pet is never created twice.
+   * Sends with retries. GET is retried on network errors and 429/502/503/504. POST is retried,
+   * with its Idempotency-Key unchanged, when it certainly did nothing: it never left this
+   * machine (refused, DNS) or the service answered 429. A POST with no answer is sent again
+   * only when the caller asks (resendWhenUnknown); otherwise its outcome is reported unknown.
    */
-  private async send(request: HttpRequest, unknownOutcome?: UnknownOutcome): Promise<HttpResponse> {
+  private async send(
+    request: HttpRequest,
+    unknownOutcome?: UnknownOutcome,
+    write: WriteOptions = {},
+  ): Promise<HttpResponse> {
     const sleep = this.options.sleep ?? defaultSleep;
     const now = this.options.now ?? Date.now;
     const policy = { ...DEFAULT_BACKOFF, random: this.options.random ?? Math.random };
@@ -287,12 +307,19 @@ export class PetstoreClient {
           continue;
         }
         if (error instanceof NetworkError && !safe && !wasNeverSent(error)) {
+          if (write.resendWhenUnknown && canRetry) {
+            this.options.log?.(`! no answer (${error.code}); sending again with the same key`);
+            await sleep(backoffDelay(attempt, policy));
+            continue;
+          }
           throw outcomeUnknownError(error, request, unknownOutcome);
         }
         throw error;
       }
       this.noticeDeprecation(request, response);
-      if (safe && canRetry && RETRYABLE_STATUSES.has(response.status)) {
+      if (!safe && response.headers[REPLAYED_HEADER] === 'true') write.onReplayed?.();
+      const retryable = safe ? RETRYABLE_STATUSES.has(response.status) : response.status === 429;
+      if (canRetry && retryable) {
         const retryAfter = parseRetryAfter(response.headers['retry-after'], now());
         if (retryAfter === undefined || retryAfter <= MAX_RETRY_AFTER_MS) {
           await sleep(retryAfter ?? backoffDelay(attempt, policy));

@@ -1,4 +1,4 @@
-import type { UnknownOutcome } from '../core/unknown-outcome.js';
+import { resendHint, type UnknownOutcome } from '../core/unknown-outcome.js';
 import type { Context } from '../context/context.js';
 import { InterruptedError } from '../core/errors.js';
 import type { StopSignal } from '../core/io.js';
@@ -12,6 +12,8 @@ export async function finishWrite<T>(
   ctx: Context,
   write: () => Promise<T>,
   unknown: UnknownOutcome,
+  /** The write's Idempotency-Key, so the user can send it again safely. */
+  idempotencyKey: string,
 ): Promise<{ result: T; interrupted: StopSignal | undefined }> {
   let interrupted: StopSignal | undefined;
   let abandon!: (error: InterruptedError) => void;
@@ -26,11 +28,11 @@ export async function finishWrite<T>(
     }
     abandon(
       new InterruptedError(
-        `stopped at once on a second ${signal}: the outcome is unknown, ${unknown.what}`,
+        `stopped at once on a second ${signal}: the outcome is unknown, ${unknown.what} (Idempotency-Key ${idempotencyKey})`,
         {
           signal,
           immediate: true,
-          hint: unknown.hint,
+          hint: resendHint(unknown, idempotencyKey),
         },
       ),
     );

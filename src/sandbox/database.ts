@@ -80,7 +80,41 @@ CREATE TABLE IF NOT EXISTS messages (
   message TEXT NOT NULL,
   status TEXT NOT NULL,
   created_at TEXT NOT NULL
-);`;
+);
+CREATE TABLE IF NOT EXISTS idempotency_keys (
+  scope TEXT NOT NULL,
+  key TEXT NOT NULL,
+  request_digest TEXT NOT NULL,
+  status INTEGER NOT NULL,
+  body TEXT NOT NULL,
+  created_at INTEGER NOT NULL,
+  PRIMARY KEY (scope, key)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS idempotency_keys_by_age ON idempotency_keys (created_at);`;
+
+/** How long the sandbox remembers an Idempotency-Key: 24 hours, as Stripe does. */
+export const IDEMPOTENCY_KEY_LIFETIME_MS = 24 * 60 * 60 * 1000;
+
+/** A response kept for an Idempotency-Key: status and body text, sent again as they were. */
+export interface StoredResponse {
+  status: number;
+  body: string;
+}
+
+/** Where an Idempotency-Key is looked up: per route and per API key, and what was sent. */
+export interface IdempotentRequest {
+  scope: string;
+  key: string;
+  /** A digest of the request's content: the same key with other content is refused. */
+  digest: string;
+  /** Milliseconds since the epoch. */
+  now: number;
+}
+
+export type IdempotentOutcome =
+  | { kind: 'performed'; response: StoredResponse }
+  | { kind: 'replayed'; response: StoredResponse }
+  | { kind: 'key-reused'; response: undefined };
 
 function toPet(row: PetRow): StoredPet {
   const pet: StoredPet = {
@@ -103,6 +137,9 @@ export class SandboxDatabase {
   private readonly selectPetsByStatus: StatementSync;
   private readonly selectPet: StatementSync;
   private readonly insertMessage: StatementSync;
+  private readonly forgetOldKeys: StatementSync;
+  private readonly selectKey: StatementSync;
+  private readonly insertKey: StatementSync;
 
   constructor(
     /** A SQLite file, or ':memory:'. */
@@ -142,6 +179,14 @@ export class SandboxDatabase {
     this.insertMessage = this.db.prepare(
       'INSERT INTO messages (id, message, status, created_at) VALUES (:id, :message, :status, :createdAt)',
     );
+    this.forgetOldKeys = this.db.prepare('DELETE FROM idempotency_keys WHERE created_at < :before');
+    this.selectKey = this.db.prepare(
+      'SELECT request_digest, status, body FROM idempotency_keys WHERE scope = :scope AND key = :key',
+    );
+    this.insertKey = this.db.prepare(
+      `INSERT INTO idempotency_keys (scope, key, request_digest, status, body, created_at)
+       VALUES (:scope, :key, :digest, :status, :body, :now)`,
+    );
     for (const statement of [
       this.insertPet,
       this.selectPets,
@@ -161,12 +206,13 @@ export class SandboxDatabase {
 
   /** Throws IdsExhaustedError once the largest int64 id has been given. */
   createPet(name: string, categoryId: Int64, status: string | undefined): StoredPet {
-    const row = this.insertPet.get({
+    // all(), not get(): the statement runs to completion, so it holds no transaction open.
+    const [row] = this.insertPet.all({
       start: this.idStart,
       name,
       categoryId: BigInt(categoryId),
       status: status ?? null,
-    }) as unknown as PetRow | undefined;
+    }) as unknown as (PetRow | undefined)[];
     if (!row) throw new IdsExhaustedError();
     return toPet(row);
   }
@@ -187,12 +233,43 @@ export class SandboxDatabase {
     return stored;
   }
 
-  /** Removes every pet and message; returns how many pets there were. */
+  /**
+   * Performs `action` once per Idempotency-Key: the key is looked up, and the action run and its
+   * response stored, in one write transaction, so two processes sending one key at once create
+   * one pet. A key seen within its lifetime with the same digest replays the stored response;
+   * with another digest it is refused. Only a response the action returns is stored: one that
+   * throws (a bad request, no ids left) stores nothing and can be sent again.
+   */
+  idempotent(request: IdempotentRequest, action: () => StoredResponse): IdempotentOutcome {
+    this.db.exec('BEGIN IMMEDIATE');
+    try {
+      this.forgetOldKeys.run({ before: request.now - IDEMPOTENCY_KEY_LIFETIME_MS });
+      const stored = this.selectKey.get({ scope: request.scope, key: request.key }) as
+        { request_digest: string; status: number; body: string } | undefined;
+      let outcome: IdempotentOutcome;
+      if (stored === undefined) {
+        const response = action();
+        this.insertKey.run({ ...request, status: response.status, body: response.body });
+        outcome = { kind: 'performed', response };
+      } else if (stored.request_digest === request.digest) {
+        outcome = { kind: 'replayed', response: { status: stored.status, body: stored.body } };
+      } else {
+        outcome = { kind: 'key-reused', response: undefined };
+      }
+      this.db.exec('COMMIT');
+      return outcome;
+    } catch (error) {
+      this.db.exec('ROLLBACK');
+      throw error;
+    }
+  }
+
+  /** Removes every pet, message and stored key; returns how many pets there were. */
   reset(): number {
     const { count } = this.db.prepare('SELECT count(*) AS count FROM pets').get() as {
       count: number;
     };
-    this.db.exec('DELETE FROM pets; DELETE FROM messages;');
+    this.db.exec('DELETE FROM pets; DELETE FROM messages; DELETE FROM idempotency_keys;');
     return count;
   }
 

@@ -4,6 +4,7 @@ import { dirname } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { ConfigError } from '../core/errors.js';
 import { SandboxDatabase } from './database.js';
+import { Faults, type FaultSettings } from './faults.js';
 import { API_BASE_PATH, createSandboxHandler, QUICKSTART_BASE_PATH } from './service.js';
 
 export interface SandboxServerOptions {
@@ -15,11 +16,17 @@ export interface SandboxServerOptions {
   idStart?: bigint | undefined;
   /** What to suggest when the database cannot be opened. */
   databaseHint?: string | undefined;
+  /** Faults to show on purpose (sandbox serve only). */
+  faults?: FaultSettings | undefined;
+  /** The clock Idempotency-Key lifetimes are measured by; Date.now when absent (tests). */
+  now?: (() => number) | undefined;
 }
 
 export interface RunningSandbox {
   apiBaseUrl: string;
   quickstartUrl: string;
+  /** One line per fault that is on; empty when none is. */
+  faults: string[];
   close: () => Promise<void>;
 }
 
@@ -64,7 +71,10 @@ export async function startSandboxServer(options: SandboxServerOptions): Promise
     idStart: options.idStart,
     hint: options.databaseHint,
   });
-  const server = createServer(createSandboxHandler({ db, apiKeys: new Set(options.apiKeys) }));
+  const faults = options.faults ? new Faults(options.faults) : undefined;
+  const server = createServer(
+    createSandboxHandler({ db, apiKeys: new Set(options.apiKeys), faults, now: options.now }),
+  );
   server.keepAliveTimeout = 5_000;
   try {
     await new Promise<void>((resolve, reject) => {
@@ -83,6 +93,7 @@ export async function startSandboxServer(options: SandboxServerOptions): Promise
   return {
     apiBaseUrl: `${origin}${API_BASE_PATH}`,
     quickstartUrl: `${origin}${QUICKSTART_BASE_PATH}`,
+    faults: faults?.describe() ?? [],
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => {

@@ -1,8 +1,10 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { JsonTooDeepError, parseJson, stringifyJson } from '../core/json.js';
 import { GET_PET_SUNSET } from '../core/contract.js';
-import { IdsExhaustedError, type SandboxDatabase } from './database.js';
+import { IdsExhaustedError, type SandboxDatabase, type StoredResponse } from './database.js';
+import type { Faults } from './faults.js';
 import {
   checkListQuery,
   checkMessage,
@@ -19,6 +21,30 @@ export const MAX_BODY_BYTES = 64 * 1024;
 export interface SandboxServiceOptions {
   db: SandboxDatabase;
   apiKeys: ReadonlySet<string>;
+  /** Faults to show on purpose; none when absent. */
+  faults?: Faults | undefined;
+  /** For Idempotency-Key lifetimes; Date.now when absent. */
+  now?: (() => number) | undefined;
+}
+
+/** The header a client sends so a write is done once however often it is sent. */
+export const IDEMPOTENCY_KEY_HEADER = 'idempotency-key';
+/** Set on an answer replayed from an earlier request with the same Idempotency-Key. */
+export const REPLAYED_HEADER = 'idempotent-replayed';
+export const IDEMPOTENCY_KEY_MAX_LENGTH = 255;
+
+/** An answer, built before it is sent, so a fault can still decide not to send it. */
+interface Reply {
+  status: number;
+  /** JSON text. */
+  body: string;
+  headers: Record<string, string>;
+  /** A write that took effect now (not an error, not a replay). */
+  tookEffect?: boolean;
+}
+
+function reply(status: number, body: unknown, headers: Record<string, string> = {}): Reply {
+  return { status, body: stringifyJson(body), headers };
 }
 
 class HttpProblem extends Error {
@@ -48,20 +74,14 @@ function matchRoute(path: string): Route | undefined {
   return undefined;
 }
 
-function send(
-  res: ServerResponse,
-  status: number,
-  body: unknown,
-  headers: Record<string, string> = {},
-) {
-  const text = stringifyJson(body);
+function send(res: ServerResponse, { status, body, headers }: Reply) {
   res.writeHead(status, {
     'content-type': 'application/json',
-    'content-length': Buffer.byteLength(text),
+    'content-length': Buffer.byteLength(body),
     'x-request-id': randomUUID(),
     ...headers,
   });
-  res.end(text);
+  res.end(body);
 }
 
 function checked<T>(result: Checked<T>): T {
@@ -75,7 +95,8 @@ function unauthorized(message: string, error?: 'invalid_request' | 'invalid_toke
   return new HttpProblem(401, 'unauthorized', message, { 'www-authenticate': challenge });
 }
 
-function authenticate(req: IncomingMessage, apiKeys: ReadonlySet<string>): void {
+/** Returns the API key the request carries, once it is known to be accepted. */
+function authenticate(req: IncomingMessage, apiKeys: ReadonlySet<string>): string {
   const header = req.headers.authorization;
   if (header === undefined || header === '') {
     throw unauthorized('missing API key: send Authorization: Bearer <API_KEY>');
@@ -85,6 +106,64 @@ function authenticate(req: IncomingMessage, apiKeys: ReadonlySet<string>): void 
     throw unauthorized('the Authorization header must be "Bearer <API_KEY>"', 'invalid_request');
   }
   if (!apiKeys.has(match[1]!)) throw unauthorized('API key invalid', 'invalid_token');
+  return match[1]!;
+}
+
+function idempotencyKeyOf(req: IncomingMessage): string | undefined {
+  const key = req.headers[IDEMPOTENCY_KEY_HEADER];
+  if (key === undefined) return undefined;
+  if (typeof key !== 'string' || key === '' || key.length > IDEMPOTENCY_KEY_MAX_LENGTH) {
+    throw new HttpProblem(
+      400,
+      'invalid_idempotency_key',
+      `Idempotency-Key must be one value of 1 to ${IDEMPOTENCY_KEY_MAX_LENGTH} characters`,
+    );
+  }
+  return key;
+}
+
+function sha256(text: string): string {
+  return createHash('sha256').update(text).digest('hex');
+}
+
+interface Write {
+  req: IncomingMessage;
+  apiKey: string;
+  /** Method and path: a key is scoped to its route and to the API key that sent it. */
+  route: string;
+  /** What was asked, as checked: the same key is only replayed for the same content. */
+  content: unknown;
+  perform: () => StoredResponse;
+}
+
+/**
+ * A write, done at most once per Idempotency-Key: with a key seen before (same route, same API
+ * key, last 24 h), the first answer is replayed; with the key seen for other content, 422.
+ */
+function performWrite(db: SandboxDatabase, now: () => number, write: Write): Reply {
+  const key = idempotencyKeyOf(write.req);
+  if (key === undefined) return { ...write.perform(), headers: {}, tookEffect: true };
+  const outcome = db.idempotent(
+    {
+      scope: `${write.route} ${sha256(write.apiKey).slice(0, 32)}`,
+      key,
+      digest: sha256(stringifyJson(write.content)),
+      now: now(),
+    },
+    write.perform,
+  );
+  switch (outcome.kind) {
+    case 'performed':
+      return { ...outcome.response, headers: {}, tookEffect: true };
+    case 'replayed':
+      return { ...outcome.response, headers: { [REPLAYED_HEADER]: 'true' } };
+    case 'key-reused':
+      throw new HttpProblem(
+        422,
+        'idempotency_key_reused',
+        'this Idempotency-Key was sent with a different body in the last 24 hours; send a new key for a new request',
+      );
+  }
 }
 
 async function readJsonBody(req: IncomingMessage): Promise<unknown> {
@@ -138,23 +217,33 @@ function createPet(db: SandboxDatabase, pet: NewPetInput) {
   }
 }
 
+interface Request {
+  route: Route;
+  req: IncomingMessage;
+  url: URL;
+  apiKey: string;
+}
+
 async function dispatch(
-  route: Route,
-  req: IncomingMessage,
-  url: URL,
-  res: ServerResponse,
+  { route, req, url, apiKey }: Request,
   db: SandboxDatabase,
-) {
+  now: () => number,
+): Promise<Reply> {
   switch (route.name) {
-    case 'pets':
+    case 'pets': {
       if (req.method === 'GET') {
         const query = checked(checkListQuery(url.searchParams));
-        send(res, 200, db.listPets(query.limit, query.status));
-      } else {
-        const pet = checked(checkNewPet(await readJsonBody(req)));
-        send(res, 201, createPet(db, pet));
+        return reply(200, db.listPets(query.limit, query.status));
       }
-      return;
+      const pet = checked(checkNewPet(await readJsonBody(req)));
+      return performWrite(db, now, {
+        req,
+        apiKey,
+        route: `POST ${API_BASE_PATH}/pets`,
+        content: { name: pet.name, categoryId: pet.categoryId, status: pet.status ?? null },
+        perform: () => ({ status: 201, body: stringifyJson(createPet(db, pet)) }),
+      });
+    }
     case 'pet': {
       const deprecation = {
         deprecation: 'true',
@@ -166,22 +255,53 @@ async function dispatch(
       const pet = db.getPet(id.value);
       if (!pet)
         throw new HttpProblem(404, 'pet_not_found', `no pet has id ${id.value}`, deprecation);
-      send(res, 200, pet, deprecation);
-      return;
+      return reply(200, pet, deprecation);
     }
     case 'messages': {
       const message = checked(checkMessage(await readJsonBody(req)));
-      send(res, 202, db.addMessage(message));
-      return;
+      return performWrite(db, now, {
+        req,
+        apiKey,
+        route: `POST ${QUICKSTART_BASE_PATH}/messages`,
+        content: { message },
+        perform: () => ({ status: 202, body: stringifyJson(db.addMessage(message)) }),
+      });
     }
+  }
+}
+
+/** Faults that answer before the request is handled: a rate limit, a delay, a failure. */
+async function faultsBefore(faults: Faults): Promise<void> {
+  const wait = faults.rateLimited();
+  if (wait !== undefined) {
+    throw new HttpProblem(
+      429,
+      'rate_limited',
+      `more than ${faults.settings.rateLimitPerSecond} requests per second (sandbox --rate-limit); nothing was done`,
+      { 'retry-after': String(wait) },
+    );
+  }
+  const delay = faults.latency();
+  if (delay > 0) await sleep(delay);
+  const status = faults.failure();
+  if (status !== undefined) {
+    throw new HttpProblem(
+      status,
+      'injected_fault',
+      'the sandbox failed this request on purpose (sandbox --fail-rate); nothing was done',
+      status === 503 ? { 'retry-after': '1' } : {},
+    );
   }
 }
 
 /** The Animal Store interface, as the spec describes it, over node:http. */
 export function createSandboxHandler(options: SandboxServiceOptions) {
+  const { faults } = options;
+  const now = options.now ?? Date.now;
   return (req: IncomingMessage, res: ServerResponse): void => {
     const url = new URL(req.url ?? '/', 'http://sandbox.invalid');
-    const handle = async () => {
+    const handle = async (): Promise<Reply> => {
+      if (faults) await faultsBefore(faults);
       const route = matchRoute(url.pathname);
       if (!route)
         throw new HttpProblem(
@@ -200,10 +320,18 @@ export function createSandboxHandler(options: SandboxServiceOptions) {
           },
         );
       }
-      authenticate(req, options.apiKeys);
-      await dispatch(route, req, url, res, options.db);
+      const apiKey = authenticate(req, options.apiKeys);
+      return dispatch({ route, req, url, apiKey }, options.db, now);
     };
-    handle().catch((error: unknown) => {
+    const answer = (done: Reply) => {
+      if (done.tookEffect && faults?.dropsAnswer()) {
+        // The write is done; the client hears only a reset: its outcome is unknown to it.
+        res.socket?.resetAndDestroy();
+        return;
+      }
+      send(res, done);
+    };
+    handle().then(answer, (error: unknown) => {
       const problem =
         error instanceof HttpProblem
           ? error
@@ -214,9 +342,11 @@ export function createSandboxHandler(options: SandboxServiceOptions) {
       }
       send(
         res,
-        problem.status,
-        { code: problem.code, message: problem.message, status: problem.status },
-        problem.headers,
+        reply(
+          problem.status,
+          { code: problem.code, message: problem.message, status: problem.status },
+          problem.headers,
+        ),
       );
       if (problem.headers.connection === 'close') req.resume();
     });

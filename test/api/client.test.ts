@@ -242,7 +242,76 @@ describe('network faults (real sockets on 127.0.0.1)', () => {
       expect((error as NetworkError).message).toMatch(
         /^no answer to POST \/v1\/pets from 127\.0\.0\.1:\d+ \(timed out waiting for the response\): the outcome is unknown, the pet may or may not have been created \(Idempotency-Key [0-9a-f-]{36}\)$/,
       );
-      expect((error as NetworkError).hint).toContain('petstore pets list');
+      const key = /Idempotency-Key (\S+)\)$/.exec((error as NetworkError).message)![1]!;
+      expect(server.requests[0]!.headers['idempotency-key']).toBe(key);
+      expect((error as NetworkError).hint).toContain(`--idempotency-key ${key}`);
+      expect(server.requests).toHaveLength(1);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('sends a POST with no answer again, same key, only when asked (resendWhenUnknown)', async () => {
+    let calls = 0;
+    const server = await startTestServer((_req, res) => {
+      // The first send is dropped after it arrives; the second is answered.
+      if (++calls === 1) res.socket?.destroy();
+      else sendJson(res, 201, '{"id":1,"name":"Rex","categoryId":1}');
+    });
+    const { instance, delays } = client({ baseUrl: `${server.url}/v1` });
+    try {
+      const pet = await instance.createPet(
+        { name: 'Rex', categoryId: 1 },
+        { idempotencyKey: 'k-resend', resendWhenUnknown: true },
+      );
+      expect(pet).toEqual({ id: 1, name: 'Rex', categoryId: 1 });
+      expect(server.requests.map((r) => r.headers['idempotency-key'])).toEqual([
+        'k-resend',
+        'k-resend',
+      ]);
+      expect(delays).toHaveLength(1);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('sends a POST answered 429 again with the same key, after Retry-After', async () => {
+    let calls = 0;
+    const replayed: boolean[] = [];
+    const server = await startTestServer((_req, res) => {
+      if (++calls === 1) {
+        sendJson(res, 429, '{"code":"rate_limited","message":"slow down","status":429}', {
+          'retry-after': '2',
+        });
+      } else {
+        sendJson(res, 201, '{"id":1,"name":"Rex","categoryId":1}', {
+          'idempotent-replayed': 'true',
+        });
+      }
+    });
+    const { instance, delays } = client({ baseUrl: `${server.url}/v1` });
+    try {
+      await instance.createPet(
+        { name: 'Rex', categoryId: 1 },
+        { idempotencyKey: 'k-429', onReplayed: () => replayed.push(true) },
+      );
+      expect(server.requests.map((r) => r.headers['idempotency-key'])).toEqual(['k-429', 'k-429']);
+      expect(delays).toEqual([2000]);
+      expect(replayed).toEqual([true]);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('never sends a POST answered 503 again: the service may have acted', async () => {
+    const server = await startTestServer((_req, res) =>
+      sendJson(res, 503, '{"code":"unavailable","message":"down","status":503}'),
+    );
+    const { instance } = client({ baseUrl: `${server.url}/v1` });
+    try {
+      await expect(instance.createPet({ name: 'Rex', categoryId: 1 })).rejects.toBeInstanceOf(
+        ApiError,
+      );
       expect(server.requests).toHaveLength(1);
     } finally {
       await server.close();

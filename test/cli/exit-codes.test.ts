@@ -48,9 +48,14 @@ describe('each class of failure has its own exit code, never the bug message', (
     const args = ['pets', 'add', '--name', 'Rex', '--category-id', '1', '--timeout', '0.3'];
     expect(await main(args, io, env)).toBe(7);
     expect(io.err()).toContain('the outcome is unknown, the pet may or may not have been created');
-    expect(io.err()).toContain('hint: Check before adding it again: petstore pets list');
-    expect(io.err()).not.toContain('bug');
     expect(server.requests).toHaveLength(1);
+    const key = server.requests[0]!.headers['idempotency-key'] as string;
+    expect(key).toMatch(/^[0-9a-f-]{36}$/);
+    expect(io.err()).toContain(`(Idempotency-Key ${key})`);
+    expect(io.err()).toContain(
+      `hint: To send it again safely, run the same command with --idempotency-key ${key}`,
+    );
+    expect(io.err()).not.toContain('bug');
   });
 
   it('a config folder the system refuses ends with exit 2, not a hang', async () => {

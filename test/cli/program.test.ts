@@ -26,6 +26,7 @@ const NEW_BULK_RUN = {
   dryRun: false,
   retryFailed: false,
   retryUnknown: false,
+  printAll: false,
 };
 
 describe('flags become typed options', () => {

@@ -65,7 +65,9 @@ describe('a single write interrupted by a signal never leaves its outcome unsaid
   it('a second signal stops at once and says the outcome is unknown (SIGTERM: 143)', async () => {
     const { held, env } = await heldService();
     const io = fakeIO();
-    const running = main(['pets', 'add', '--name', 'Rex', '--category-id', '1'], io, env);
+    const key = 'k-interrupted-add';
+    const args = ['pets', 'add', '--name', 'Rex', '--category-id', '1', '--idempotency-key', key];
+    const running = main(args, io, env);
     await until(() => held.length === 1);
     io.signal('SIGTERM');
     io.signal('SIGTERM');
@@ -73,10 +75,9 @@ describe('a single write interrupted by a signal never leaves its outcome unsaid
     expect(io.out()).toBe('');
     expect(JSON.parse(io.err().trimEnd().split('\n')[1]!)).toEqual({
       code: 'interrupted',
-      message:
-        'stopped at once on a second SIGTERM: the outcome is unknown, the pet may or may not have been created',
+      message: `stopped at once on a second SIGTERM: the outcome is unknown, the pet may or may not have been created (Idempotency-Key ${key})`,
       status: 0,
-      hint: 'Check before adding it again: petstore pets list (a pet added twice cannot be undone).',
+      hint: `To send it again safely, run the same command with --idempotency-key ${key}: a service that honours the key answers with what it did the first time instead of doing it twice. A service that ignores Idempotency-Key would create it twice: if unsure, check first with petstore pets list.`,
     });
     held[0]!.destroy();
   });

@@ -1,5 +1,6 @@
+import { randomUUID } from 'node:crypto';
 import type { Command } from 'commander';
-import { UNKNOWN_MESSAGE_OUTCOME } from '../../core/unknown-outcome.js';
+import { replayedNotice, UNKNOWN_MESSAGE_OUTCOME } from '../../core/unknown-outcome.js';
 import { endInterrupted, finishWrite } from '../../cmdutil/finish-write.js';
 import { parseIdempotencyKey } from '../../cmdutil/flags.js';
 import { readInputFile } from '../../cmdutil/read-input.js';
@@ -53,7 +54,12 @@ export async function runMessageSend(ctx: Context, options: MessageSendOptions):
       : (await readInputFile(options.file, ctx.io)).replace(/\r?\n$/, '');
   if (message.trim() === '') throw new UsageError('the message is empty');
   const client = await ctx.client();
-  const write = { idempotencyKey: options.idempotencyKey };
+  // Chosen here, not by the client, so an interrupted run can name it.
+  const idempotencyKey = options.idempotencyKey ?? randomUUID();
+  const write = {
+    idempotencyKey,
+    onReplayed: () => ctx.notice(replayedNotice('message')),
+  };
   if (options.dryRun) {
     ctx.printRequest(client.previewSendMessage(message, write));
     return;
@@ -62,6 +68,7 @@ export async function runMessageSend(ctx: Context, options: MessageSendOptions):
     ctx,
     () => client.sendMessage(message, write),
     UNKNOWN_MESSAGE_OUTCOME,
+    idempotencyKey,
   );
   await ctx.render(receipt, RECEIPT_COLUMNS);
   if (interrupted) endInterrupted(interrupted, `message ${receipt.id} was sent`);

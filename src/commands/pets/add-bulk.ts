@@ -32,7 +32,8 @@ export interface BulkRecord {
 
 /** What a resumed run found in its journal and does not send again. */
 export interface EarlierOutcomes {
-  created: { index: number; pet: Pet }[];
+  /** `printed`: an earlier run wrote the pet to its stdout. */
+  created: { index: number; pet: Pet; printed: boolean }[];
   failed: { index: number; error: ErrorSummary }[];
   unknown: number[];
 }
@@ -45,6 +46,10 @@ export interface BulkAddOptions {
   earlier: EarlierOutcomes;
   concurrency: number;
   failFast: boolean;
+  /** Send a record whose outcome turns unknown again, with its key (--retry-unknown). */
+  resendUnknown: boolean;
+  /** Print the pets earlier runs printed too, not only those they did not. */
+  printAll: boolean;
   /** Where each record is recorded before it is sent, and its outcome after. */
   journal: JournalWriter | undefined;
 }
@@ -59,7 +64,9 @@ type StopReason = 'fail-fast' | 'run-wide failure' | 'stdout closed' | 'signal';
  * Adds many pets, `concurrency` at a time. Each created pet is written to stdout as soon as
  * the service confirms it (one JSON line, or a table at the end on a terminal with a line per
  * pet on stderr meanwhile), so an interrupted run still leaves a record of what it created.
- * Pets a resumed run finds created in its journal are written first, so the output is whole.
+ * A resumed run first writes the pets its journal has created but no run printed, so the
+ * outputs of all runs together hold each created pet once (all of them with printAll, and in
+ * a table, which only a finished run shows).
  *
  * Whatever stops a run early (--fail-fast, a failure every record would meet, a closed stdout,
  * SIGINT or SIGTERM), it starts no new request, lets those in flight finish (each bounded by
@@ -74,6 +81,8 @@ export async function runPetsAddBulk(ctx: Context, options: BulkAddOptions): Pro
   /** Created pets, kept only for the table shown at the end. */
   const forTable: Pet[] = [];
   const createdIds: string[] = [];
+  /** Records the service answered from its record of an earlier send of the same key. */
+  let replayed = 0;
   const failures: { index: number; error: unknown }[] = options.earlier.failed.map(
     ({ index, error }) => ({ index, error: errorFromSummary(error) }),
   );
@@ -96,7 +105,10 @@ export async function runPetsAddBulk(ctx: Context, options: BulkAddOptions): Pro
       notAttempted ? `${notAttempted} not attempted` : '',
     ].filter(Boolean);
     const tail = parts.length ? `; ${parts.join(', ')}` : '';
-    return `added ${createdIds.length} of ${total} pets to ${target.label}${tail}`;
+    const replays = replayed
+      ? ` (${replayed} of them answered from the service's record of an earlier send of the same key)`
+      : '';
+    return `added ${createdIds.length} of ${total} pets to ${target.label}${replays}${tail}`;
   };
 
   let abandon!: (error: InterruptedError) => void;
@@ -121,7 +133,7 @@ export async function runPetsAddBulk(ctx: Context, options: BulkAddOptions): Pro
     );
   });
 
-  const emit = (pet: Pet) => {
+  const emit = (pet: Pet, record: number) => {
     createdIds.push(pet.id.toString());
     if (table) {
       forTable.push(pet);
@@ -129,6 +141,8 @@ export async function runPetsAddBulk(ctx: Context, options: BulkAddOptions): Pro
     } else {
       ctx.io.stdout.write(stringifyJson(pet) + '\n');
       if (ctx.io.stdoutClosed()) stop ??= 'stdout closed';
+      // Right after the write, so a run killed between the two prints a pet twice at worst.
+      else journal?.append({ type: 'printed', record });
     }
   };
   const addOne = async ({ index, pet, key }: BulkRecord) => {
@@ -138,18 +152,23 @@ export async function runPetsAddBulk(ctx: Context, options: BulkAddOptions): Pro
       await journal?.write({ type: 'sending', record, digest: recordDigest(pet), key });
       let result: Pet;
       try {
-        result = await client.createPet(pet, { idempotencyKey: key });
+        result = await client.createPet(pet, {
+          idempotencyKey: key,
+          resendWhenUnknown: options.resendUnknown,
+          onReplayed: () => replayed++,
+        });
       } catch (error) {
         const outcomeUnknown = error instanceof NetworkError && error.outcomeUnknown;
-        await journal?.write({
+        journal?.append({
           type: outcomeUnknown ? 'unknown' : 'failed',
           record,
           error: summarize(error),
         });
         throw error;
       }
-      await journal?.write({ type: 'created', record, pet: result });
-      emit(result);
+      // Outcomes are written at once, not waited on: only a `sending` must be on disk first.
+      journal?.append({ type: 'created', record, pet: result });
+      emit(result, record);
     } catch (error) {
       if (concernsWholeRun(error)) {
         stop ??= 'run-wide failure';
@@ -173,7 +192,10 @@ export async function runPetsAddBulk(ctx: Context, options: BulkAddOptions): Pro
     while (stop === undefined && next < send.length) await addOne(send[next++]!);
   };
   try {
-    for (const { pet } of options.earlier.created) emit(pet);
+    for (const { index, pet, printed } of options.earlier.created) {
+      if (table || options.printAll || !printed) emit(pet, index + 1);
+      else createdIds.push(pet.id.toString());
+    }
     if (ctx.io.stdoutClosed()) stop = 'stdout closed';
     const workers = Array.from({ length: Math.min(options.concurrency, send.length) }, worker);
     await Promise.race([Promise.all(workers), abandoned]);

@@ -22,6 +22,8 @@ export interface PetsAddFileOptions extends RetryChoices {
   concurrency: number;
   failFast: boolean;
   dryRun: boolean;
+  /** --print-all: print the pets earlier runs printed too. */
+  printAll: boolean;
 }
 
 /**
@@ -91,6 +93,8 @@ export async function runPetsAddFile(ctx: Context, options: PetsAddFileOptions):
       earlier: plan.earlier,
       concurrency: options.concurrency,
       failFast: options.failFast,
+      resendUnknown: options.retryUnknown,
+      printAll: options.printAll,
       journal,
     });
   } finally {

@@ -1,6 +1,7 @@
+import { randomUUID } from 'node:crypto';
 import type { Command } from 'commander';
 import { parseConcurrency, parseIdempotencyKey, parseStatus } from '../../cmdutil/flags.js';
-import { UNKNOWN_PET_OUTCOME } from '../../core/unknown-outcome.js';
+import { replayedNotice, UNKNOWN_PET_OUTCOME } from '../../core/unknown-outcome.js';
 import { endInterrupted, finishWrite } from '../../cmdutil/finish-write.js';
 import type { RunVerb } from '../../cmdutil/run-verb.js';
 import type { Context } from '../../context/context.js';
@@ -25,6 +26,7 @@ interface Flags {
   resume?: string;
   retryFailed?: boolean;
   retryUnknown?: boolean;
+  printAll?: boolean;
 }
 
 /** One pet from flags, or many from a file (a new run, or one resumed from its journal). */
@@ -54,6 +56,7 @@ const MANY_ONLY = [
   'resume',
   'retryFailed',
   'retryUnknown',
+  'printAll',
 ] as const;
 
 export function toPetsAddOptions(flags: Flags): PetsAddOptions {
@@ -84,8 +87,9 @@ export function toPetsAddOptions(flags: Flags): PetsAddOptions {
   if (flags.journal !== undefined && flags.resume !== undefined) {
     throw new UsageError('give --journal for a new run or --resume for an earlier one, not both');
   }
-  if ((flags.retryFailed || flags.retryUnknown) && flags.resume === undefined) {
-    throw new UsageError('--retry-failed and --retry-unknown go with --resume JOURNAL');
+  const resumeOnly = (['retryFailed', 'printAll'] as const).filter((key) => flags[key]);
+  if (resumeOnly.length > 0 && flags.resume === undefined) {
+    throw new UsageError(`${resumeOnly.map(toFlag).join(' and ')} go with --resume JOURNAL`);
   }
   return {
     file: flags.file,
@@ -96,6 +100,7 @@ export function toPetsAddOptions(flags: Flags): PetsAddOptions {
     dryRun,
     retryFailed: flags.retryFailed === true,
     retryUnknown: flags.retryUnknown === true,
+    printAll: flags.printAll === true,
   };
 }
 
@@ -109,7 +114,12 @@ export async function runPetsAdd(ctx: Context, options: PetsAddOptions): Promise
     return;
   }
   const client = await ctx.client();
-  const write = { idempotencyKey: options.idempotencyKey };
+  // Chosen here, not by the client, so an interrupted run can name it.
+  const idempotencyKey = options.idempotencyKey ?? randomUUID();
+  const write = {
+    idempotencyKey,
+    onReplayed: () => ctx.notice(replayedNotice('pet')),
+  };
   if (options.dryRun) {
     ctx.printRequest(client.previewCreatePet(options.pet, write));
     return;
@@ -118,6 +128,7 @@ export async function runPetsAdd(ctx: Context, options: PetsAddOptions): Promise
     ctx,
     () => client.createPet(options.pet, write),
     UNKNOWN_PET_OUTCOME,
+    idempotencyKey,
   );
   await ctx.render(created, PET_COLUMNS);
   const added = `pet ${created.id.toString()} (${sanitizeLine(created.name)})`;
@@ -151,8 +162,9 @@ export function registerPetsAdd(pets: Command, runVerb: RunVerb): void {
     .option('--retry-failed', 'with --resume: send again the records the service rejected')
     .option(
       '--retry-unknown',
-      'with --resume: send again, with the same key, records of unknown outcome',
+      'with --file or --resume: send again, with the same key, records of unknown outcome',
     )
+    .option('--print-all', 'with --resume: also print the pets earlier runs printed')
     .addHelpText(
       'after',
       `
@@ -166,7 +178,8 @@ Examples:
 With --file every record is checked before anything is sent. Each created pet is written to
 stdout (one JSON line) as soon as the service confirms it, so an interrupted run still leaves
 a record of what it created. The run's journal (named on stderr) lets --resume complete it
-without creating any record twice.`,
+without creating any record twice; it prints only the pets earlier runs did not, so the
+outputs of all runs together hold one line per record (--print-all prints every one).`,
     )
     .action((flags: Flags, command: Command) =>
       runVerb(command, () => toPetsAddOptions(flags), runPetsAdd),

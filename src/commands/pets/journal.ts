@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { writeSync } from 'node:fs';
 import { open, readFile, type FileHandle } from 'node:fs/promises';
 import { UsageError } from '../../core/errors.js';
 import { parseJson, stringifyJson } from '../../core/json.js';
@@ -7,9 +8,10 @@ import type { NewPet, Pet } from '../../core/types.js';
 /**
  * The journal of a bulk add: an append-only NDJSON file. Before a record's request is sent,
  * its position, a digest of its content and its Idempotency-Key are written and flushed to
- * disk; after, its outcome. A run killed at any moment (even kill -9) leaves a journal that
- * says, for every record, whether it was created (with the pet), rejected, or unknown (sent,
- * no answer recorded), and at worst a torn last line, which is ignored.
+ * disk; after, its outcome; and once its pet is on stdout, that it was printed. A run killed at
+ * any moment (even kill -9) leaves a journal that says, for every record, whether it was created
+ * (with the pet, and whether printed), rejected, or unknown (sent, no answer recorded), and at
+ * worst a torn last line, which is ignored.
  */
 
 export type ErrorSummary = { code: string; message: string; status: number };
@@ -25,13 +27,14 @@ export type JournalEntry =
     }
   | { type: 'sending'; record: number; digest: string; key: string }
   | { type: 'created'; record: number; pet: Pet }
+  | { type: 'printed'; record: number }
   | { type: 'failed' | 'unknown'; record: number; error: ErrorSummary };
 
 type RecordEntry = Exclude<JournalEntry, { type: 'run' | 'resume' }>;
 
 /** What the journal says of one record (1-based position), after every entry is applied. */
 export type RecordState =
-  | { outcome: 'created'; digest: string; key: string; pet: Pet }
+  | { outcome: 'created'; digest: string; key: string; pet: Pet; printed: boolean }
   | { outcome: 'failed' | 'unknown'; digest: string; key: string; error?: ErrorSummary };
 
 export interface JournalContents {
@@ -97,7 +100,13 @@ export async function readJournal(path: string): Promise<JournalContents> {
         digest: known.digest,
         key: known.key,
         pet: entry.pet,
+        printed: false,
       });
+    } else if (entry.type === 'printed') {
+      if (known.outcome !== 'created') {
+        throw damaged(path, index + 1, `record ${entry.record} printed, never created`);
+      }
+      known.printed = true;
     } else {
       states.set(entry.record, {
         outcome: entry.type,
@@ -111,14 +120,22 @@ export async function readJournal(path: string): Promise<JournalContents> {
   return { ...header, states };
 }
 
+function journalError(path: string, error: unknown): UsageError {
+  const code = (error as NodeJS.ErrnoException).code ?? String(error);
+  return new UsageError(`cannot write the journal ${path}: ${code}`, {
+    hint: 'Free some space or fix its permissions, then complete the run with --resume.',
+  });
+}
+
 /**
- * Appends entries durably. Entries written while a flush is under way are flushed together
- * with the next one, so concurrent requests share one disk sync instead of queueing for one
- * each.
+ * Appends entries. Each is written to the file at once (so a killed process loses none) and
+ * flushed to disk when asked: the flushes of concurrent requests are shared, so they do not
+ * queue for one disk sync each.
  */
 export class JournalWriter {
-  private pending: { line: string; done: () => void; failed: (error: unknown) => void }[] = [];
-  private flushing: Promise<void> | undefined;
+  private appended = 0;
+  private synced = 0;
+  private syncing: Promise<void> | undefined;
 
   private constructor(
     readonly path: string,
@@ -128,7 +145,7 @@ export class JournalWriter {
   /** A new journal; an existing file is never overwritten. */
   static async create(path: string): Promise<JournalWriter> {
     try {
-      return new JournalWriter(path, await open(path, 'wx', 0o600));
+      return new JournalWriter(path, await open(path, 'ax', 0o600));
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       if (code === 'EEXIST') {
@@ -145,42 +162,65 @@ export class JournalWriter {
   /** An existing journal, to continue; a line torn by a crash is ended first. */
   static async append(path: string): Promise<JournalWriter> {
     const file = await open(path, 'a+', 0o600);
+    const writer = new JournalWriter(path, file);
     const { size } = await file.stat();
     if (size > 0) {
       const last = Buffer.alloc(1);
       await file.read(last, 0, 1, size - 1);
-      if (last[0] !== 0x0a) await file.write('\n');
+      if (last[0] !== 0x0a) writer.writeAll(Buffer.from('\n'));
     }
-    return new JournalWriter(path, file);
+    return writer;
   }
 
-  /** Resolves once the entry is on disk. */
-  write(entry: JournalEntry): Promise<void> {
-    return new Promise((done, failed) => {
-      this.pending.push({ line: stringifyJson(entry) + '\n', done, failed });
-      this.flushing ??= this.flush();
-    });
+  /** Writes the entry to the file now: it survives this process being killed, not power loss. */
+  append(entry: JournalEntry): void {
+    this.writeAll(Buffer.from(stringifyJson(entry) + '\n'));
+    this.appended++;
   }
 
-  private async flush(): Promise<void> {
-    while (this.pending.length > 0) {
-      const batch = this.pending.splice(0);
-      try {
-        await this.file.write(batch.map((item) => item.line).join(''));
-        await this.file.datasync();
-        for (const item of batch) item.done();
-      } catch (error) {
-        const problem = new UsageError(
-          `cannot write the journal ${this.path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`,
-        );
-        for (const item of batch) item.failed(problem);
+  /** Appends the entry and resolves once it is on disk. */
+  async write(entry: JournalEntry): Promise<void> {
+    this.append(entry);
+    await this.sync();
+  }
+
+  /** Resolves once every entry appended so far is on disk. */
+  async sync(): Promise<void> {
+    const wanted = this.appended;
+    while (this.synced < wanted) {
+      if (!this.syncing) {
+        const upTo = this.appended;
+        this.syncing = this.file
+          .datasync()
+          .then(
+            () => {
+              this.synced = Math.max(this.synced, upTo);
+            },
+            (error: unknown) => {
+              throw journalError(this.path, error);
+            },
+          )
+          .finally(() => (this.syncing = undefined));
       }
+      await this.syncing;
     }
-    this.flushing = undefined;
   }
 
   async close(): Promise<void> {
-    await this.flushing;
-    await this.file.close();
+    try {
+      await this.sync();
+    } finally {
+      await this.file.close();
+    }
+  }
+
+  private writeAll(bytes: Buffer): void {
+    try {
+      for (let done = 0; done < bytes.length;) {
+        done += writeSync(this.file.fd, bytes, done);
+      }
+    } catch (error) {
+      throw journalError(this.path, error);
+    }
   }
 }

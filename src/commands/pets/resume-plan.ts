@@ -45,8 +45,9 @@ export function planRun(
   pets.forEach((pet, index) => {
     const state = journal.states.get(index + 1);
     if (!state) send.push({ index, pet, key: randomUUID() });
-    else if (state.outcome === 'created') earlier.created.push({ index, pet: state.pet });
-    else if (state.outcome === 'failed') {
+    else if (state.outcome === 'created') {
+      earlier.created.push({ index, pet: state.pet, printed: state.printed });
+    } else if (state.outcome === 'failed') {
       // A rejection is certain: a new key, so a service that stored the error answers afresh.
       if (retry.retryFailed) send.push({ index, pet, key: randomUUID() });
       else {

@@ -10,6 +10,8 @@ import { InterruptedError, UsageError } from '../../core/errors.js';
 import type { StopSignal } from '../../core/io.js';
 import { parseInt64 } from '../../core/int64.js';
 import { parseWholeNumber } from '../../core/parse-number.js';
+import type { FaultSettings } from '../../sandbox/faults.js';
+import { toFaultSettings, type FaultFlags } from './fault-flags.js';
 
 export interface SandboxServeOptions {
   host: string;
@@ -19,9 +21,11 @@ export interface SandboxServeOptions {
   memory: boolean;
   apiKeys: string[];
   idStart: bigint | undefined;
+  /** Faults to show on purpose; undefined for a well-behaved sandbox. */
+  faults: FaultSettings | undefined;
 }
 
-interface Flags {
+interface Flags extends FaultFlags {
   host?: string;
   port?: string;
   db?: string;
@@ -45,6 +49,7 @@ export function toSandboxServeOptions(flags: Flags): SandboxServeOptions {
     apiKeys: flags.apiKey ?? [DEFAULT_SANDBOX_KEY],
     idStart:
       flags.idStart === undefined ? undefined : BigInt(parseInt64(flags.idStart, '--id-start')),
+    faults: toFaultSettings(flags),
   };
 }
 
@@ -63,6 +68,7 @@ export async function runSandboxServe(ctx: Context, options: SandboxServeOptions
     database,
     apiKeys: options.apiKeys,
     idStart: options.idStart,
+    faults: options.faults,
     databaseHint: `Move the file away (mv ${database} ${database}.bad) to start with an empty sandbox, or use another: --db FILE, or --memory.`,
   }).catch((error: unknown) => {
     throw listenError(error, options) ?? error;
@@ -80,6 +86,10 @@ export async function runSandboxServe(ctx: Context, options: SandboxServeOptions
   write(`  API base URL:        ${server.apiBaseUrl}`);
   write(`  quickstart base URL: ${server.quickstartUrl}`);
   write(`  accepted API key(s): ${options.apiKeys.join(', ')}`);
+  if (server.faults.length > 0) {
+    write('Faults on (asked for with the flags):');
+    for (const line of server.faults) write(`  ${line}`);
+  }
   write('Stop with Ctrl-C.');
   const signal = await stopped;
   await server.close();
@@ -126,13 +136,26 @@ export function registerSandboxServe(sandbox: Command, runVerb: RunVerb): void {
       `API key(s) the sandbox accepts (default: ${DEFAULT_SANDBOX_KEY})`,
     )
     .option('--id-start <int64>', 'first id to assign (e.g. beyond 2^53, for tests)')
+    .option('--latency <ms>', 'fault: wait MS, or MIN-MAX ms, before each request')
+    .option('--fail-rate <p>', 'fault: fail this share (0..1) of requests, doing nothing')
+    .option('--fail-status <code>', 'the status --fail-rate answers with (default: 503)')
+    .option('--rate-limit <n>', 'fault: answer 429 with Retry-After over N requests/s')
+    .option(
+      '--drop-after-send <p>',
+      'fault: this share (0..1) of writes take effect, then the connection is reset unanswered',
+    )
+    .option('--seed <n>', 'seed for the fault draws, to repeat a run (default: random, shown)')
     .addHelpText(
       'after',
       `
 The API is served under /v1 and the quickstart operation under /quickstart.
 
+Faults are off unless asked for; the banner lists those that are on. The same --seed draws the
+same faults for the same sequence of requests.
+
 Examples:
   $ petstore sandbox serve --port 4010 --memory
+  $ petstore sandbox serve --memory --drop-after-send 0.1 --latency 20-200 --seed 7
   $ petstore profile set local --base-url http://127.0.0.1:4010/v1 --quickstart-url http://127.0.0.1:4010/quickstart`,
     )
     .action((flags: Flags, command: Command) =>

@@ -89,7 +89,7 @@ describe('pets add --file keeps a journal, and --resume completes the run', () =
     expect([...journal.states.values()].map((state) => state.key)).toEqual(keys);
   });
 
-  it('resumes: emits the pets created before, leaves failed and unknown unless asked', async () => {
+  it('resumes: prints only what no run printed, leaves failed and unknown unless asked', async () => {
     const { env, created } = await service({ dropNames: new Set(['B']) });
     const file = input(['A', 'B', 'bad1', 'D']);
     const first = fakeIO();
@@ -100,18 +100,37 @@ describe('pets add --file keeps a journal, and --resume completes the run', () =
 
     const plain = fakeIO();
     expect(await main(['pets', 'add', '--resume', path], plain, env)).toBe(7);
-    // Complete output: every pet created so far, and nothing sent again.
-    expect(names(plain.out())).toEqual(['A', 'D']);
+    // A and D are on the first run's stdout already; nothing is sent again.
+    expect(plain.out()).toBe('');
     expect(plain.err()).toContain('not sent again: --retry-failed sends the failed ones again');
     expect(created).toEqual(['A', 'B', 'D']);
+
+    const all = fakeIO();
+    expect(await main(['pets', 'add', '--resume', path, '--print-all'], all, env)).toBe(7);
+    expect(names(all.out())).toEqual(['A', 'D']);
 
     const retried = fakeIO();
     const args = ['pets', 'add', '--resume', path, '--retry-unknown'];
     // bad1 stays rejected (not retried without --retry-failed): exit 5, the code of a 400.
     expect(await main(args, retried, env)).toBe(5);
     // B was created before its answer was lost: its key makes the service answer, not create.
-    expect(names(retried.out())).toEqual(['A', 'B', 'D']);
+    expect(names(retried.out())).toEqual(['B']);
     expect(created).toEqual(['A', 'B', 'D']);
+    // Every run's stdout together: one line per created record.
+    expect(names(first.out() + plain.out() + retried.out())).toEqual(['A', 'B', 'D']);
+  });
+
+  it('--retry-unknown in a new run sends a record with no answer again, with its key', async () => {
+    const { env, created, server } = await service({ dropNames: new Set(['B']) });
+    const file = input(['A', 'B', 'C']);
+    const io = fakeIO();
+    const args = ['pets', 'add', '--file', file, '--concurrency', '1', '--retry-unknown'];
+    expect(await main(args, io, env)).toBe(0);
+    expect(names(io.out())).toEqual(['A', 'B', 'C']);
+    expect(created).toEqual(['A', 'B', 'C']);
+    const keys = server.requests.map((request) => request.headers['idempotency-key']);
+    expect(keys).toHaveLength(4);
+    expect(keys[2]).toBe(keys[1]);
   });
 
   it('refuses to resume over an input that changed, and sends nothing', async () => {
@@ -141,6 +160,22 @@ describe('pets add --file keeps a journal, and --resume completes the run', () =
     expect(readFileSync(journal, 'utf8')).toBe('precious\n');
   });
 
+  it('prints on resume a pet its run created but was killed before printing', async () => {
+    const { env, server } = await service();
+    const file = input(['A', 'B']);
+    const first = fakeIO();
+    expect(await main(['pets', 'add', '--file', file, '--concurrency', '1'], first, env)).toBe(0);
+    const path = journalNamed(first.err());
+    // As if killed between B's "created" line and its line on stdout.
+    const lines = readFileSync(path, 'utf8').trimEnd().split('\n');
+    writeFileSync(path, lines.slice(0, -1).join('\n') + '\n');
+    const sent = server.requests.length;
+    const io = fakeIO();
+    expect(await main(['pets', 'add', '--resume', path], io, env)).toBe(0);
+    expect(names(io.out())).toEqual(['B']);
+    expect(server.requests).toHaveLength(sent);
+  });
+
   it('reads a journal torn by a crash: the torn line is ignored, its record unknown', async () => {
     const { env, created } = await service();
     const file = input(['A', 'B']);
@@ -149,10 +184,11 @@ describe('pets add --file keeps a journal, and --resume completes the run', () =
     const path = journalNamed(first.err());
     // As if killed while writing B's outcome: its "sending" line survives, the rest is torn.
     const lines = readFileSync(path, 'utf8').trimEnd().split('\n');
-    writeFileSync(path, [...lines.slice(0, -1), lines.at(-1)!.slice(0, 20)].join('\n'));
+    expect(JSON.parse(lines.at(-1)!)).toEqual({ type: 'printed', record: 2 });
+    writeFileSync(path, [...lines.slice(0, -2), lines.at(-2)!.slice(0, 20)].join('\n'));
     const io = fakeIO();
     expect(await main(['pets', 'add', '--resume', path, '--retry-unknown'], io, env)).toBe(0);
-    expect(names(io.out())).toEqual(['A', 'B']);
+    expect(names(io.out())).toEqual(['B']);
     expect(created).toEqual(['A', 'B']);
     // The resumed run's lines follow the torn one, which stays where it was.
     expect((await readJournal(path)).states.get(2)?.outcome).toBe('created');
