@@ -49,6 +49,8 @@ export interface ClientOptions {
 /** Longest Retry-After the tool will wait; beyond it, the error is reported instead. */
 const MAX_RETRY_AFTER_MS = 30_000;
 const MAX_REDIRECTS = 5;
+/** First pause before a write with no answer is sent again (--retry-unknown). */
+const RESEND_BACKOFF_BASE_MS = 100;
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 const AUTH_HINT =
   'Check the API key: petstore auth status (PETSTORE_API_KEY overrides the stored one).';
@@ -309,7 +311,8 @@ export class PetstoreClient {
         if (error instanceof NetworkError && !safe && !wasNeverSent(error)) {
           if (write.resendWhenUnknown && canRetry) {
             this.options.log?.(`! no answer (${error.code}); sending again with the same key`);
-            await sleep(backoffDelay(attempt, policy));
+            // No answer is not the service asking to slow down: a short pause suffices.
+            await sleep(backoffDelay(attempt, { ...policy, baseMs: RESEND_BACKOFF_BASE_MS }));
             continue;
           }
           throw outcomeUnknownError(error, request, unknownOutcome);

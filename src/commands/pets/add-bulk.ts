@@ -21,7 +21,7 @@ import {
   reportRecordError,
 } from '../../output/report-error.js';
 import { PET_COLUMNS } from './columns.js';
-import { recordDigest, type ErrorSummary, type JournalWriter } from './journal.js';
+import { encodeEntry, recordDigest, type ErrorSummary, type JournalWriter } from './journal.js';
 
 /** One record to send: its 0-based position in the input, and the key it is sent with. */
 export interface BulkRecord {
@@ -105,10 +105,14 @@ export async function runPetsAddBulk(ctx: Context, options: BulkAddOptions): Pro
       notAttempted ? `${notAttempted} not attempted` : '',
     ].filter(Boolean);
     const tail = parts.length ? `; ${parts.join(', ')}` : '';
-    const replays = replayed
-      ? ` (${replayed} of them answered from the service's record of an earlier send of the same key)`
-      : '';
-    return `added ${createdIds.length} of ${total} pets to ${target.label}${replays}${tail}`;
+    const notes = [
+      options.earlier.created.length ? `${options.earlier.created.length} by earlier runs` : '',
+      replayed
+        ? `${replayed} answered from the service's record of an earlier send of the same key`
+        : '',
+    ].filter(Boolean);
+    const about = notes.length ? ` (${notes.join('; ')})` : '';
+    return `added ${createdIds.length} of ${total} pets to ${target.label}${about}${tail}`;
   };
 
   let abandon!: (error: InterruptedError) => void;
@@ -139,10 +143,12 @@ export async function runPetsAddBulk(ctx: Context, options: BulkAddOptions): Pro
       forTable.push(pet);
       ctx.notice(`created ${pet.id.toString()} ${sanitizeLine(pet.name)}`);
     } else {
+      // Journaled right after the line is written (made ready before, so the gap is one system
+      // call): a run killed in that gap prints this one pet again on resume, never loses it.
+      const printed = journal && encodeEntry({ type: 'printed', record });
       ctx.io.stdout.write(stringifyJson(pet) + '\n');
       if (ctx.io.stdoutClosed()) stop ??= 'stdout closed';
-      // Right after the write, so a run killed between the two prints a pet twice at worst.
-      else journal?.append({ type: 'printed', record });
+      else if (printed) journal.append(printed);
     }
   };
   const addOne = async ({ index, pet, key }: BulkRecord) => {

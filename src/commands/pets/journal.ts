@@ -120,6 +120,13 @@ export async function readJournal(path: string): Promise<JournalContents> {
   return { ...header, states };
 }
 
+/** An entry made ready to append, so appending it later costs one system call. */
+export type EncodedEntry = Buffer;
+
+export function encodeEntry(entry: JournalEntry): EncodedEntry {
+  return Buffer.from(stringifyJson(entry) + '\n');
+}
+
 function journalError(path: string, error: unknown): UsageError {
   const code = (error as NodeJS.ErrnoException).code ?? String(error);
   return new UsageError(`cannot write the journal ${path}: ${code}`, {
@@ -173,8 +180,8 @@ export class JournalWriter {
   }
 
   /** Writes the entry to the file now: it survives this process being killed, not power loss. */
-  append(entry: JournalEntry): void {
-    this.writeAll(Buffer.from(stringifyJson(entry) + '\n'));
+  append(entry: JournalEntry | EncodedEntry): void {
+    this.writeAll(Buffer.isBuffer(entry) ? entry : encodeEntry(entry));
     this.appended++;
   }
 
