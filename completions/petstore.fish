@@ -34,9 +34,14 @@ complete -c petstore -n '__fish_seen_subcommand_from message; and __fish_seen_su
 complete -c petstore -n '__fish_seen_subcommand_from message; and __fish_seen_subcommand_from send' -l idempotency-key
 complete -c petstore -n '__fish_seen_subcommand_from message; and __fish_seen_subcommand_from send' -l dry-run
 complete -c petstore -n '__fish_seen_subcommand_from profile; and not __fish_seen_subcommand_from list show use set remove' -a 'list show use set remove'
+complete -c petstore -n '__fish_seen_subcommand_from profile; and __fish_seen_subcommand_from use' -l dry-run
+complete -c petstore -n '__fish_seen_subcommand_from profile; and __fish_seen_subcommand_from set' -l dry-run
 complete -c petstore -n '__fish_seen_subcommand_from profile; and __fish_seen_subcommand_from remove' -l yes
+complete -c petstore -n '__fish_seen_subcommand_from profile; and __fish_seen_subcommand_from remove' -l dry-run
 complete -c petstore -n '__fish_seen_subcommand_from auth; and not __fish_seen_subcommand_from login status logout' -a 'login status logout'
 complete -c petstore -n '__fish_seen_subcommand_from auth; and __fish_seen_subcommand_from login' -l no-verify
+complete -c petstore -n '__fish_seen_subcommand_from auth; and __fish_seen_subcommand_from login' -l dry-run
+complete -c petstore -n '__fish_seen_subcommand_from auth; and __fish_seen_subcommand_from logout' -l dry-run
 complete -c petstore -n '__fish_seen_subcommand_from sandbox; and not __fish_seen_subcommand_from serve reset' -a 'serve reset'
 complete -c petstore -n '__fish_seen_subcommand_from sandbox; and __fish_seen_subcommand_from serve' -l host
 complete -c petstore -n '__fish_seen_subcommand_from sandbox; and __fish_seen_subcommand_from serve' -l port

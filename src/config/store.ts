@@ -71,6 +71,19 @@ export class ConfigStore {
     return data;
   }
 
+  /**
+   * What `change` would do, without doing it: the configuration before and after, computed on
+   * a copy. Nothing is written, not even the folder.
+   */
+  async preview(
+    change: (data: ConfigData) => void,
+  ): Promise<{ before: ConfigData; after: ConfigData }> {
+    const before = await this.read();
+    const after = structuredClone(before);
+    change(after);
+    return { before, after };
+  }
+
   /** Read-modify-write under the lock, so concurrent processes never lose each other's update. */
   async update(change: (data: ConfigData) => void): Promise<ConfigData> {
     await this.ensureDirectory();

@@ -78,13 +78,13 @@ describe('flags become typed options', () => {
       { file: '-', idempotencyKey: undefined, dryRun: true },
     ],
     [['profile', 'show'], 'profile show', { name: undefined }],
-    [['profile', 'remove', 'qa', '-y'], 'profile remove', { name: 'qa', yes: true }],
+    [['profile', 'remove', 'qa', '-y'], 'profile remove', { name: 'qa', yes: true, dryRun: false }],
     [
       ['--base-url', 'https://x.test/v1', 'profile', 'set', 'qa'],
       'profile set',
-      { name: 'qa', baseUrl: 'https://x.test/v1', quickstartUrl: undefined },
+      { name: 'qa', baseUrl: 'https://x.test/v1', quickstartUrl: undefined, dryRun: false },
     ],
-    [['auth', 'login', '--no-verify'], 'auth login', { verify: false }],
+    [['auth', 'login', '--no-verify'], 'auth login', { verify: false, dryRun: false }],
     [['smoke', '--allow-writes'], 'smoke', { allowWrites: true, junitFile: undefined }],
     [['sandbox', 'reset', '--db', 'x.db'], 'sandbox reset', { database: 'x.db', yes: false }],
   ])('%j runs %s with %o', async (argv, verb, options) => {

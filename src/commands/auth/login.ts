@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { changeConfig } from '../config-change.js';
 import type { RunVerb } from '../../cmdutil/run-verb.js';
 import { environmentKey, maskKey, SANDBOX_PROFILE } from '../../config/profiles.js';
 import type { Context } from '../../context/context.js';
@@ -28,6 +29,8 @@ async function readKey(ctx: Context, profile: string): Promise<string> {
 export interface AuthLoginOptions {
   /** Check the key with GET /pets?limit=1 before storing it. */
   verify: boolean;
+  /** Show what would be stored (key masked); send nothing, write nothing. */
+  dryRun: boolean;
 }
 
 export async function runAuthLogin(ctx: Context, options: AuthLoginOptions): Promise<void> {
@@ -39,18 +42,19 @@ export async function runAuthLogin(ctx: Context, options: AuthLoginOptions): Pro
   }
   const key = await readKey(ctx, profile);
   ctx.protectSecret(key);
-  if (options.verify) {
+  if (options.verify && !options.dryRun) {
     const target = await ctx.target();
     const client = await ctx.clientFor({ ...target, apiKey: key, keySource: 'config' });
     await client.listPets({ limit: 1 });
   }
   const store = await ctx.config();
   let replaced: string | undefined;
-  await store.update((data) => {
+  const changed = await changeConfig(ctx, options.dryRun, (data) => {
     const record = (data.profiles[profile] ??= {});
     if (record.apiKey !== undefined && record.apiKey !== key) replaced = maskKey(record.apiKey);
     record.apiKey = key;
   });
+  if (!changed) return;
   const verified = options.verify ? 'verified and stored' : 'stored (not verified)';
   ctx.notice(`API key ${maskKey(key)} ${verified} for profile ${profile} in ${store.path}.`);
   if (replaced) ctx.notice(`It replaces the previous key ${replaced}.`);
@@ -64,6 +68,7 @@ export function registerAuthLogin(auth: Command, runVerb: RunVerb): void {
     .command('login')
     .description('Store an API key for a profile (read hidden on a terminal, else from stdin)')
     .option('--no-verify', 'store the key without checking it with GET /pets?limit=1')
+    .option('--dry-run', 'show what would be stored (key masked); check nothing, write nothing')
     .addHelpText(
       'after',
       `
@@ -74,7 +79,11 @@ Examples:
   $ petstore auth login --profile staging
   $ printf '%s\\n' "$STAGING_KEY" | petstore auth login --profile staging`,
     )
-    .action((flags: { verify: boolean }, command: Command) =>
-      runVerb(command, () => ({ verify: flags.verify }), runAuthLogin),
+    .action((flags: { verify: boolean; dryRun?: boolean }, command: Command) =>
+      runVerb(
+        command,
+        () => ({ verify: flags.verify, dryRun: flags.dryRun === true }),
+        runAuthLogin,
+      ),
     );
 }

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { changeConfig } from '../config-change.js';
 import type { RunVerb } from '../../cmdutil/run-verb.js';
 import {
   activeProfile,
@@ -14,6 +15,7 @@ export interface ProfileRemoveOptions {
   name: string;
   /** Remove without asking. */
   yes: boolean;
+  dryRun: boolean;
 }
 
 export async function runProfileRemove(ctx: Context, options: ProfileRemoveOptions): Promise<void> {
@@ -26,7 +28,7 @@ export async function runProfileRemove(ctx: Context, options: ProfileRemoveOptio
   const store = await ctx.config();
   const before = await store.read();
   if (!profileExists(before, name)) throw noSuchProfile(name);
-  if (!yes) {
+  if (!yes && !options.dryRun) {
     if (!ctx.io.stdinIsTTY || !ctx.io.stderrIsTTY) {
       throw new UsageError(`removing profile ${name} needs confirmation`, {
         hint: `Pass --yes to remove it without asking.`,
@@ -41,7 +43,7 @@ export async function runProfileRemove(ctx: Context, options: ProfileRemoveOptio
     }
   }
   const outcome = { wasActive: false };
-  await store.update((data) => {
+  const changed = await changeConfig(ctx, options.dryRun, (data) => {
     if (!Object.hasOwn(data.profiles, name)) throw noSuchProfile(name);
     outcome.wasActive = activeProfile(data) === name;
     data.profiles = Object.fromEntries(
@@ -49,6 +51,7 @@ export async function runProfileRemove(ctx: Context, options: ProfileRemoveOptio
     );
     if (outcome.wasActive) delete data.activeProfile;
   });
+  if (!changed) return;
   ctx.notice(`Removed profile ${name}.`);
   if (outcome.wasActive) ctx.notice(`The active profile is now ${DEFAULT_PROFILE}.`);
 }
@@ -59,8 +62,13 @@ export function registerProfileRemove(profile: Command, runVerb: RunVerb): void 
     .description('Remove a profile of your own and its stored key')
     .argument('<NAME>', 'profile name')
     .option('-y, --yes', 'do not ask for confirmation')
+    .option('--dry-run', 'print what would change in the config file (keys masked); write nothing')
     .addHelpText('after', '\nExample:\n  $ petstore profile remove qa --yes')
-    .action((name: string, flags: { yes?: boolean }, command: Command) =>
-      runVerb(command, () => ({ name, yes: flags.yes === true }), runProfileRemove),
+    .action((name: string, flags: { yes?: boolean; dryRun?: boolean }, command: Command) =>
+      runVerb(
+        command,
+        () => ({ name, yes: flags.yes === true, dryRun: flags.dryRun === true }),
+        runProfileRemove,
+      ),
     );
 }

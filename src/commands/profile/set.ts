@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { isLoopbackHost, parseServiceUrl } from '../../api/url-policy.js';
+import { changeConfig } from '../config-change.js';
 import type { RunVerb } from '../../cmdutil/run-verb.js';
 import { isBuiltInProfile, SANDBOX_PROFILE, validateProfileName } from '../../config/profiles.js';
 import type { Context } from '../../context/context.js';
@@ -9,6 +10,7 @@ export interface ProfileSetOptions {
   name: string;
   baseUrl?: string | undefined;
   quickstartUrl?: string | undefined;
+  dryRun: boolean;
 }
 
 function checkUrl(ctx: Context, value: string, flag: string): string {
@@ -44,9 +46,7 @@ export async function runProfileSet(ctx: Context, options: ProfileSetOptions): P
       ? undefined
       : checkUrl(ctx, options.quickstartUrl, '--quickstart-url');
   const changes: string[] = [];
-  await (
-    await ctx.config()
-  ).update((data) => {
+  const changed = await changeConfig(ctx, options.dryRun, (data) => {
     const existing = data.profiles[name];
     if (!existing && !isBuiltInProfile(name) && baseUrl === undefined) {
       throw new UsageError(`a new profile needs --base-url`, {
@@ -68,6 +68,7 @@ export async function runProfileSet(ctx: Context, options: ProfileSetOptions): P
     }
     data.profiles[name] = profile;
   });
+  if (!changed) return;
   for (const change of changes) ctx.notice(`Profile ${name}: ${change}.`);
   ctx.notice(`Saved profile ${name}.`);
 }
@@ -78,6 +79,7 @@ export function registerProfileSet(profile: Command, runVerb: RunVerb): void {
     .description('Create a profile or change its URLs')
     .argument('<NAME>', 'profile name')
     // Named like the global --base-url / --quickstart-url and read from the merged options.
+    .option('--dry-run', 'print what would change in the config file (keys masked); write nothing')
     .addHelpText(
       'after',
       `
@@ -87,12 +89,17 @@ Examples:
   $ petstore profile set staging --base-url https://staging.animal-store.example.com/v1
   $ petstore profile set qa --base-url https://qa.example.com/v1 --quickstart-url https://qa.example.com/quickstart`,
     )
-    .action((name: string, _flags: unknown, command: Command) =>
+    .action((name: string, own: { dryRun?: boolean }, command: Command) =>
       runVerb(
         command,
         () => {
           const flags = command.optsWithGlobals<{ baseUrl?: string; quickstartUrl?: string }>();
-          return { name, baseUrl: flags.baseUrl, quickstartUrl: flags.quickstartUrl };
+          return {
+            name,
+            baseUrl: flags.baseUrl,
+            quickstartUrl: flags.quickstartUrl,
+            dryRun: own.dryRun === true,
+          };
         },
         runProfileSet,
       ),

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { changeConfig } from '../config-change.js';
 import type { RunVerb } from '../../cmdutil/run-verb.js';
 import { profileExists } from '../../config/profiles.js';
 import type { Context } from '../../context/context.js';
@@ -6,15 +7,15 @@ import { noSuchProfile } from './view.js';
 
 export interface ProfileUseOptions {
   name: string;
+  dryRun: boolean;
 }
 
 export async function runProfileUse(ctx: Context, options: ProfileUseOptions): Promise<void> {
-  const store = await ctx.config();
-  await store.update((data) => {
+  const changed = await changeConfig(ctx, options.dryRun, (data) => {
     if (!profileExists(data, options.name)) throw noSuchProfile(options.name);
     data.activeProfile = options.name;
   });
-  ctx.notice(`Active profile: ${options.name}.`);
+  if (changed) ctx.notice(`Active profile: ${options.name}.`);
 }
 
 export function registerProfileUse(profile: Command, runVerb: RunVerb): void {
@@ -22,8 +23,9 @@ export function registerProfileUse(profile: Command, runVerb: RunVerb): void {
     .command('use')
     .description('Make a profile the active one')
     .argument('<NAME>', 'profile name')
+    .option('--dry-run', 'print what would change in the config file (keys masked); write nothing')
     .addHelpText('after', '\nExample:\n  $ petstore profile use staging')
-    .action((name: string, _flags: unknown, command: Command) =>
-      runVerb(command, () => ({ name }), runProfileUse),
+    .action((name: string, flags: { dryRun?: boolean }, command: Command) =>
+      runVerb(command, () => ({ name, dryRun: flags.dryRun === true }), runProfileUse),
     );
 }
