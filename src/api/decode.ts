@@ -90,6 +90,10 @@ export function decodeResponse<T>(
   return parsed.value as T;
 }
 
+/** For a service refusing an Idempotency-Key, e.g. one already sent with another body. */
+const IDEMPOTENCY_KEY_HINT =
+  'An Idempotency-Key stands for one request: send a different request with a new key (or none).';
+
 /** An error status becomes an ApiError; the spec's Error body supplies code and message. */
 export function errorFromResponse(
   response: HttpResponse,
@@ -102,7 +106,10 @@ export function errorFromResponse(
   if (parsed.ok && isObject(parsed.value)) {
     const { code, message } = parsed.value;
     if (typeof code === 'string' && typeof message === 'string') {
-      return new ApiError(status, code, message, { hint, requestId });
+      return new ApiError(status, code, message, {
+        hint: hint ?? (/idempotency/i.test(code) ? IDEMPOTENCY_KEY_HINT : undefined),
+        requestId,
+      });
     }
   }
   return new ApiError(

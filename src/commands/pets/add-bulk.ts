@@ -97,6 +97,8 @@ export async function runPetsAddBulk(ctx: Context, options: BulkAddOptions): Pro
     journal
       ? `Each may or may not have been created. Resume with: petstore pets add --resume ${journal.path} --retry-unknown (it sends each again with its Idempotency-Key; a service that honours the key creates nothing twice).`
       : UNKNOWN_OUTCOME_HINT;
+  const resumeHint = () =>
+    journal ? `Complete the run with: petstore pets add --resume ${journal.path}` : undefined;
   const summary = () => {
     const notAttempted = send.length - next;
     const parts = [
@@ -211,9 +213,10 @@ export async function runPetsAddBulk(ctx: Context, options: BulkAddOptions): Pro
 
   if (table && forTable.length > 0) await ctx.render(forTable, PET_COLUMNS);
   if (signal !== undefined) {
+    const unfinished = unknown.length > 0 || next < send.length;
     throw new InterruptedError(`${signal}: ${summary()}`, {
       signal,
-      hint: unknown.length ? unknownHint() : undefined,
+      hint: unknown.length ? unknownHint() : unfinished ? resumeHint() : undefined,
     });
   }
   if (stop === 'stdout closed') {

@@ -2,13 +2,16 @@ import { access, constants } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { readInputFile } from '../../cmdutil/read-input.js';
 import { dataDir } from '../../config/paths.js';
+import { SANDBOX_PROFILE } from '../../config/profiles.js';
 import type { Context } from '../../context/context.js';
+import type { Target } from '../../context/target.js';
 import { BULK_MAX_BYTES } from '../../core/contract.js';
 import { UsageError } from '../../core/errors.js';
 import { stringifyJson } from '../../core/json.js';
 import { makeFolder } from '../../core/make-folder.js';
 import { runPetsAddBulk } from './add-bulk.js';
 import { JournalWriter, readJournal } from './journal.js';
+import { lockJournal } from './journal-lock.js';
 import { parsePetsFile } from './pets-file.js';
 import { planRun, type RetryChoices } from './resume-plan.js';
 
@@ -47,6 +50,30 @@ async function defaultJournalPath(ctx: Context, input: string): Promise<string> 
 
 /** `pets add --file` and `--resume`: read, check, plan, journal, send. */
 export async function runPetsAddFile(ctx: Context, options: PetsAddFileOptions): Promise<void> {
+  // A resumed run holds the journal's lock from before it reads it until it ends, so no other
+  // run can change what it planned from (a dry run only reads).
+  const unlock =
+    options.resume !== undefined && !options.dryRun ? await lockJournal(options.resume) : undefined;
+  try {
+    await addFromFile(ctx, options, unlock);
+  } catch (error) {
+    await unlock?.();
+    throw error;
+  }
+}
+
+/** What the journaled run sent to: its base URL, or the embedded sandbox. */
+function serviceOf(target: Target): string {
+  return target.profile === SANDBOX_PROFILE && !target.baseUrlOverridden
+    ? 'sandbox'
+    : (target.baseUrl ?? target.label);
+}
+
+async function addFromFile(
+  ctx: Context,
+  options: PetsAddFileOptions,
+  unlock: (() => Promise<void>) | undefined,
+): Promise<void> {
   const earlier = options.resume === undefined ? undefined : await readJournal(options.resume);
   const input = options.file ?? earlier?.input;
   if (input === undefined) throw new UsageError('pets add needs --file or --resume');
@@ -60,6 +87,16 @@ export async function runPetsAddFile(ctx: Context, options: PetsAddFileOptions):
   const plan = planRun(pets, earlier, options);
 
   const client = await ctx.client();
+  const target = await ctx.target();
+  const service = serviceOf(target);
+  if (earlier?.service !== undefined && earlier.service !== service) {
+    throw new UsageError(
+      `the journaled run sent to ${earlier.target} (${earlier.service}); this one would send to ${target.label} (${service}); nothing was sent`,
+      {
+        hint: 'Resume against the same service: give the --profile or --base-url the first run used.',
+      },
+    );
+  }
   if (options.dryRun) {
     // One line per request that would be sent, with the record it is for.
     for (const { index, pet, key } of plan.send) {
@@ -71,20 +108,20 @@ export async function runPetsAddFile(ctx: Context, options: PetsAddFileOptions):
   }
 
   const journal =
-    options.resume !== undefined
-      ? await JournalWriter.append(options.resume)
+    options.resume !== undefined && unlock !== undefined
+      ? await JournalWriter.append(options.resume, unlock)
       : await JournalWriter.create(options.journal ?? (await defaultJournalPath(ctx, input)));
   ctx.notice(
     `Journal: ${journal.path} (if the run stops, complete it with: petstore pets add --resume ${journal.path})`,
   );
   try {
-    const target = await ctx.target();
     await journal.write({
       type: options.resume !== undefined ? 'resume' : 'run',
       version: 1,
       input: input === '-' ? '-' : resolve(input),
       records: pets.length,
       target: target.label,
+      service,
       at: new Date().toISOString(),
     });
     await runPetsAddBulk(ctx, {

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { writeSync } from 'node:fs';
 import { open, readFile, type FileHandle } from 'node:fs/promises';
 import { UsageError } from '../../core/errors.js';
+import { lockJournal } from './journal-lock.js';
 import { parseJson, stringifyJson } from '../../core/json.js';
 import type { NewPet, Pet } from '../../core/types.js';
 
@@ -23,6 +24,8 @@ export type JournalEntry =
       input: string;
       records: number;
       target: string;
+      /** What the run sent to: the base URL, or "sandbox" for the embedded one. */
+      service?: string;
       at: string;
     }
   | { type: 'sending'; record: number; digest: string; key: string }
@@ -41,6 +44,9 @@ export interface JournalContents {
   /** The input path the run read, or "-" for stdin. */
   input: string;
   records: number;
+  /** How the first run named its target, and what it sent to (absent in early journals). */
+  target: string;
+  service: string | undefined;
   states: Map<number, RecordState>;
 }
 
@@ -66,7 +72,8 @@ export async function readJournal(path: string): Promise<JournalContents> {
     });
   }
   const lines = text.split('\n');
-  let header: { input: string; records: number } | undefined;
+  let header:
+    { input: string; records: number; target: string; service: string | undefined } | undefined;
   const states = new Map<number, RecordState>();
   for (const [index, line] of lines.entries()) {
     if (line === '') continue;
@@ -84,7 +91,12 @@ export async function readJournal(path: string): Promise<JournalContents> {
       if ((parsed.version as number) !== 1) {
         throw damaged(path, index + 1, 'written by another version');
       }
-      header ??= { input: parsed.input, records: parsed.records };
+      header ??= {
+        input: parsed.input,
+        records: parsed.records,
+        target: parsed.target,
+        service: parsed.service,
+      };
       continue;
     }
     const entry = parsed as RecordEntry;
@@ -147,13 +159,16 @@ export class JournalWriter {
   private constructor(
     readonly path: string,
     private readonly file: FileHandle,
+    private readonly unlock: () => Promise<void>,
   ) {}
 
   /** A new journal; an existing file is never overwritten. */
   static async create(path: string): Promise<JournalWriter> {
+    const unlock = await lockJournal(path);
     try {
-      return new JournalWriter(path, await open(path, 'ax', 0o600));
+      return new JournalWriter(path, await open(path, 'ax', 0o600), unlock);
     } catch (error) {
+      await unlock();
       const code = (error as NodeJS.ErrnoException).code;
       if (code === 'EEXIST') {
         throw new UsageError(`the journal ${path} already exists`, {
@@ -166,10 +181,19 @@ export class JournalWriter {
     }
   }
 
-  /** An existing journal, to continue; a line torn by a crash is ended first. */
-  static async append(path: string): Promise<JournalWriter> {
-    const file = await open(path, 'a+', 0o600);
-    const writer = new JournalWriter(path, file);
+  /**
+   * An existing journal, to continue, whose lock the caller took (before reading it, so no
+   * other run changed it since); a line torn by a crash is ended first.
+   */
+  static async append(path: string, unlock: () => Promise<void>): Promise<JournalWriter> {
+    let file: FileHandle;
+    try {
+      file = await open(path, 'a+', 0o600);
+    } catch (error) {
+      await unlock();
+      throw journalError(path, error);
+    }
+    const writer = new JournalWriter(path, file, unlock);
     const { size } = await file.stat();
     if (size > 0) {
       const last = Buffer.alloc(1);
@@ -218,6 +242,7 @@ export class JournalWriter {
       await this.sync();
     } finally {
       await this.file.close();
+      await this.unlock();
     }
   }
 

@@ -1,4 +1,5 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -192,6 +193,56 @@ describe('pets add --file keeps a journal, and --resume completes the run', () =
     expect(created).toEqual(['A', 'B']);
     // The resumed run's lines follow the torn one, which stays where it was.
     expect((await readJournal(path)).states.get(2)?.outcome).toBe('created');
+  });
+});
+
+describe('a journal is resumed by one run at a time, against the service it was written for', () => {
+  async function finishedRun(names: string[]) {
+    const { env, server } = await service();
+    const file = input(names);
+    const first = fakeIO();
+    expect(await main(['pets', 'add', '--file', file], first, env)).toBe(0);
+    return { env, server, path: journalNamed(first.err()) };
+  }
+
+  it('refuses while another run holds the journal; takes over a lock its dead owner left', async () => {
+    const { env, path } = await finishedRun(['A']);
+    expect(existsSync(`${path}.lock`)).toBe(false);
+    writeFileSync(`${path}.lock`, JSON.stringify({ pid: process.pid, host: hostname() }));
+    const busy = fakeIO({ tty: true });
+    expect(await main(['pets', 'add', '--resume', path], busy, env)).toBe(2);
+    expect(busy.err()).toContain(`is in use by another petstore run (pid ${process.pid}`);
+    // No process has a pid above the kernel's maximum (2^22): the owner is gone.
+    writeFileSync(`${path}.lock`, JSON.stringify({ pid: 2 ** 22 + 1, host: hostname() }));
+    const io = fakeIO();
+    expect(await main(['pets', 'add', '--resume', path], io, env)).toBe(0);
+    expect(existsSync(`${path}.lock`)).toBe(false);
+  });
+
+  it('refuses to resume against another service, sending nothing', async () => {
+    const { path } = await finishedRun(['A', 'B']);
+    const other = await service();
+    const io = fakeIO({ tty: true });
+    expect(await main(['pets', 'add', '--resume', path, '--retry-unknown'], io, other.env)).toBe(2);
+    expect(io.err()).toContain('the journaled run sent to');
+    expect(io.err()).toContain('nothing was sent');
+    expect(other.server.requests).toHaveLength(0);
+  });
+
+  it('a key the service refuses as reused says what to do', async () => {
+    const server = await startTestServer((_req, res) =>
+      sendJson(
+        res,
+        422,
+        '{"code":"idempotency_key_reused","message":"this Idempotency-Key was sent with a different body","status":422}',
+      ),
+    );
+    servers.push(server);
+    const env = { HOME: freshHome(), PETSTORE_BASE_URL: `${server.url}/v1`, PETSTORE_API_KEY: 'k' };
+    const io = fakeIO({ tty: true });
+    const args = ['pets', 'add', '--name', 'Tom', '--category-id', '1', '--idempotency-key', 'k1'];
+    expect(await main(args, io, env)).toBe(5);
+    expect(io.err()).toContain('hint: An Idempotency-Key stands for one request');
   });
 });
 
