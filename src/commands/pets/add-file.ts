@@ -10,7 +10,7 @@ import { UsageError } from '../../core/errors.js';
 import { stringifyJson } from '../../core/json.js';
 import { makeFolder } from '../../core/make-folder.js';
 import { runPetsAddBulk } from './add-bulk.js';
-import { JournalWriter, readJournal } from './journal.js';
+import { journalReadError, JournalWriter, readJournal } from './journal.js';
 import { lockJournal } from './journal-lock.js';
 import { parsePetsFile } from './pets-file.js';
 import { planRun, type RetryChoices } from './resume-plan.js';
@@ -52,6 +52,12 @@ async function defaultJournalPath(ctx: Context, input: string): Promise<string> 
 export async function runPetsAddFile(ctx: Context, options: PetsAddFileOptions): Promise<void> {
   // A resumed run holds the journal's lock from before it reads it until it ends, so no other
   // run can change what it planned from (a dry run only reads).
+  if (options.resume !== undefined) {
+    const journal = options.resume;
+    await access(journal, constants.R_OK).catch((error: unknown) => {
+      throw journalReadError(journal, error);
+    });
+  }
   const unlock =
     options.resume !== undefined && !options.dryRun ? await lockJournal(options.resume) : undefined;
   try {

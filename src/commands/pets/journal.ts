@@ -55,6 +55,13 @@ export function recordDigest(pet: NewPet): string {
   return createHash('sha256').update(stringifyJson(pet)).digest('hex').slice(0, 32);
 }
 
+export function journalReadError(path: string, error: unknown): UsageError {
+  const code = (error as NodeJS.ErrnoException).code ?? 'unknown error';
+  return new UsageError(`cannot read the journal ${path}: ${code}`, {
+    hint: 'Give the path the first line of the interrupted run named.',
+  });
+}
+
 function damaged(path: string, line: number, why: string): UsageError {
   return new UsageError(`the journal ${path} is damaged at line ${line}: ${why}`, {
     hint: 'A journal is only ever appended to by petstore; restore it from where it came.',
@@ -66,10 +73,7 @@ export async function readJournal(path: string): Promise<JournalContents> {
   try {
     text = await readFile(path, 'utf8');
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code ?? 'unknown error';
-    throw new UsageError(`cannot read the journal ${path}: ${code}`, {
-      hint: 'Give the path the first line of the interrupted run named.',
-    });
+    throw journalReadError(path, error);
   }
   const lines = text.split('\n');
   let header:
