@@ -9,6 +9,7 @@ export default defineConfig({
   define: { __PETSTORE_VERSION__: JSON.stringify(pkg.version) },
   test: {
     include: ['test/**/*.test.ts'],
+    globalSetup: ['./test/helpers/scratch-tmpdir.ts'],
     reporters: ['default', './test/helpers/plain-summary-reporter.ts'],
     testTimeout: 20_000,
     hookTimeout: 20_000,
