@@ -38,7 +38,7 @@ _petstore_words() {
     "auth status") words="" ;;
     "auth logout") words="--dry-run" ;;
     "sandbox") words="serve reset" ;;
-    "sandbox serve") words="--host --port --db --memory --api-key --id-start --latency --fail-rate --fail-status --rate-limit --drop-after-send --seed" ;;
+    "sandbox serve") words="--host --port --db --memory --api-key --id-start --durable --latency --fail-rate --fail-status --rate-limit --drop-after-send --seed" ;;
     "sandbox reset") words="--db --yes -y" ;;
     "smoke") words="--allow-writes --junit" ;;
     "completion") words="" ;;

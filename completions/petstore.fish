@@ -49,6 +49,7 @@ complete -c petstore -n '__fish_seen_subcommand_from sandbox; and __fish_seen_su
 complete -c petstore -n '__fish_seen_subcommand_from sandbox; and __fish_seen_subcommand_from serve' -l memory
 complete -c petstore -n '__fish_seen_subcommand_from sandbox; and __fish_seen_subcommand_from serve' -l api-key
 complete -c petstore -n '__fish_seen_subcommand_from sandbox; and __fish_seen_subcommand_from serve' -l id-start
+complete -c petstore -n '__fish_seen_subcommand_from sandbox; and __fish_seen_subcommand_from serve' -l durable
 complete -c petstore -n '__fish_seen_subcommand_from sandbox; and __fish_seen_subcommand_from serve' -l latency
 complete -c petstore -n '__fish_seen_subcommand_from sandbox; and __fish_seen_subcommand_from serve' -l fail-rate
 complete -c petstore -n '__fish_seen_subcommand_from sandbox; and __fish_seen_subcommand_from serve' -l fail-status

@@ -1,13 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import { statSync } from 'node:fs';
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
-import { toInt64, type Int64 } from '../core/int64.js';
-
-export interface StoredPet {
-  id: Int64;
-  name: string;
-  categoryId: Int64;
-  status?: string;
-}
+import type { Int64 } from '../core/int64.js';
 
 export interface StoredMessage {
   id: string;
@@ -16,11 +10,29 @@ export interface StoredMessage {
   createdAt: string;
 }
 
-interface PetRow {
-  id: bigint;
-  name: string;
-  category_id: bigint;
-  status: string | null;
+/**
+ * A pet as the interface's JSON, rendered by SQLite itself: integers keep every digit, and the
+ * text is sent as it is, with no BigInt reads or re-serialisation in JavaScript. An absent
+ * status stays absent.
+ */
+const PET_JSON = `CASE WHEN status IS NULL
+    THEN json_object('id', id, 'name', name, 'categoryId', category_id)
+    ELSE json_object('id', id, 'name', name, 'categoryId', category_id, 'status', status) END`;
+
+/** The file's write-ahead log is truncated when a checkpoint finds it larger than this. */
+const WAL_LIMIT_BYTES = 32 * 1024 * 1024;
+/** How many writes pass between two looks at the log's size. */
+const WAL_CHECK_EVERY = 1000;
+
+export interface DatabaseOptions {
+  /** First id to assign. */
+  idStart?: bigint | undefined;
+  /**
+   * synchronous=FULL: a commit survives power loss. By default (NORMAL, safe in WAL mode) the
+   * last commits before a power loss may be lost, never corrupted; a crash of the process
+   * loses nothing either way.
+   */
+  durable?: boolean | undefined;
 }
 
 /** node:sqlite without Node 22's ExperimentalWarning on the user's terminal. */
@@ -90,7 +102,8 @@ CREATE TABLE IF NOT EXISTS idempotency_keys (
   created_at INTEGER NOT NULL,
   PRIMARY KEY (scope, key)
 ) WITHOUT ROWID;
-CREATE INDEX IF NOT EXISTS idempotency_keys_by_age ON idempotency_keys (created_at);`;
+CREATE INDEX IF NOT EXISTS idempotency_keys_by_age ON idempotency_keys (created_at);
+CREATE INDEX IF NOT EXISTS pets_by_status ON pets (status, id);`;
 
 /** How long the sandbox remembers an Idempotency-Key: 24 hours, as Stripe does. */
 export const IDEMPOTENCY_KEY_LIFETIME_MS = 24 * 60 * 60 * 1000;
@@ -116,22 +129,25 @@ export type IdempotentOutcome =
   | { kind: 'replayed'; response: StoredResponse }
   | { kind: 'key-reused'; response: undefined };
 
-function toPet(row: PetRow): StoredPet {
-  const pet: StoredPet = {
-    id: toInt64(row.id),
-    name: row.name,
-    categoryId: toInt64(row.category_id),
-  };
-  if (row.status !== null) pet.status = row.status;
-  return pet;
-}
-
 /**
  * The sandbox's storage: SQLite in a file (WAL, busy timeout, so several processes can share
  * it without losing a write) or in memory. ids are int64, assigned here.
  */
 export class SandboxDatabase {
   private readonly db: DatabaseSync;
+  private readonly path: string;
+  private readonly idStart: bigint;
+  private writesSinceWalCheck = 0;
+  private readonly queued: {
+    work: () => unknown;
+    done: (value: unknown) => void;
+    failed: (error: unknown) => void;
+  }[] = [];
+  private readonly begin: StatementSync;
+  private readonly commit: StatementSync;
+  private readonly savepoint: StatementSync;
+  private readonly release: StatementSync;
+  private readonly rollbackToSavepoint: StatementSync;
   private readonly insertPet: StatementSync;
   private readonly selectPets: StatementSync;
   private readonly selectPetsByStatus: StatementSync;
@@ -144,11 +160,14 @@ export class SandboxDatabase {
   constructor(
     /** A SQLite file, or ':memory:'. */
     path: string,
-    private readonly idStart: bigint = 1n,
+    options: DatabaseOptions = {},
   ) {
     const { DatabaseSync } = loadSqlite();
+    this.path = path;
+    this.idStart = options.idStart ?? 1n;
     this.db = new DatabaseSync(path);
     this.db.exec('PRAGMA busy_timeout = 10000');
+    this.db.exec(`PRAGMA synchronous = ${options.durable ? 'FULL' : 'NORMAL'}`);
     const db = this.db;
     retryWhileLocked(() => {
       if (path === ':memory:') return;
@@ -165,20 +184,24 @@ export class SandboxDatabase {
       `INSERT INTO pets (id, name, category_id, status)
        SELECT max(coalesce((SELECT max(id) FROM pets) + 1, :start), :start), :name, :categoryId, :status
        WHERE coalesce((SELECT max(id) FROM pets), 0) < ${INT64_MAX}
-       RETURNING id, name, category_id, status`,
+       RETURNING ${PET_JSON} AS json`,
     );
-    this.selectPets = this.db.prepare(
-      'SELECT id, name, category_id, status FROM pets ORDER BY id LIMIT :limit',
-    );
-    this.selectPetsByStatus = this.db.prepare(
-      'SELECT id, name, category_id, status FROM pets WHERE status = :status ORDER BY id LIMIT :limit',
-    );
-    this.selectPet = this.db.prepare(
-      'SELECT id, name, category_id, status FROM pets WHERE id = :id',
-    );
+    const list = (where: string) =>
+      this.db.prepare(
+        `SELECT '[' || coalesce(group_concat(json, ','), '') || ']' AS json FROM
+           (SELECT ${PET_JSON} AS json FROM pets ${where} ORDER BY id LIMIT :limit)`,
+      );
+    this.selectPets = list('');
+    this.selectPetsByStatus = list('WHERE status = :status');
+    this.selectPet = this.db.prepare(`SELECT ${PET_JSON} AS json FROM pets WHERE id = :id`);
     this.insertMessage = this.db.prepare(
       'INSERT INTO messages (id, message, status, created_at) VALUES (:id, :message, :status, :createdAt)',
     );
+    this.begin = this.db.prepare('BEGIN IMMEDIATE');
+    this.commit = this.db.prepare('COMMIT');
+    this.savepoint = this.db.prepare('SAVEPOINT one_write');
+    this.release = this.db.prepare('RELEASE one_write');
+    this.rollbackToSavepoint = this.db.prepare('ROLLBACK TO one_write');
     this.forgetOldKeys = this.db.prepare('DELETE FROM idempotency_keys WHERE created_at < :before');
     this.selectKey = this.db.prepare(
       'SELECT request_digest, status, body FROM idempotency_keys WHERE scope = :scope AND key = :key',
@@ -187,39 +210,50 @@ export class SandboxDatabase {
       `INSERT INTO idempotency_keys (scope, key, request_digest, status, body, created_at)
        VALUES (:scope, :key, :digest, :status, :body, :now)`,
     );
-    for (const statement of [
-      this.insertPet,
-      this.selectPets,
-      this.selectPetsByStatus,
-      this.selectPet,
-    ]) {
-      statement.setReadBigInts(true);
-    }
   }
 
-  listPets(limit: number, status: string | undefined): StoredPet[] {
-    const rows = status
-      ? this.selectPetsByStatus.all({ status, limit })
-      : this.selectPets.all({ limit });
-    return (rows as unknown as PetRow[]).map(toPet);
+  /** The first `limit` pets by id (with that status), as the JSON array the interface sends. */
+  listPetsJson(limit: number, status: string | undefined): string {
+    const [row] = (
+      status ? this.selectPetsByStatus.all({ status, limit }) : this.selectPets.all({ limit })
+    ) as { json: string }[];
+    return row!.json;
   }
 
-  /** Throws IdsExhaustedError once the largest int64 id has been given. */
-  createPet(name: string, categoryId: Int64, status: string | undefined): StoredPet {
-    // all(), not get(): the statement runs to completion, so it holds no transaction open.
+  /** The created pet as JSON; throws IdsExhaustedError once the largest int64 id is given. */
+  createPetJson(name: string, categoryId: Int64, status: string | undefined): string {
+    // all(), not get(): a statement run to completion holds no read open, so checkpoints can
+    // reset the write-ahead log.
     const [row] = this.insertPet.all({
       start: this.idStart,
       name,
       categoryId: BigInt(categoryId),
       status: status ?? null,
-    }) as unknown as (PetRow | undefined)[];
+    }) as { json: string }[];
     if (!row) throw new IdsExhaustedError();
-    return toPet(row);
+    return row.json;
   }
 
-  getPet(id: bigint): StoredPet | undefined {
-    const row = this.selectPet.get({ id }) as unknown as PetRow | undefined;
-    return row ? toPet(row) : undefined;
+  getPetJson(id: bigint): string | undefined {
+    const [row] = this.selectPet.all({ id }) as { json: string }[];
+    return row?.json;
+  }
+
+  /**
+   * Keeps the write-ahead log bounded: SQLite checkpoints it every 1000 pages, but a reader in
+   * another process can keep it from starting over, and then it only grows.
+   */
+  private afterWrites(count: number): void {
+    this.writesSinceWalCheck += count;
+    if (this.path === ':memory:' || this.writesSinceWalCheck < WAL_CHECK_EVERY) return;
+    this.writesSinceWalCheck = 0;
+    let size: number;
+    try {
+      size = statSync(`${this.path}-wal`).size;
+    } catch {
+      return;
+    }
+    if (size > WAL_LIMIT_BYTES) this.db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
   }
 
   addMessage(message: string): StoredMessage {
@@ -234,34 +268,77 @@ export class SandboxDatabase {
   }
 
   /**
-   * Performs `action` once per Idempotency-Key: the key is looked up, and the action run and its
-   * response stored, in one write transaction, so two processes sending one key at once create
-   * one pet. A key seen within its lifetime with the same digest replays the stored response;
-   * with another digest it is refused. Only a response the action returns is stored: one that
-   * throws (a bad request, no ids left) stores nothing and can be sent again.
+   * Runs `work` in a write transaction shared with the writes queued in the same turn of the
+   * event loop: one commit (and one log write) for all of them, which is most of a write's
+   * cost. Each runs under its own savepoint, so one that throws changes nothing and fails
+   * alone. Resolves once the transaction is committed.
+   */
+  write<T>(work: () => T): Promise<T> {
+    return new Promise<T>((done, failed) => {
+      const queued = this.queued.push({ work, done: done as (value: unknown) => void, failed });
+      if (queued === 1) setImmediate(() => this.commitQueued());
+    });
+  }
+
+  private commitQueued(): void {
+    const batch = this.queued.splice(0);
+    const results: ({ ok: true; value: unknown } | { ok: false; error: unknown })[] = [];
+    try {
+      this.begin.run();
+    } catch (error) {
+      for (const item of batch) item.failed(error);
+      return;
+    }
+    for (const item of batch) {
+      this.savepoint.run();
+      try {
+        results.push({ ok: true, value: item.work() });
+        this.release.run();
+      } catch (error) {
+        this.rollbackToSavepoint.run();
+        this.release.run();
+        results.push({ ok: false, error });
+      }
+    }
+    try {
+      this.commit.run();
+    } catch (error) {
+      if (this.db.isTransaction) this.db.exec('ROLLBACK');
+      for (const item of batch) item.failed(error);
+      return;
+    }
+    this.afterWrites(batch.length);
+    batch.forEach((item, index) => {
+      const result = results[index]!;
+      if (result.ok) item.done(result.value);
+      else item.failed(result.error);
+    });
+  }
+
+  /**
+   * Performs `action` once per Idempotency-Key; run it with write(), so the key is looked up
+   * and the action run and its response stored in one write transaction, and two processes
+   * sending one key at once create one pet. A key seen within its lifetime with the same digest
+   * replays the stored response; with another digest it is refused. Only a response the action
+   * returns is stored: one that throws (a bad request, no ids left) stores nothing.
    */
   idempotent(request: IdempotentRequest, action: () => StoredResponse): IdempotentOutcome {
-    this.db.exec('BEGIN IMMEDIATE');
-    try {
-      this.forgetOldKeys.run({ before: request.now - IDEMPOTENCY_KEY_LIFETIME_MS });
-      const stored = this.selectKey.get({ scope: request.scope, key: request.key }) as
-        { request_digest: string; status: number; body: string } | undefined;
-      let outcome: IdempotentOutcome;
-      if (stored === undefined) {
-        const response = action();
-        this.insertKey.run({ ...request, status: response.status, body: response.body });
-        outcome = { kind: 'performed', response };
-      } else if (stored.request_digest === request.digest) {
-        outcome = { kind: 'replayed', response: { status: stored.status, body: stored.body } };
-      } else {
-        outcome = { kind: 'key-reused', response: undefined };
-      }
-      this.db.exec('COMMIT');
-      return outcome;
-    } catch (error) {
-      this.db.exec('ROLLBACK');
-      throw error;
+    this.forgetOldKeys.run({ before: request.now - IDEMPOTENCY_KEY_LIFETIME_MS });
+    // all(), not get(): statements run to completion inside the shared transaction.
+    const [stored] = this.selectKey.all({ scope: request.scope, key: request.key }) as {
+      request_digest: string;
+      status: number;
+      body: string;
+    }[];
+    if (stored === undefined) {
+      const response = action();
+      this.insertKey.run({ ...request, status: response.status, body: response.body });
+      return { kind: 'performed', response };
     }
+    if (stored.request_digest === request.digest) {
+      return { kind: 'replayed', response: { status: stored.status, body: stored.body } };
+    }
+    return { kind: 'key-reused', response: undefined };
   }
 
   /** Removes every pet, message and stored key; returns how many pets there were. */

@@ -14,6 +14,8 @@ export interface SandboxServerOptions {
   database: string;
   apiKeys: string[];
   idStart?: bigint | undefined;
+  /** Every commit synced to disk (synchronous=FULL), at a cost in write speed. */
+  durable?: boolean | undefined;
   /** What to suggest when the database cannot be opened. */
   databaseHint?: string | undefined;
   /** Faults to show on purpose (sandbox serve only). */
@@ -40,7 +42,11 @@ function urlHost(host: string): string {
  */
 export function openSandboxDatabase(
   database: string,
-  options: { idStart?: bigint | undefined; hint?: string | undefined } = {},
+  options: {
+    idStart?: bigint | undefined;
+    durable?: boolean | undefined;
+    hint?: string | undefined;
+  } = {},
 ): SandboxDatabase {
   const folder = dirname(database);
   if (database !== ':memory:' && !existsSync(folder)) {
@@ -51,7 +57,7 @@ export function openSandboxDatabase(
     );
   }
   try {
-    return new SandboxDatabase(database, options.idStart);
+    return new SandboxDatabase(database, { idStart: options.idStart, durable: options.durable });
   } catch (error) {
     throw new ConfigError(
       `cannot open the sandbox database ${database}: ${error instanceof Error ? error.message : String(error)}`,
@@ -69,6 +75,7 @@ export function openSandboxDatabase(
 export async function startSandboxServer(options: SandboxServerOptions): Promise<RunningSandbox> {
   const db = openSandboxDatabase(options.database, {
     idStart: options.idStart,
+    durable: options.durable,
     hint: options.databaseHint,
   });
   const faults = options.faults ? new Faults(options.faults) : undefined;

@@ -140,18 +140,18 @@ interface Write {
  * A write, done at most once per Idempotency-Key: with a key seen before (same route, same API
  * key, last 24 h), the first answer is replayed; with the key seen for other content, 422.
  */
-function performWrite(db: SandboxDatabase, now: () => number, write: Write): Reply {
+async function performWrite(db: SandboxDatabase, now: () => number, write: Write): Promise<Reply> {
   const key = idempotencyKeyOf(write.req);
-  if (key === undefined) return { ...write.perform(), headers: {}, tookEffect: true };
-  const outcome = db.idempotent(
-    {
-      scope: `${write.route} ${sha256(write.apiKey).slice(0, 32)}`,
-      key,
-      digest: sha256(stringifyJson(write.content)),
-      now: now(),
-    },
-    write.perform,
-  );
+  if (key === undefined) {
+    return { ...(await db.write(write.perform)), headers: {}, tookEffect: true };
+  }
+  const request = {
+    scope: `${write.route} ${sha256(write.apiKey).slice(0, 32)}`,
+    key,
+    digest: sha256(stringifyJson(write.content)),
+    now: now(),
+  };
+  const outcome = await db.write(() => db.idempotent(request, write.perform));
   switch (outcome.kind) {
     case 'performed':
       return { ...outcome.response, headers: {}, tookEffect: true };
@@ -207,9 +207,9 @@ async function readJsonBody(req: IncomingMessage): Promise<unknown> {
   }
 }
 
-function createPet(db: SandboxDatabase, pet: NewPetInput) {
+function createPet(db: SandboxDatabase, pet: NewPetInput): string {
   try {
-    return db.createPet(pet.name, pet.categoryId, pet.status);
+    return db.createPetJson(pet.name, pet.categoryId, pet.status);
   } catch (error) {
     if (!(error instanceof IdsExhaustedError)) throw error;
     // The service is out of a resource, not broken: 507, as a full disk would be.
@@ -233,7 +233,7 @@ async function dispatch(
     case 'pets': {
       if (req.method === 'GET') {
         const query = checked(checkListQuery(url.searchParams));
-        return reply(200, db.listPets(query.limit, query.status));
+        return { status: 200, body: db.listPetsJson(query.limit, query.status), headers: {} };
       }
       const pet = checked(checkNewPet(await readJsonBody(req)));
       return performWrite(db, now, {
@@ -241,7 +241,7 @@ async function dispatch(
         apiKey,
         route: `POST ${API_BASE_PATH}/pets`,
         content: { name: pet.name, categoryId: pet.categoryId, status: pet.status ?? null },
-        perform: () => ({ status: 201, body: stringifyJson(createPet(db, pet)) }),
+        perform: () => ({ status: 201, body: createPet(db, pet) }),
       });
     }
     case 'pet': {
@@ -252,10 +252,10 @@ async function dispatch(
       };
       const id = checkPetId(route.petId);
       if (!id.ok) throw new HttpProblem(400, id.code, id.message, deprecation);
-      const pet = db.getPet(id.value);
-      if (!pet)
+      const pet = db.getPetJson(id.value);
+      if (pet === undefined)
         throw new HttpProblem(404, 'pet_not_found', `no pet has id ${id.value}`, deprecation);
-      return reply(200, pet, deprecation);
+      return { status: 200, body: pet, headers: deprecation };
     }
     case 'messages': {
       const message = checked(checkMessage(await readJsonBody(req)));

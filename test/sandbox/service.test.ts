@@ -283,3 +283,25 @@ describe('storage', () => {
     );
   });
 });
+
+describe('pets rendered as JSON by SQLite', () => {
+  it('round-trips any name exactly, and keeps an absent status absent', async () => {
+    const sandbox = await start();
+    const name = 'Zoë "Q" \\ back\u0001slash \u2028 😀 </script>';
+    const created = await call(`${sandbox.apiBaseUrl}/pets`, {
+      method: 'POST',
+      body: JSON.stringify({ name, categoryId: 9223372036854775807n.toString() }).replace(
+        /"(9223372036854775807)"/,
+        '$1',
+      ),
+    });
+    expect(created.status).toBe(201);
+    expect(created.text).toBe(
+      `{"id":1,"name":${JSON.stringify(name)},"categoryId":9223372036854775807}`,
+    );
+    const listed = await call(`${sandbox.apiBaseUrl}/pets`);
+    expect(JSON.parse(listed.text)).toEqual([JSON.parse(created.text)]);
+    const empty = await call(`${sandbox.apiBaseUrl}/pets?status=sold`);
+    expect(empty.text).toBe('[]');
+  });
+});

@@ -21,6 +21,7 @@ export interface SandboxServeOptions {
   memory: boolean;
   apiKeys: string[];
   idStart: bigint | undefined;
+  durable: boolean;
   /** Faults to show on purpose; undefined for a well-behaved sandbox. */
   faults: FaultSettings | undefined;
 }
@@ -32,6 +33,7 @@ interface Flags extends FaultFlags {
   memory?: boolean;
   apiKey?: string[];
   idStart?: string;
+  durable?: boolean;
 }
 
 export function toSandboxServeOptions(flags: Flags): SandboxServeOptions {
@@ -49,6 +51,7 @@ export function toSandboxServeOptions(flags: Flags): SandboxServeOptions {
     apiKeys: flags.apiKey ?? [DEFAULT_SANDBOX_KEY],
     idStart:
       flags.idStart === undefined ? undefined : BigInt(parseInt64(flags.idStart, '--id-start')),
+    durable: flags.durable === true,
     faults: toFaultSettings(flags),
   };
 }
@@ -69,6 +72,7 @@ export async function runSandboxServe(ctx: Context, options: SandboxServeOptions
     apiKeys: options.apiKeys,
     idStart: options.idStart,
     faults: options.faults,
+    durable: options.durable,
     databaseHint: `Move the file away (mv ${database} ${database}.bad) to start with an empty sandbox, or use another: --db FILE, or --memory.`,
   }).catch((error: unknown) => {
     throw listenError(error, options) ?? error;
@@ -136,6 +140,7 @@ export function registerSandboxServe(sandbox: Command, runVerb: RunVerb): void {
       `API key(s) the sandbox accepts (default: ${DEFAULT_SANDBOX_KEY})`,
     )
     .option('--id-start <int64>', 'first id to assign (e.g. beyond 2^53, for tests)')
+    .option('--durable', 'sync every write to disk, so none is lost to a power cut (slower)')
     .option('--latency <ms>', 'fault: wait MS, or MIN-MAX ms, before each request')
     .option('--fail-rate <p>', 'fault: fail this share (0..1) of requests, doing nothing')
     .option('--fail-status <code>', 'the status --fail-rate answers with (default: 503)')

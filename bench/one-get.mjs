@@ -1,0 +1,15 @@
+// The floor a one-request command is measured against: one GET with node:http, body printed.
+// getBuiltinModule, not `import`: an ESM import of node:http evaluates its lazy getters, which
+// load Node's internal undici and would make the floor slower than it needs to be.
+import { Buffer } from 'node:buffer';
+const { get } = process.getBuiltinModule('node:http');
+
+get(
+  process.argv[2],
+  { headers: { authorization: 'Bearer k', accept: 'application/json' } },
+  (res) => {
+    const chunks = [];
+    res.on('data', (chunk) => chunks.push(chunk));
+    res.on('end', () => process.stdout.write(Buffer.concat(chunks)));
+  },
+);

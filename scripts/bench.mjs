@@ -1,0 +1,315 @@
+// Benchmarks, as ratios against a floor measured side by side in the same run (paired runs,
+// alternating order): start-up against `node -e 0`, one request against a node:http script,
+// the sandbox profile against a running sandbox, the sandbox server against a fixed-body
+// node:http server, bulk add against autocannon's POST rate. Prints a table and writes
+// bench/results.json. Run `npm run build` first.
+//
+// Usage: npm run bench [-- --runs N] [--only startup,request,sandbox,server,bulk,memory]
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import autocannon from 'autocannon';
+
+const option = (name) => {
+  const index = process.argv.indexOf(name);
+  return index === -1 ? undefined : process.argv[index + 1];
+};
+const RUNS = Number(option('--runs') ?? 20);
+const PAIRS = 3;
+const ONLY = option('--only')?.split(',');
+const wanted = (section) => !ONLY || ONLY.includes(section);
+const KEY = 'bench-key';
+const BIN = 'bin/petstore.js';
+const node = process.execPath;
+const scratch = mkdtempSync(join(tmpdir(), 'petstore-bench-'));
+const baseEnv = (name) => {
+  const home = join(scratch, name);
+  return {
+    PATH: process.env.PATH,
+    HOME: home,
+    XDG_CONFIG_HOME: join(home, 'config'),
+    XDG_DATA_HOME: join(home, 'data'),
+  };
+};
+
+// --- statistics -------------------------------------------------------------------------
+
+function stats(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  const median = sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+  return { median, min: sorted[0], max: sorted.at(-1) };
+}
+
+const results = [];
+/** One row: the tool's figure, the floor's, and their ratio, each as median/min/max. */
+function record(row) {
+  results.push(row);
+  const f = (s, digits = 1) =>
+    `${s.median.toFixed(digits)} (${s.min.toFixed(digits)}-${s.max.toFixed(digits)})`;
+  console.log(
+    `${row.name.padEnd(52)} ${f(row.tool)} ${row.unit} vs ${f(row.floor)} ${row.unit}  ratio ${f(row.ratio, 2)}  target ${row.target}`,
+  );
+}
+
+// --- processes --------------------------------------------------------------------------
+
+function timeRun(argv, env, stdout = 'ignore') {
+  const start = process.hrtime.bigint();
+  const result = spawnSync(node, argv, { env, stdio: ['ignore', stdout, 'pipe'] });
+  const ms = Number(process.hrtime.bigint() - start) / 1e6;
+  if (result.status !== 0) {
+    throw new Error(`${argv.join(' ')} exited ${result.status}: ${result.stderr}`);
+  }
+  return ms;
+}
+
+/** Paired runs in alternating order; the ratio is taken within each pair. */
+function pairedTimes(name, target, floor, tool) {
+  for (let i = 0; i < 3; i++) (floor(), tool());
+  const floors = [];
+  const tools = [];
+  for (let i = 0; i < RUNS; i++) {
+    if (i % 2) {
+      floors.push(floor());
+      tools.push(tool());
+    } else {
+      tools.push(tool());
+      floors.push(floor());
+    }
+  }
+  record({
+    name,
+    unit: 'ms',
+    target,
+    tool: stats(tools),
+    floor: stats(floors),
+    ratio: stats(tools.map((t, i) => t / floors[i])),
+  });
+}
+
+/** Starts a server process; resolves once it said where it listens. */
+function startServer(argv, env, pattern) {
+  const child = spawn(node, argv, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  return new Promise((resolve, reject) => {
+    const onData = (chunk) => {
+      output += chunk;
+      const match = pattern.exec(output);
+      if (match) {
+        resolve({
+          url: match[1],
+          stop: () =>
+            new Promise((done) => {
+              child.on('exit', done);
+              child.kill('SIGTERM');
+            }),
+        });
+      }
+    };
+    child.stdout.setEncoding('utf8').on('data', onData);
+    child.stderr.setEncoding('utf8').on('data', onData);
+    child.on('exit', (code) => reject(new Error(`${argv.join(' ')} exited ${code}: ${output}`)));
+  });
+}
+
+const floorServer = async (listSize) => {
+  const server = await startServer(
+    ['bench/floor-server.mjs', String(listSize)],
+    baseEnv('floor'),
+    /^(\d+)\n/,
+  );
+  return { ...server, url: `http://127.0.0.1:${server.url}/v1` };
+};
+const sandboxServer = (args, name = 'serve') =>
+  startServer(
+    [BIN, 'sandbox', 'serve', '--port', '0', '--api-key', KEY, ...args],
+    baseEnv(name),
+    /API base URL:\s+(\S+)\n/,
+  );
+
+async function requestRate(options) {
+  const result = await autocannon({ connections: 16, duration: 3, ...options });
+  if (result.non2xx > 0 || result.errors > 0) {
+    throw new Error(
+      `${options.method} ${options.url}: ${result.non2xx} non-2xx, ${result.errors} errors`,
+    );
+  }
+  return result.requests.average;
+}
+
+const postPet = (base) => ({
+  url: `${base}/pets`,
+  method: 'POST',
+  headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
+  body: '{"name":"Rex","categoryId":1}',
+});
+
+function records(count) {
+  const file = join(scratch, `pets-${count}.ndjson`);
+  writeFileSync(
+    file,
+    Array.from(
+      { length: count },
+      (_, i) => `{"name":"pet-${i}","categoryId":${(i % 7) + 1}}\n`,
+    ).join(''),
+  );
+  return file;
+}
+
+// --- sections ---------------------------------------------------------------------------
+
+console.log(`node ${process.version}; ${RUNS} paired runs per start-up figure, ${PAIRS} per rate`);
+
+if (wanted('startup')) {
+  const env = baseEnv('startup');
+  const floor = () => timeRun(['-e', '0'], env);
+  pairedTimes('petstore --version / node -e 0', '<= 1.3', floor, () =>
+    timeRun([BIN, '--version'], env),
+  );
+  pairedTimes('petstore --help / node -e 0', '<= 1.5', floor, () => timeRun([BIN, '--help'], env));
+}
+
+if (wanted('request')) {
+  const server = await floorServer(20);
+  const env = { ...baseEnv('request'), PETSTORE_BASE_URL: server.url, PETSTORE_API_KEY: KEY };
+  pairedTimes(
+    'pets list --json / one node:http GET',
+    '<= 1.5',
+    () => timeRun(['bench/one-get.mjs', `${server.url}/pets`], env),
+    () => timeRun([BIN, 'pets', 'list', '--json'], env),
+  );
+  await server.stop();
+}
+
+if (wanted('sandbox')) {
+  // Both read the same sandbox file: the profile starts it in-process, serve keeps it running.
+  const env = baseEnv('sandbox-profile');
+  const database = join(env.XDG_DATA_HOME, 'petstore', 'sandbox.db');
+  timeRun([BIN, '--profile', 'sandbox', 'pets', 'list'], env);
+  const server = await sandboxServer(['--db', database], 'sandbox-profile');
+  const clientEnv = { ...env, PETSTORE_BASE_URL: server.url, PETSTORE_API_KEY: KEY };
+  pairedTimes(
+    '--profile sandbox pets list / pets list vs running sandbox',
+    '<= 1.2',
+    () => timeRun([BIN, 'pets', 'list', '--json'], clientEnv),
+    () => timeRun([BIN, '--profile', 'sandbox', 'pets', 'list', '--json'], env),
+  );
+  await server.stop();
+}
+
+/** Rates (per second, higher is better): the ratio is tool / floor. */
+function recordRates(name, target, tools, floors) {
+  record({
+    name,
+    unit: '/s',
+    target,
+    tool: stats(tools),
+    floor: stats(floors),
+    ratio: stats(tools.map((t, i) => t / floors[i])),
+  });
+}
+
+if (wanted('server')) {
+  const database = join(scratch, 'server.db');
+  const sandbox = await sandboxServer(['--db', database], 'server');
+  const floor = await floorServer(100);
+  for (const [name, options, target] of [
+    ['sandbox serve --db: POST /pets rate / node:http fixed body', postPet, '>= 0.6'],
+    [
+      'sandbox serve --db: GET ?limit=100 rate / node:http fixed body',
+      (base) => ({
+        url: `${base}/pets?limit=100`,
+        headers: { authorization: `Bearer ${KEY}` },
+      }),
+      '>= 0.5',
+    ],
+  ]) {
+    const tools = [];
+    const floors = [];
+    for (let i = 0; i < PAIRS; i++) {
+      tools.push(await requestRate(options(sandbox.url)));
+      floors.push(await requestRate(options(floor.url)));
+    }
+    recordRates(name, target, tools, floors);
+  }
+  await sandbox.stop();
+  await floor.stop();
+}
+
+if (wanted('bulk')) {
+  const COUNT = 20_000;
+  const file = records(COUNT);
+  const tools = [];
+  const floors = [];
+  for (let i = 0; i < PAIRS; i++) {
+    const sandbox = await sandboxServer(['--memory'], 'bulk');
+    const env = { ...baseEnv('bulk'), PETSTORE_BASE_URL: sandbox.url, PETSTORE_API_KEY: KEY };
+    const ms = timeRun(
+      [
+        BIN,
+        'pets',
+        'add',
+        '--file',
+        file,
+        '--concurrency',
+        '16',
+        '--journal',
+        join(scratch, `bulk-${i}.journal`),
+      ],
+      env,
+    );
+    tools.push(COUNT / (ms / 1000));
+    floors.push(await requestRate(postPet(sandbox.url)));
+    await sandbox.stop();
+  }
+  recordRates(`pets add --file (${COUNT}, -c 16) rate / autocannon POST`, '>= 0.8', tools, floors);
+}
+
+if (wanted('memory')) {
+  const sandbox = await sandboxServer(['--memory'], 'memory');
+  const env = { ...baseEnv('memory'), PETSTORE_BASE_URL: sandbox.url, PETSTORE_API_KEY: KEY };
+  const rss = {};
+  for (const count of [10_000, 100_000]) {
+    const file = records(count);
+    const result = spawnSync(
+      '/usr/bin/time',
+      [
+        '-f',
+        '%M',
+        node,
+        BIN,
+        'pets',
+        'add',
+        '--file',
+        file,
+        '--concurrency',
+        '16',
+        '--journal',
+        join(scratch, `mem-${count}.journal`),
+      ],
+      { env, stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' },
+    );
+    if (result.status !== 0)
+      throw new Error(`bulk ${count} exited ${result.status}: ${result.stderr}`);
+    rss[count] = Number(result.stderr.trim().split('\n').at(-1)) / 1024;
+  }
+  const growth = rss[100_000] / rss[10_000];
+  console.log(
+    `pets add --file max RSS: 10,000 records ${rss[10_000].toFixed(0)} MiB, 100,000 records ${rss[100_000].toFixed(0)} MiB (x${growth.toFixed(2)} for 10x the records)`,
+  );
+  results.push({ name: 'pets add --file max RSS (MiB)', rss, growth });
+  await sandbox.stop();
+}
+
+writeFileSync(
+  'bench/results.json',
+  JSON.stringify(
+    { node: process.version, at: new Date().toISOString(), runs: RUNS, pairs: PAIRS, results },
+    null,
+    2,
+  ) + '\n',
+);
+console.log('written: bench/results.json');
+rmSync(scratch, { recursive: true, force: true });
