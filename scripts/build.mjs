@@ -1,7 +1,11 @@
 // Bundles src/ into dist/ with code splitting, so that modules loaded on demand (undici, conf,
 // cli-table3, chalk, the sandbox) stay out of the start-up path of --version and --help.
 import { build } from 'esbuild';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 const pkg = JSON.parse(await readFile(new URL('../package.json', import.meta.url), 'utf8'));
 
@@ -25,3 +29,18 @@ const result = await build({
   logLevel: 'warning',
 });
 await writeFile(new URL('../dist/meta.json', import.meta.url), JSON.stringify(result.metafile));
+
+// Help for every command, rendered by the program just built, as it prints it to a pipe or
+// file; dist/main.js answers `--help` from it without loading commander (a test checks that
+// each text equals the live one).
+const home = mkdtempSync(join(tmpdir(), 'petstore-build-'));
+const env = { PATH: process.env.PATH, HOME: home, XDG_CONFIG_HOME: home, XDG_DATA_HOME: home };
+const run = (args) =>
+  execFileSync(process.execPath, ['bin/petstore.js', ...args], { encoding: 'utf8', env });
+const paths = [...run(['completion', 'bash']).matchAll(/^\s+"([^"]*)"\) words=/gm)].map(
+  (match) => match[1],
+);
+const help = {};
+for (const path of paths) help[path] = run([...(path ? path.split(' ') : []), '--help']);
+await writeFile(new URL('../dist/help.json', import.meta.url), JSON.stringify(help));
+rmSync(home, { recursive: true, force: true });

@@ -28,7 +28,9 @@ export const LAYERS = {
     packages: ['commander'],
   },
   cli: { may: ['core', 'context', 'cmdutil', 'commands'], packages: ['commander'] },
-  'main.ts': {
+  // The entry answers --version alone, then loads the program runner.
+  'main.ts': { may: ['core', 'run-main.ts'], packages: [] },
+  'run-main.ts': {
     may: ['core', 'api', 'context', 'output', 'cmdutil', 'cli'],
     packages: ['commander'],
   },

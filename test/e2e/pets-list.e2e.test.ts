@@ -92,6 +92,33 @@ describe('start-up path', () => {
   );
 });
 
+describe('answered before the program is loaded', () => {
+  it.each([['--version'], ['--help'], ['pets', 'add', '--help'], ['help', 'sandbox', 'serve']])(
+    '%s (to a pipe) loads no part of commander',
+    async (...args) => {
+      const meta = JSON.parse(readFileSync('dist/meta.json', 'utf8')) as {
+        outputs: Record<string, { inputs: Record<string, unknown> }>;
+      };
+      const commanderFiles = Object.entries(meta.outputs)
+        .filter(([, output]) =>
+          Object.keys(output.inputs).some((input) => input.includes('node_modules/commander/')),
+        )
+        .map(([file]) => file.replace(/^dist\//, ''));
+      expect(commanderFiles.length).toBeGreaterThan(0);
+      const result = await runCli(args, {
+        nodeArgs: ['--import', new URL('../helpers/log-loaded-modules.mjs', import.meta.url).href],
+      });
+      expect(result.code).toBe(0);
+      expect(result.stdout).not.toBe('');
+      const loaded = result.stderr.split('\n').filter((line) => line.startsWith('loaded '));
+      expect(loaded.some((line) => line.endsWith('dist/main.js'))).toBe(true);
+      for (const file of commanderFiles) {
+        expect(loaded.filter((line) => line.endsWith(file))).toEqual([]);
+      }
+    },
+  );
+});
+
 describe('old Node', () => {
   it('refuses with one clear line and exit 2', async () => {
     const result = await runCli(['--version'], {

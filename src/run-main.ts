@@ -1,0 +1,92 @@
+import { CommanderError } from 'commander';
+import type { ClientFactory } from './api/create-client.js';
+import type { Transport } from './api/http.js';
+import { buildProgram } from './cli/program.js';
+import { expandHelpCommand, usageErrorFromCommander } from './cli/usage.js';
+import { verbPath, type RunVerb } from './cmdutil/run-verb.js';
+import { createContext, type Context } from './context/context.js';
+import { resolveTarget } from './context/resolve-target.js';
+import { outputFormatOrTable, resolveSettings, type RawGlobalOptions } from './context/settings.js';
+import { InterruptedError } from './core/errors.js';
+import { processIO, type Env, type IO } from './core/io.js';
+import { redactingIO, SecretRedactor } from './core/redact.js';
+import { ExitCode, reportError } from './output/report-error.js';
+
+/** What tests may replace; production passes nothing. */
+export interface MainDeps {
+  /** Carries the requests of every API client (a recording fake in command tests). */
+  transport?: Transport;
+  /**
+   * Receives each verb's typed options instead of running it, as the GitHub CLI's runF does:
+   * flag-level tests check what a command line turns into.
+   */
+  runF?: (verb: string, options: unknown, ctx: Context) => Promise<void> | void;
+}
+
+const HELP_OR_VERSION = new Set(['commander.helpDisplayed', 'commander.help', 'commander.version']);
+
+const loadClientFactory: ClientFactory = async (target, settings) => {
+  const { createClient } = await import('./api/create-client.js');
+  return createClient(target, settings);
+};
+
+/** Runs the command line and returns the exit code; never exits the process itself. */
+export async function runMain(
+  argv: readonly string[],
+  io: IO = processIO(),
+  env: Env = process.env,
+  deps: MainDeps = {},
+): Promise<number> {
+  // Everything written goes through the redactor: no key the run knows of is ever printed.
+  const redactor = new SecretRedactor();
+  io = redactingIO(io, redactor);
+  let ctx: Context | undefined;
+  let verbose = argv.includes('-v') || argv.includes('--verbose');
+  /** Set once the global options are known; until then, derived from what was parsed. */
+  let jsonErrors: boolean | undefined;
+
+  const runVerb: RunVerb = async (command, toOptions, run) => {
+    const raw = command.optsWithGlobals<RawGlobalOptions>();
+    verbose = raw.verbose === true;
+    // Known before any other setting is checked, so every error takes the requested form.
+    jsonErrors = outputFormatOrTable(raw, env, io) !== 'table';
+    const settings = resolveSettings(raw, env, io);
+    ctx = createContext({
+      io,
+      env,
+      settings,
+      resolveTarget,
+      createClient: loadClientFactory,
+      transport: deps.transport,
+      redactor,
+    });
+    const options = toOptions();
+    if (deps.runF) await deps.runF(verbPath(command), options, ctx);
+    else await run(ctx, options);
+  };
+  const program = buildProgram(io, runVerb);
+  let args = [...argv];
+
+  try {
+    args = expandHelpCommand(program, argv);
+    await program.parseAsync(args, { from: 'user' });
+    return ExitCode.ok;
+  } catch (caught) {
+    let error = caught;
+    if (error instanceof CommanderError) {
+      // Help and version are written already; a help shown for a missing subcommand is exit 2.
+      if (HELP_OR_VERSION.has(error.code))
+        return error.exitCode === 0 ? ExitCode.ok : ExitCode.usage;
+      error = usageErrorFromCommander(error, program, args);
+    }
+    jsonErrors ??= outputFormatOrTable(program.opts<RawGlobalOptions>(), env, io) !== 'table';
+    if (error instanceof InterruptedError && error.immediate) {
+      // Stopped at once: closing would wait for the requests still in flight.
+      void ctx?.close().catch(() => undefined);
+      ctx = undefined;
+    }
+    return reportError(error, { json: jsonErrors, verbose, write: (t) => io.stderr.write(t) });
+  } finally {
+    await ctx?.close().catch(() => undefined);
+  }
+}
