@@ -1,4 +1,6 @@
-import { EnvHttpProxyAgent, request } from 'undici';
+import type { EnvHttpProxyAgent } from 'undici';
+import EnvHttpProxyAgentClass from 'undici/lib/dispatcher/env-http-proxy-agent.js';
+import requestOn from 'undici/lib/api/api-request.js';
 import type { HttpRequest, HttpResponse, Transport } from './http.js';
 import { ProtocolError, UsageError } from '../core/errors.js';
 import { deadlineError, deadlineSeconds, errorCode, toNetworkError } from './network-errors.js';
@@ -22,7 +24,7 @@ const sharedAgents = new Map<number, { agent: EnvHttpProxyAgent; users: number }
 function acquireAgent(timeoutMs: number): EnvHttpProxyAgent {
   let entry = sharedAgents.get(timeoutMs);
   if (!entry) {
-    const agent = new EnvHttpProxyAgent({
+    const agent = new EnvHttpProxyAgentClass({
       connect: { timeout: timeoutMs },
       headersTimeout: timeoutMs,
       bodyTimeout: timeoutMs,
@@ -67,11 +69,12 @@ export class UndiciTransport implements Transport {
     const deadline = AbortSignal.timeout(deadlineSeconds(this.timeoutSeconds) * 1000);
     let status: number | undefined;
     try {
-      const response = await request(req.url, {
+      const response = await requestOn.call(this.dispatcher, {
+        origin: req.url.origin,
+        path: `${req.url.pathname}${req.url.search}`,
         method: req.method,
         headers: req.headers,
         body: req.body ?? null,
-        dispatcher: this.dispatcher,
         signal: deadline,
         // Also per request, so this client's limits hold whatever agent it shares.
         headersTimeout: this.timeoutMs,

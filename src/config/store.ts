@@ -1,7 +1,7 @@
 import { chmod, readFile, stat } from 'node:fs/promises';
 import { makeFolder } from '../core/make-folder.js';
 import { join } from 'node:path';
-import Conf from 'conf';
+import type Conf from 'conf';
 import { ConfigError } from '../core/errors.js';
 import { withFileLock } from './lock.js';
 import { emptyConfig, validateConfig, type ConfigData } from './schema.js';
@@ -95,7 +95,7 @@ export class ConfigStore {
       );
       change(data);
       try {
-        this.open().store = data as unknown as Record<string, unknown>;
+        (await this.open()).store = data as unknown as Record<string, unknown>;
         await chmod(this.path, FILE_MODE);
       } catch (error) {
         throw new ConfigError(`cannot write ${this.path}: ${errorCode(error)}`, this.path, {
@@ -112,7 +112,9 @@ export class ConfigStore {
     });
   }
 
-  private open(): Conf {
+  /** conf, with ajv under it, is loaded only to write: reading the file needs neither. */
+  private async open(): Promise<Conf> {
+    const { default: Conf } = await import('conf');
     try {
       return new Conf({
         cwd: this.dir,
