@@ -1,4 +1,5 @@
-import type { EnvHttpProxyAgent } from 'undici';
+import type { Dispatcher } from 'undici';
+import AgentClass from 'undici/lib/dispatcher/agent.js';
 import EnvHttpProxyAgentClass from 'undici/lib/dispatcher/env-http-proxy-agent.js';
 import requestOn from 'undici/lib/api/api-request.js';
 import type { HttpRequest, HttpResponse, Transport } from './http.js';
@@ -19,17 +20,23 @@ function flattenHeaders(headers: Record<string, string | string[] | undefined>) 
  * Keep-alive agents shared by every client in the process, one per timeout (an agent fixes its
  * connect timeout when it is made), each closed with the last client that uses it.
  */
-const sharedAgents = new Map<number, { agent: EnvHttpProxyAgent; users: number }>();
+const sharedAgents = new Map<number, { agent: Dispatcher; users: number }>();
 
-function acquireAgent(timeoutMs: number): EnvHttpProxyAgent {
+const PROXY_VARIABLES = ['HTTP_PROXY', 'http_proxy', 'HTTPS_PROXY', 'https_proxy'];
+
+function acquireAgent(timeoutMs: number): Dispatcher {
   let entry = sharedAgents.get(timeoutMs);
   if (!entry) {
-    const agent = new EnvHttpProxyAgentClass({
+    const options = {
       connect: { timeout: timeoutMs },
       headersTimeout: timeoutMs,
       bodyTimeout: timeoutMs,
       maxResponseSize: MAX_RESPONSE_BYTES,
-    });
+    };
+    // The proxy-aware agent looks at the proxy variables on every request; with none set, a
+    // plain agent does the same work without that cost.
+    const proxied = PROXY_VARIABLES.some((name) => process.env[name]);
+    const agent = proxied ? new EnvHttpProxyAgentClass(options) : new AgentClass(options);
     entry = { agent, users: 0 };
     sharedAgents.set(timeoutMs, entry);
   }
@@ -56,7 +63,7 @@ function tooLarge(req: HttpRequest, status: number): ProtocolError {
 /** Sends requests with undici (honouring HTTP(S)_PROXY and NO_PROXY). */
 export class UndiciTransport implements Transport {
   private readonly timeoutMs: number;
-  private readonly dispatcher: EnvHttpProxyAgent;
+  private readonly dispatcher: Dispatcher;
   private closed = false;
 
   constructor(private readonly timeoutSeconds: number) {

@@ -54,6 +54,9 @@ export interface BulkAddOptions {
   journal: JournalWriter | undefined;
 }
 
+/** How many records per worker are journaled as sending ahead of their requests. */
+const LOOKAHEAD_PER_WORKER = 4;
+
 /** For records left unknown by a run without a journal. */
 const UNKNOWN_OUTCOME_HINT = `Each ${UNKNOWN_PET_OUTCOME.what.replace(/^the /, '')}. ${UNKNOWN_PET_OUTCOME.hint}`;
 
@@ -153,11 +156,36 @@ export async function runPetsAddBulk(ctx: Context, options: BulkAddOptions): Pro
       else if (printed) journal.append(printed);
     }
   };
-  const addOne = async ({ index, pet, key }: BulkRecord) => {
+  // `sending` entries are journaled ahead of the requests, so a record rarely waits for a disk
+  // sync of its own: one sync covers many. Those a stop leaves unsent are withdrawn at the end;
+  // a kill -9 leaves at most LOOKAHEAD of them journaled as unknown, never as created.
+  const lookahead = options.concurrency * LOOKAHEAD_PER_WORKER;
+  const sequences = new Map<number, number>();
+  let announced = 0;
+  const announce = () => {
+    if (!journal) return;
+    for (const until = Math.min(send.length, next + lookahead); announced < until; announced++) {
+      const { index, pet, key } = send[announced]!;
+      const entry = { type: 'sending', record: index + 1, digest: recordDigest(pet), key } as const;
+      sequences.set(announced, journal.append(entry));
+    }
+  };
+  /** Journals the records announced but never started as not sent, so no resume calls them unknown. */
+  const withdrawUnsent = () => {
+    try {
+      for (let position = next; position < announced; position++) {
+        journal?.append({ type: 'withdrawn', record: send[position]!.index + 1 });
+      }
+    } catch {
+      // A journal that cannot be written leaves them unknown: safe, only less precise.
+    }
+  };
+  const addOne = async ({ index, pet, key }: BulkRecord, position: number) => {
     const record = index + 1;
     inFlight.add(index);
     try {
-      await journal?.write({ type: 'sending', record, digest: recordDigest(pet), key });
+      if (journal) await journal.syncedThrough(sequences.get(position)!);
+      sequences.delete(position);
       let result: Pet;
       try {
         result = await client.createPet(pet, {
@@ -197,7 +225,11 @@ export async function runPetsAddBulk(ctx: Context, options: BulkAddOptions): Pro
     }
   };
   const worker = async () => {
-    while (stop === undefined && next < send.length) await addOne(send[next++]!);
+    while (stop === undefined && next < send.length) {
+      const position = next++;
+      announce();
+      await addOne(send[position]!, position);
+    }
   };
   try {
     for (const { index, pet, printed } of options.earlier.created) {
@@ -209,6 +241,7 @@ export async function runPetsAddBulk(ctx: Context, options: BulkAddOptions): Pro
     await Promise.race([Promise.all(workers), abandoned]);
   } finally {
     stopListening();
+    withdrawUnsent();
   }
 
   if (table && forTable.length > 0) await ctx.render(forTable, PET_COLUMNS);

@@ -31,6 +31,8 @@ export type JournalEntry =
   | { type: 'sending'; record: number; digest: string; key: string }
   | { type: 'created'; record: number; pet: Pet }
   | { type: 'printed'; record: number }
+  /** A record journaled as sending that the run then did not send after all. */
+  | { type: 'withdrawn'; record: number }
   | { type: 'failed' | 'unknown'; record: number; error: ErrorSummary };
 
 type RecordEntry = Exclude<JournalEntry, { type: 'run' | 'resume' }>;
@@ -118,6 +120,8 @@ export async function readJournal(path: string): Promise<JournalContents> {
         pet: entry.pet,
         printed: false,
       });
+    } else if (entry.type === 'withdrawn') {
+      if (known.outcome === 'unknown') states.delete(entry.record);
     } else if (entry.type === 'printed') {
       if (known.outcome !== 'created') {
         throw damaged(path, index + 1, `record ${entry.record} printed, never created`);
@@ -207,10 +211,18 @@ export class JournalWriter {
     return writer;
   }
 
-  /** Writes the entry to the file now: it survives this process being killed, not power loss. */
-  append(entry: JournalEntry | EncodedEntry): void {
+  /**
+   * Writes the entry to the file now: it survives this process being killed, not power loss.
+   * Returns its sequence number, for syncedThrough().
+   */
+  append(entry: JournalEntry | EncodedEntry): number {
     this.writeAll(Buffer.isBuffer(entry) ? entry : encodeEntry(entry));
-    this.appended++;
+    return ++this.appended;
+  }
+
+  /** Resolves once the entry with this sequence number, and all before it, are on disk. */
+  async syncedThrough(sequence: number): Promise<void> {
+    while (this.synced < sequence) await this.syncOnce();
   }
 
   /** Appends the entry and resolves once it is on disk. */
@@ -221,24 +233,26 @@ export class JournalWriter {
 
   /** Resolves once every entry appended so far is on disk. */
   async sync(): Promise<void> {
-    const wanted = this.appended;
-    while (this.synced < wanted) {
-      if (!this.syncing) {
-        const upTo = this.appended;
-        this.syncing = this.file
-          .datasync()
-          .then(
-            () => {
-              this.synced = Math.max(this.synced, upTo);
-            },
-            (error: unknown) => {
-              throw journalError(this.path, error);
-            },
-          )
-          .finally(() => (this.syncing = undefined));
-      }
-      await this.syncing;
+    await this.syncedThrough(this.appended);
+  }
+
+  /** Joins the disk sync under way, or starts one covering every entry appended so far. */
+  private async syncOnce(): Promise<void> {
+    if (!this.syncing) {
+      const upTo = this.appended;
+      this.syncing = this.file
+        .datasync()
+        .then(
+          () => {
+            this.synced = Math.max(this.synced, upTo);
+          },
+          (error: unknown) => {
+            throw journalError(this.path, error);
+          },
+        )
+        .finally(() => (this.syncing = undefined));
     }
+    await this.syncing;
   }
 
   async close(): Promise<void> {
