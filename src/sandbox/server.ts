@@ -1,5 +1,4 @@
 import { existsSync } from 'node:fs';
-import { createServer } from 'node:http';
 import { dirname } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { ConfigError } from '../core/errors.js';
@@ -71,6 +70,12 @@ export function openSandboxDatabase(
     );
   }
 }
+
+/**
+ * node:http through getBuiltinModule, not `import`: an ESM import evaluates every export of the
+ * module, including its lazy WebSocket getters, which load Node's own copy of undici.
+ */
+const { createServer } = process.getBuiltinModule('node:http');
 
 export async function startSandboxServer(options: SandboxServerOptions): Promise<RunningSandbox> {
   const db = openSandboxDatabase(options.database, {

@@ -134,6 +134,26 @@ describe('pets add --file keeps a journal, and --resume completes the run', () =
     expect(keys[2]).toBe(keys[1]);
   });
 
+  it('journals sending ahead of the requests, and withdraws what a stop left unsent', async () => {
+    const { env, created } = await service();
+    const file = input(['bad1', 'B', 'C', 'D', 'E', 'F']);
+    const first = fakeIO();
+    const args = ['pets', 'add', '--file', file, '--concurrency', '1', '--fail-fast'];
+    expect(await main(args, first, env)).toBe(5);
+    const path = journalNamed(first.err());
+    const lines = readFileSync(path, 'utf8').trimEnd().split('\n');
+    // B..E (four per worker) were journaled as sending before bad1's answer came.
+    expect(lines.filter((line) => line.includes('"type":"sending"'))).toHaveLength(5);
+    expect(lines.filter((line) => line.includes('"type":"withdrawn"'))).toHaveLength(4);
+    const states = (await readJournal(path)).states;
+    expect([...states.keys()]).toEqual([1]);
+    // Not unknown: a plain resume sends them, no --retry-unknown needed.
+    const io = fakeIO();
+    expect(await main(['pets', 'add', '--resume', path], io, env)).toBe(5);
+    expect(names(io.out())).toEqual(['B', 'C', 'D', 'E', 'F']);
+    expect(created).toEqual(['B', 'C', 'D', 'E', 'F']);
+  });
+
   it('refuses to resume over an input that changed, and sends nothing', async () => {
     const { env, server } = await service();
     const file = input(['A', 'B']);
