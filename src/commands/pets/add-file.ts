@@ -89,7 +89,13 @@ async function addFromFile(
     });
   }
   const source = input === '-' ? 'standard input' : input;
-  const pets = parsePetsFile(await readInputFile(input, ctx.io, BULK_MAX_BYTES), source);
+  const text = await readInputFile(input, ctx.io, BULK_MAX_BYTES).catch((error: unknown) => {
+    if (options.file !== undefined || !(error instanceof UsageError)) throw error;
+    throw new UsageError(`cannot read the input of the journaled run: ${error.message}`, {
+      hint: 'If it moved, give it with --file PATH: its records are checked against the journal.',
+    });
+  });
+  const pets = parsePetsFile(text, source);
   const plan = planRun(pets, earlier, options);
 
   const client = await ctx.client();
@@ -113,6 +119,15 @@ async function addFromFile(
     return;
   }
 
+  if (
+    options.journal !== undefined &&
+    input !== '-' &&
+    resolve(options.journal) === resolve(input)
+  ) {
+    throw new UsageError('--journal names the input file; the journal needs a file of its own', {
+      hint: 'Leave --journal out (one is made beside the input), or give another path.',
+    });
+  }
   const journal =
     options.resume !== undefined && unlock !== undefined
       ? await JournalWriter.append(options.resume, unlock)

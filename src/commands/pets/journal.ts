@@ -64,6 +64,12 @@ export function journalReadError(path: string, error: unknown): UsageError {
   });
 }
 
+function notAJournal(path: string): UsageError {
+  return new UsageError(`${path} is not a petstore journal: it does not start with a run header`, {
+    hint: 'Give --resume the journal a run named on its first stderr line (Journal: PATH), not its input.',
+  });
+}
+
 function damaged(path: string, line: number, why: string): UsageError {
   return new UsageError(`the journal ${path} is damaged at line ${line}: ${why}`, {
     hint: 'A journal is only ever appended to by petstore; restore it from where it came.',
@@ -106,7 +112,7 @@ export async function readJournal(path: string): Promise<JournalContents> {
       continue;
     }
     const entry = parsed as RecordEntry;
-    if (!header) throw damaged(path, index + 1, 'no run header before it');
+    if (!header) throw notAJournal(path);
     const known = states.get(entry.record);
     if (entry.type === 'sending') {
       states.set(entry.record, { outcome: 'unknown', digest: entry.digest, key: entry.key });
@@ -136,7 +142,7 @@ export async function readJournal(path: string): Promise<JournalContents> {
       });
     }
   }
-  if (!header) throw new UsageError(`${path} is not a petstore journal (no run header)`);
+  if (!header) throw notAJournal(path);
   return { ...header, states };
 }
 

@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -167,6 +167,34 @@ describe('pets add --file keeps a journal, and --resume completes the run', () =
     expect(io.err()).toContain(
       'the input changed since the journaled run: record 2 differs; nothing was sent',
     );
+    expect(server.requests).toHaveLength(sent);
+  });
+
+  it('says what to do when the journal or its input is not what was expected', async () => {
+    const { env, server } = await service();
+    const file = input(['A']);
+    const first = fakeIO();
+    expect(await main(['pets', 'add', '--file', file], first, env)).toBe(0);
+    const path = journalNamed(first.err());
+    const sent = server.requests.length;
+    const run = async (args: string[]) => {
+      const io = fakeIO({ tty: true });
+      expect(await main(['pets', 'add', ...args], io, env)).toBe(2);
+      return io.err();
+    };
+    expect(await run(['--resume', file])).toContain(
+      `${file} is not a petstore journal: it does not start with a run header`,
+    );
+    expect(await run(['--file', file, '--journal', file])).toContain(
+      '--journal names the input file',
+    );
+    const moved = `${file}.moved`;
+    renameSync(file, moved);
+    const lost = await run(['--resume', path]);
+    expect(lost).toContain(`cannot read the input of the journaled run: cannot read ${file}`);
+    expect(lost).toContain('give it with --file PATH');
+    const found = fakeIO();
+    expect(await main(['pets', 'add', '--resume', path, '--file', moved], found, env)).toBe(0);
     expect(server.requests).toHaveLength(sent);
   });
 
