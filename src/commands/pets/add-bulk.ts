@@ -13,7 +13,7 @@ import type { StopSignal } from '../../core/io.js';
 import { stringifyJson } from '../../core/json.js';
 import { UNKNOWN_PET_OUTCOME } from '../../core/unknown-outcome.js';
 import { sanitizeLine, snippet } from '../../core/sanitize.js';
-import type { NewPet, Pet } from '../../core/types.js';
+import type { Pet } from '../../core/types.js';
 import {
   errorFields,
   ExitCode,
@@ -22,27 +22,13 @@ import {
 } from '../../output/report-error.js';
 import { PET_COLUMNS } from './columns.js';
 import { encodeEntry, recordDigest, type ErrorSummary, type JournalWriter } from './journal.js';
-
-/** One record to send: its 0-based position in the input, and the key it is sent with. */
-export interface BulkRecord {
-  index: number;
-  pet: NewPet;
-  key: string;
-}
-
-/** What a resumed run found in its journal and does not send again. */
-export interface EarlierOutcomes {
-  /** `printed`: an earlier run wrote the pet to its stdout. */
-  created: { index: number; pet: Pet; printed: boolean }[];
-  failed: { index: number; error: ErrorSummary }[];
-  unknown: number[];
-}
+import type { BulkRecord, EarlierOutcomes, SendList } from './bulk-plan.js';
 
 export interface BulkAddOptions {
   /** How many records the input holds. */
   total: number;
   /** The records to send, in input order. */
-  send: BulkRecord[];
+  send: SendList;
   earlier: EarlierOutcomes;
   concurrency: number;
   failFast: boolean;
@@ -53,6 +39,9 @@ export interface BulkAddOptions {
   /** Where each record is recorded before it is sent, and its outcome after. */
   journal: JournalWriter | undefined;
 }
+
+/** How many created ids a run that lost its stdout lists on stderr (the journal has all). */
+const MAX_LISTED_IDS = 1000;
 
 /** How many records per worker are journaled as sending ahead of their requests. */
 const LOOKAHEAD_PER_WORKER = 4;
@@ -83,7 +72,12 @@ export async function runPetsAddBulk(ctx: Context, options: BulkAddOptions): Pro
   const { total, send, journal } = options;
   /** Created pets, kept only for the table shown at the end. */
   const forTable: Pet[] = [];
+  /** Ids of created pets, for a stdout that closed: the first MAX_LISTED_IDS of them. */
   const createdIds: string[] = [];
+  let createdCount = 0;
+  const noteCreated = (pet: Pet) => {
+    if (createdCount++ < MAX_LISTED_IDS) createdIds.push(pet.id.toString());
+  };
   /** Records the service answered from its record of an earlier send of the same key. */
   let replayed = 0;
   const failures: { index: number; error: unknown }[] = options.earlier.failed.map(
@@ -117,7 +111,7 @@ export async function runPetsAddBulk(ctx: Context, options: BulkAddOptions): Pro
         : '',
     ].filter(Boolean);
     const about = notes.length ? ` (${notes.join('; ')})` : '';
-    return `added ${createdIds.length} of ${total} pets to ${target.label}${about}${tail}`;
+    return `added ${createdCount} of ${total} pets to ${target.label}${about}${tail}`;
   };
 
   let abandon!: (error: InterruptedError) => void;
@@ -143,7 +137,7 @@ export async function runPetsAddBulk(ctx: Context, options: BulkAddOptions): Pro
   });
 
   const emit = (pet: Pet, record: number) => {
-    createdIds.push(pet.id.toString());
+    noteCreated(pet);
     if (table) {
       forTable.push(pet);
       ctx.notice(`created ${pet.id.toString()} ${sanitizeLine(pet.name)}`);
@@ -160,32 +154,33 @@ export async function runPetsAddBulk(ctx: Context, options: BulkAddOptions): Pro
   // sync of its own: one sync covers many. Those a stop leaves unsent are withdrawn at the end;
   // a kill -9 leaves at most LOOKAHEAD of them journaled as unknown, never as created.
   const lookahead = options.concurrency * LOOKAHEAD_PER_WORKER;
-  const sequences = new Map<number, number>();
+  /** Records journaled ahead, by position, until their worker takes them. */
+  const announcedRecords = new Map<number, { bulkRecord: BulkRecord; sequence: number }>();
   let announced = 0;
   const announce = () => {
     if (!journal) return;
     for (const until = Math.min(send.length, next + lookahead); announced < until; announced++) {
-      const { index, pet, key } = send[announced]!;
+      const bulkRecord = send.record(announced);
+      const { index, pet, key } = bulkRecord;
       const entry = { type: 'sending', record: index + 1, digest: recordDigest(pet), key } as const;
-      sequences.set(announced, journal.append(entry));
+      announcedRecords.set(announced, { bulkRecord, sequence: journal.append(entry) });
     }
   };
   /** Journals the records announced but never started as not sent, so no resume calls them unknown. */
   const withdrawUnsent = () => {
     try {
       for (let position = next; position < announced; position++) {
-        journal?.append({ type: 'withdrawn', record: send[position]!.index + 1 });
+        journal?.append({ type: 'withdrawn', record: send.indexAt(position) + 1 });
       }
     } catch {
       // A journal that cannot be written leaves them unknown: safe, only less precise.
     }
   };
-  const addOne = async ({ index, pet, key }: BulkRecord, position: number) => {
+  const addOne = async ({ index, pet, key }: BulkRecord, sequence: number | undefined) => {
     const record = index + 1;
     inFlight.add(index);
     try {
-      if (journal) await journal.syncedThrough(sequences.get(position)!);
-      sequences.delete(position);
+      if (journal && sequence !== undefined) await journal.syncedThrough(sequence);
       let result: Pet;
       try {
         result = await client.createPet(pet, {
@@ -228,13 +223,15 @@ export async function runPetsAddBulk(ctx: Context, options: BulkAddOptions): Pro
     while (stop === undefined && next < send.length) {
       const position = next++;
       announce();
-      await addOne(send[position]!, position);
+      const announcedRecord = announcedRecords.get(position);
+      announcedRecords.delete(position);
+      await addOne(announcedRecord?.bulkRecord ?? send.record(position), announcedRecord?.sequence);
     }
   };
   try {
     for (const { index, pet, printed } of options.earlier.created) {
       if (table || options.printAll || !printed) emit(pet, index + 1);
-      else createdIds.push(pet.id.toString());
+      else noteCreated(pet);
     }
     if (ctx.io.stdoutClosed()) stop = 'stdout closed';
     const workers = Array.from({ length: Math.min(options.concurrency, send.length) }, worker);
@@ -253,11 +250,15 @@ export async function runPetsAddBulk(ctx: Context, options: BulkAddOptions): Pro
     });
   }
   if (stop === 'stdout closed') {
-    const ids = createdIds.length ? `; created ids: ${createdIds.join(', ')}` : '';
+    const unlisted = createdCount - createdIds.length;
+    const rest = unlisted
+      ? ` and ${unlisted} more${journal ? ` (every one is in the journal ${journal.path})` : ''}`
+      : '';
+    const ids = createdCount ? `; created ids: ${createdIds.join(', ')}${rest}` : '';
     throw new OutputClosedError(`standard output was closed: ${summary()}${ids}`);
   }
   if (fatal !== undefined) {
-    if (createdIds.length > 0) ctx.notice(`Stopped: ${summary()}.`);
+    if (createdCount > 0) ctx.notice(`Stopped: ${summary()}.`);
     throw fatal;
   }
   if (failures.length === 0 && unknown.length === 0) {

@@ -95,8 +95,8 @@ async function addFromFile(
       hint: 'If it moved, give it with --file PATH: its records are checked against the journal.',
     });
   });
-  const pets = parsePetsFile(text, source);
-  const plan = planRun(pets, earlier, options);
+  const records = parsePetsFile(text, source);
+  const plan = planRun(records, earlier, options);
 
   const client = await ctx.client();
   const target = await ctx.target();
@@ -111,7 +111,8 @@ async function addFromFile(
   }
   if (options.dryRun) {
     // One line per request that would be sent, with the record it is for.
-    for (const { index, pet, key } of plan.send) {
+    for (let position = 0; position < plan.send.length; position++) {
+      const { index, pet, key } = plan.send.record(position);
       const request = client.previewCreatePet(pet, { idempotencyKey: key });
       ctx.io.stdout.write(stringifyJson({ record: index + 1, ...request }) + '\n');
     }
@@ -140,13 +141,13 @@ async function addFromFile(
       type: options.resume !== undefined ? 'resume' : 'run',
       version: 1,
       input: input === '-' ? '-' : resolve(input),
-      records: pets.length,
+      records: records.count,
       target: target.label,
       service,
       at: new Date().toISOString(),
     });
     await runPetsAddBulk(ctx, {
-      total: pets.length,
+      total: records.count,
       send: plan.send,
       earlier: plan.earlier,
       concurrency: options.concurrency,

@@ -28,14 +28,22 @@ function parseProblem(error: unknown): string {
   return error instanceof JsonTooDeepError ? error.message : 'not valid JSON';
 }
 
+/** The checked records of an input, read one at a time: nothing is kept per record. */
+export interface PetRecords {
+  readonly count: number;
+  /** The record at this 0-based position. */
+  at(index: number): NewPet;
+}
+
 /**
  * Reads NewPet records from a JSON array or from NDJSON (one object per line), and checks all
  * of them before anything is sent. Every bad record is reported (up to a cap), a line that is
- * not JSON among them. int64 values keep every digit.
+ * not JSON among them. int64 values keep every digit. An NDJSON record is parsed again when it
+ * is sent, so the input's text and two offsets per record are all that is kept.
  */
-export function parsePetsFile(text: string, source: string): NewPet[] {
-  const entries: { where: string; value: unknown }[] = [];
+export function parsePetsFile(text: string, source: string): PetRecords {
   const problems: string[] = [];
+  let records: PetRecords;
   if (text.trimStart().startsWith('[')) {
     let parsed: unknown;
     try {
@@ -45,27 +53,39 @@ export function parsePetsFile(text: string, source: string): NewPet[] {
       throw new UsageError(`${source} is not valid JSON: ${reason}; nothing was sent`);
     }
     if (!Array.isArray(parsed)) throw new UsageError(`${source} must hold a JSON array of pets`);
-    parsed.forEach((value, index) => entries.push({ where: `item ${index + 1}`, value }));
+    parsed.forEach((value, index) => {
+      const problem = recordProblem(value);
+      if (problem) problems.push(`item ${index + 1}: ${problem}`);
+    });
+    const items = parsed as NewPet[];
+    records = { count: items.length, at: (index) => items[index]! };
   } else {
-    for (const [index, line] of text.split('\n').entries()) {
-      if (line.trim() === '') continue;
-      const where = `line ${index + 1}`;
-      try {
-        entries.push({ where, value: parseJson(line) });
-      } catch (error) {
-        problems.push(`${where}: ${parseProblem(error)}`);
+    const starts: number[] = [];
+    const ends: number[] = [];
+    for (let start = 0, line = 1; start <= text.length; line++) {
+      const newline = text.indexOf('\n', start);
+      const end = newline === -1 ? text.length : newline;
+      const lineText = text.slice(start, end);
+      if (lineText.trim() !== '') {
+        let problem: string | undefined;
+        try {
+          problem = recordProblem(parseJson(lineText));
+        } catch (error) {
+          problem = parseProblem(error);
+        }
+        if (problem) problems.push(`line ${line}: ${problem}`);
+        starts.push(start);
+        ends.push(end);
       }
+      start = end + 1;
     }
+    records = {
+      count: starts.length,
+      at: (index) => parseJson(text.slice(starts[index], ends[index])) as NewPet,
+    };
   }
-  if (entries.length === 0 && problems.length === 0)
-    throw new UsageError(`${source} holds no pets`);
-  for (const { where, value } of entries) {
-    const problem = recordProblem(value);
-    if (problem) problems.push(`${where}: ${problem}`);
-  }
+  if (records.count === 0) throw new UsageError(`${source} holds no pets`);
   if (problems.length > 0) {
-    // Lines that are not JSON were found first; report every problem in input order.
-    problems.sort((a, b) => position(a) - position(b));
     const shown = problems.slice(0, MAX_REPORTED_PROBLEMS).join('; ');
     const more =
       problems.length > MAX_REPORTED_PROBLEMS
@@ -76,9 +96,5 @@ export function parsePetsFile(text: string, source: string): NewPet[] {
       hint: 'Give a JSON array of pets, or one JSON object per line (NDJSON), each with name and categoryId.',
     });
   }
-  return entries.map(({ value }) => value as NewPet);
-}
-
-function position(problem: string): number {
-  return Number(/^\w+ (\d+):/.exec(problem)?.[1] ?? 0);
+  return records;
 }

@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parsePetsFile } from '../../../src/commands/pets/pets-file.js';
+import { parsePetsFile, type PetRecords } from '../../../src/commands/pets/pets-file.js';
 import type { HttpRequest } from '../../../src/api/http.js';
 import { main } from '../../../src/main.js';
 import { fakeIO } from '../../helpers/fake-io.js';
@@ -36,10 +36,17 @@ function petsFile(content: string | Uint8Array): string {
 
 describe('parsePetsFile', () => {
   it('reads a JSON array and NDJSON alike, keeping int64 digits', () => {
-    const array = parsePetsFile('[{"name":"A","categoryId":9223372036854775807}]', 'f');
-    const ndjson = parsePetsFile('{"name":"A","categoryId":9223372036854775807}\n\n', 'f');
+    const all = (records: PetRecords) =>
+      Array.from({ length: records.count }, (_, index) => records.at(index));
+    const array = all(parsePetsFile('[{"name":"A","categoryId":9223372036854775807}]', 'f'));
+    const ndjson = all(
+      parsePetsFile(
+        '\n{"name":"A","categoryId":9223372036854775807}\r\n\n{"name":"B","categoryId":2}',
+        'f',
+      ),
+    );
     expect(array).toEqual([{ name: 'A', categoryId: 9223372036854775807n }]);
-    expect(ndjson).toEqual(array);
+    expect(ndjson).toEqual([...array, { name: 'B', categoryId: 2 }]);
   });
 
   it('reports every bad record at once, by position', () => {
