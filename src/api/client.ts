@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENT_REPLAYED_HEADER } from '../core/contract.js';
 import { ApiError, NetworkError, ProtocolError, UsageError } from '../core/errors.js';
 import type { Int64 } from '../core/int64.js';
 import {
@@ -64,9 +65,6 @@ export function joinUrl(base: string, path: string): URL {
   return url;
 }
 
-/** The header that makes a write safe to send again (as Stripe and the IETF draft name it). */
-export const IDEMPOTENCY_HEADER = 'idempotency-key';
-
 const REDACTED_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie']);
 
 function redactHeader(name: string, value: string): string {
@@ -81,7 +79,7 @@ function outcomeUnknownError(
   unknown: UnknownOutcome = { what: 'it may or may not have taken effect', hint: '' },
 ): NetworkError {
   const reason = error.message.replace(/^cannot reach \S+: /, '');
-  const key = request.headers[IDEMPOTENCY_HEADER];
+  const key = request.headers[IDEMPOTENCY_KEY_HEADER];
   return new NetworkError(
     error.code,
     `no answer to ${request.method} ${request.url.pathname} from ${request.url.host} (${reason}): the outcome is unknown, ${unknown.what}${key ? ` (Idempotency-Key ${key})` : ''}`,
@@ -101,9 +99,6 @@ export interface RequestPreview {
   headers: Record<string, string>;
   body: unknown;
 }
-
-/** The header a service sets on an answer it replays for an Idempotency-Key it has seen. */
-export const REPLAYED_HEADER = 'idempotent-replayed';
 
 /** Options of every write (POST). */
 export interface WriteOptions {
@@ -273,7 +268,7 @@ export class PetstoreClient {
     if (body === undefined) return { method, url, headers };
     headers['content-type'] = 'application/json';
     // Every write carries a key, so one whose outcome is unknown can be sent again safely.
-    headers[IDEMPOTENCY_HEADER] = write.idempotencyKey ?? randomUUID();
+    headers[IDEMPOTENCY_KEY_HEADER] = write.idempotencyKey ?? randomUUID();
     return { method, url, headers, body };
   }
 
@@ -320,7 +315,7 @@ export class PetstoreClient {
         throw error;
       }
       this.noticeDeprecation(request, response);
-      if (!safe && response.headers[REPLAYED_HEADER] === 'true') write.onReplayed?.();
+      if (!safe && response.headers[IDEMPOTENT_REPLAYED_HEADER] === 'true') write.onReplayed?.();
       const retryable = safe ? RETRYABLE_STATUSES.has(response.status) : response.status === 429;
       if (canRetry && retryable) {
         const retryAfter = parseRetryAfter(response.headers['retry-after'], now());

@@ -29,3 +29,11 @@ export const RETRIES = { min: 0, max: 10, default: 2 } as const;
 export const PORT = { min: 0, max: 65535 } as const;
 export const DEFAULT_SANDBOX_PORT = 4010;
 export const DEFAULT_SANDBOX_KEY = 'sandbox-key';
+
+/**
+ * The header that makes a write safe to send again (as Stripe and the IETF draft name it); the
+ * interface does not show it. The client sends it on every POST, the sandbox honours it.
+ */
+export const IDEMPOTENCY_KEY_HEADER = 'idempotency-key';
+/** Set on an answer a service replays for an Idempotency-Key it has seen. */
+export const IDEMPOTENT_REPLAYED_HEADER = 'idempotent-replayed';

@@ -45,14 +45,6 @@ export class Faults {
     this.refilledAt = clock();
   }
 
-  /** Whether any fault is on. */
-  get active(): boolean {
-    const { latencyMs, failRate, rateLimitPerSecond, dropAfterSend } = this.settings;
-    return (
-      latencyMs !== undefined || !!failRate || rateLimitPerSecond !== undefined || !!dropAfterSend
-    );
-  }
-
   /** Undefined when the request may go on; else the seconds to tell the client to wait. */
   rateLimited(): number | undefined {
     const rate = this.settings.rateLimitPerSecond;

@@ -2,7 +2,11 @@ import { createHash, randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { JsonTooDeepError, parseJson, stringifyJson } from '../core/json.js';
-import { GET_PET_SUNSET } from '../core/contract.js';
+import {
+  GET_PET_SUNSET,
+  IDEMPOTENCY_KEY_HEADER,
+  IDEMPOTENT_REPLAYED_HEADER,
+} from '../core/contract.js';
 import { IdsExhaustedError, type SandboxDatabase, type StoredResponse } from './database.js';
 import type { Faults } from './faults.js';
 import {
@@ -27,10 +31,6 @@ export interface SandboxServiceOptions {
   now?: (() => number) | undefined;
 }
 
-/** The header a client sends so a write is done once however often it is sent. */
-export const IDEMPOTENCY_KEY_HEADER = 'idempotency-key';
-/** Set on an answer replayed from an earlier request with the same Idempotency-Key. */
-export const REPLAYED_HEADER = 'idempotent-replayed';
 export const IDEMPOTENCY_KEY_MAX_LENGTH = 255;
 
 /** An answer, built before it is sent, so a fault can still decide not to send it. */
@@ -158,7 +158,7 @@ async function performWrite(db: SandboxDatabase, now: () => number, write: Write
     case 'performed':
       return { ...outcome.response, headers: {}, tookEffect: true };
     case 'replayed':
-      return { ...outcome.response, headers: { [REPLAYED_HEADER]: 'true' } };
+      return { ...outcome.response, headers: { [IDEMPOTENT_REPLAYED_HEADER]: 'true' } };
     case 'key-reused':
       throw new HttpProblem(
         422,
@@ -168,30 +168,6 @@ async function performWrite(db: SandboxDatabase, now: () => number, write: Write
   }
 }
 
-/** The body's bytes, up to MAX_BODY_BYTES (events, not an async iterator: a third cheaper). */
-function readBody(req: IncomingMessage): Promise<Buffer[]> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const onData = (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > MAX_BODY_BYTES) {
-        req.off('data', onData);
-        reject(
-          new HttpProblem(413, 'payload_too_large', `the body exceeds ${MAX_BODY_BYTES} bytes`, {
-            connection: 'close',
-          }),
-        );
-        return;
-      }
-      chunks.push(chunk);
-    };
-    req.on('data', onData);
-    req.once('end', () => resolve(chunks));
-    req.once('error', reject);
-  });
-}
-
 async function readJsonBody(req: IncomingMessage): Promise<unknown> {
   const declared = Number(req.headers['content-length'] ?? 0);
   if (declared > MAX_BODY_BYTES) {
@@ -199,7 +175,17 @@ async function readJsonBody(req: IncomingMessage): Promise<unknown> {
       connection: 'close',
     });
   }
-  const chunks = await readBody(req);
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_BODY_BYTES) {
+      throw new HttpProblem(413, 'payload_too_large', `the body exceeds ${MAX_BODY_BYTES} bytes`, {
+        connection: 'close',
+      });
+    }
+    chunks.push(chunk as Buffer);
+  }
   const mediaType = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
   if (mediaType !== 'application/json') {
     throw new HttpProblem(

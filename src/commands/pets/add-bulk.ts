@@ -11,7 +11,6 @@ import {
 } from '../../core/errors.js';
 import type { StopSignal } from '../../core/io.js';
 import { stringifyJson } from '../../core/json.js';
-import { UNKNOWN_PET_OUTCOME } from '../../core/unknown-outcome.js';
 import { sanitizeLine, snippet } from '../../core/sanitize.js';
 import type { Pet } from '../../core/types.js';
 import {
@@ -37,7 +36,7 @@ export interface BulkAddOptions {
   /** Print the pets earlier runs printed too, not only those they did not. */
   printAll: boolean;
   /** Where each record is recorded before it is sent, and its outcome after. */
-  journal: JournalWriter | undefined;
+  journal: JournalWriter;
 }
 
 /** How many created ids a run that lost its stdout lists on stderr (the journal has all). */
@@ -45,9 +44,6 @@ const MAX_LISTED_IDS = 1000;
 
 /** How many records per worker are journaled as sending ahead of their requests. */
 const LOOKAHEAD_PER_WORKER = 4;
-
-/** For records left unknown by a run without a journal. */
-const UNKNOWN_OUTCOME_HINT = `Each ${UNKNOWN_PET_OUTCOME.what.replace(/^the /, '')}. ${UNKNOWN_PET_OUTCOME.hint}`;
 
 /** Why a run starts no more requests. */
 type StopReason = 'fail-fast' | 'run-wide failure' | 'stdout closed' | 'signal';
@@ -91,11 +87,8 @@ export async function runPetsAddBulk(ctx: Context, options: BulkAddOptions): Pro
   let signal: StopSignal | undefined;
 
   const unknownHint = () =>
-    journal
-      ? `Each may or may not have been created. Resume with: petstore pets add --resume ${journal.path} --retry-unknown (it sends each again with its Idempotency-Key; a service that honours the key creates nothing twice).`
-      : UNKNOWN_OUTCOME_HINT;
-  const resumeHint = () =>
-    journal ? `Complete the run with: petstore pets add --resume ${journal.path}` : undefined;
+    `Each may or may not have been created. Resume with: petstore pets add --resume ${journal.path} --retry-unknown (it sends each again with its Idempotency-Key; a service that honours the key creates nothing twice).`;
+  const resumeHint = () => `Complete the run with: petstore pets add --resume ${journal.path}`;
   const summary = () => {
     const notAttempted = send.length - next;
     const parts = [
@@ -144,10 +137,10 @@ export async function runPetsAddBulk(ctx: Context, options: BulkAddOptions): Pro
     } else {
       // Journaled right after the line is written (made ready before, so the gap is one system
       // call): a run killed in that gap prints this one pet again on resume, never loses it.
-      const printed = journal && encodeEntry({ type: 'printed', record });
+      const printed = encodeEntry({ type: 'printed', record });
       ctx.io.stdout.write(stringifyJson(pet) + '\n');
       if (ctx.io.stdoutClosed()) stop ??= 'stdout closed';
-      else if (printed) journal.append(printed);
+      else journal.append(printed);
     }
   };
   // `sending` entries are journaled ahead of the requests, so a record rarely waits for a disk
@@ -158,7 +151,6 @@ export async function runPetsAddBulk(ctx: Context, options: BulkAddOptions): Pro
   const announcedRecords = new Map<number, { bulkRecord: BulkRecord; sequence: number }>();
   let announced = 0;
   const announce = () => {
-    if (!journal) return;
     for (const until = Math.min(send.length, next + lookahead); announced < until; announced++) {
       const bulkRecord = send.record(announced);
       const { index, pet, key } = bulkRecord;
@@ -170,17 +162,17 @@ export async function runPetsAddBulk(ctx: Context, options: BulkAddOptions): Pro
   const withdrawUnsent = () => {
     try {
       for (let position = next; position < announced; position++) {
-        journal?.append({ type: 'withdrawn', record: send.indexAt(position) + 1 });
+        journal.append({ type: 'withdrawn', record: send.indexAt(position) + 1 });
       }
     } catch {
       // A journal that cannot be written leaves them unknown: safe, only less precise.
     }
   };
-  const addOne = async ({ index, pet, key }: BulkRecord, sequence: number | undefined) => {
+  const addOne = async ({ index, pet, key }: BulkRecord, sequence: number) => {
     const record = index + 1;
     inFlight.add(index);
     try {
-      if (journal && sequence !== undefined) await journal.syncedThrough(sequence);
+      await journal.syncedThrough(sequence);
       let result: Pet;
       try {
         result = await client.createPet(pet, {
@@ -190,7 +182,7 @@ export async function runPetsAddBulk(ctx: Context, options: BulkAddOptions): Pro
         });
       } catch (error) {
         const outcomeUnknown = error instanceof NetworkError && error.outcomeUnknown;
-        journal?.append({
+        journal.append({
           type: outcomeUnknown ? 'unknown' : 'failed',
           record,
           error: summarize(error),
@@ -198,7 +190,7 @@ export async function runPetsAddBulk(ctx: Context, options: BulkAddOptions): Pro
         throw error;
       }
       // Outcomes are written at once, not waited on: only a `sending` must be on disk first.
-      journal?.append({ type: 'created', record, pet: result });
+      journal.append({ type: 'created', record, pet: result });
       emit(result, record);
     } catch (error) {
       if (concernsWholeRun(error)) {
@@ -223,9 +215,10 @@ export async function runPetsAddBulk(ctx: Context, options: BulkAddOptions): Pro
     while (stop === undefined && next < send.length) {
       const position = next++;
       announce();
-      const announcedRecord = announcedRecords.get(position);
+      // announce() has just journaled this position, if no earlier call did.
+      const { bulkRecord, sequence } = announcedRecords.get(position)!;
       announcedRecords.delete(position);
-      await addOne(announcedRecord?.bulkRecord ?? send.record(position), announcedRecord?.sequence);
+      await addOne(bulkRecord, sequence);
     }
   };
   try {
@@ -252,7 +245,7 @@ export async function runPetsAddBulk(ctx: Context, options: BulkAddOptions): Pro
   if (stop === 'stdout closed') {
     const unlisted = createdCount - createdIds.length;
     const rest = unlisted
-      ? ` and ${unlisted} more${journal ? ` (every one is in the journal ${journal.path})` : ''}`
+      ? ` and ${unlisted} more (every one is in the journal ${journal.path})`
       : '';
     const ids = createdCount ? `; created ids: ${createdIds.join(', ')}${rest}` : '';
     throw new OutputClosedError(`standard output was closed: ${summary()}${ids}`);
