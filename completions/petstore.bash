@@ -5,7 +5,7 @@ _petstore() {
   prev="${COMP_WORDS[COMP_CWORD-1]}"
   case "$prev" in
     --status) COMPREPLY=($(compgen -W "available pending sold" -- "$cur")); return ;;
-    --output|-o) COMPREPLY=($(compgen -W "table json ndjson" -- "$cur")); return ;;
+    --output|-o) COMPREPLY=($(compgen -W "table json ndjson csv tsv" -- "$cur")); return ;;
     completion) COMPREPLY=($(compgen -W "bash zsh fish" -- "$cur")); return ;;
   esac
   path=""
@@ -22,9 +22,9 @@ _petstore_words() {
   case "$1" in
     "") words="pets message profile auth sandbox smoke completion" ;;
     "pets") words="list add get" ;;
-    "pets list") words="--status --limit" ;;
+    "pets list") words="--status --limit --all --max-items --fields" ;;
     "pets add") words="--name --category-id --status --file --concurrency --fail-fast --idempotency-key --dry-run --journal --resume --retry-failed --retry-unknown --print-all" ;;
-    "pets get") words="" ;;
+    "pets get") words="--fields" ;;
     "message") words="send" ;;
     "message send") words="--file --idempotency-key --dry-run" ;;
     "profile") words="list show use set remove" ;;

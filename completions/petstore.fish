@@ -5,7 +5,7 @@ complete -c petstore -l version
 complete -c petstore -l profile
 complete -c petstore -l base-url
 complete -c petstore -l quickstart-url
-complete -c petstore -l output -xa 'table json ndjson'
+complete -c petstore -l output -xa 'table json ndjson csv tsv'
 complete -c petstore -l json
 complete -c petstore -l no-color
 complete -c petstore -l verbose
@@ -16,6 +16,9 @@ complete -c petstore -l allow-insecure-http
 complete -c petstore -n '__fish_seen_subcommand_from pets; and not __fish_seen_subcommand_from list add get' -a 'list add get'
 complete -c petstore -n '__fish_seen_subcommand_from pets; and __fish_seen_subcommand_from list' -l status -xa 'available pending sold'
 complete -c petstore -n '__fish_seen_subcommand_from pets; and __fish_seen_subcommand_from list' -l limit
+complete -c petstore -n '__fish_seen_subcommand_from pets; and __fish_seen_subcommand_from list' -l all
+complete -c petstore -n '__fish_seen_subcommand_from pets; and __fish_seen_subcommand_from list' -l max-items
+complete -c petstore -n '__fish_seen_subcommand_from pets; and __fish_seen_subcommand_from list' -l fields
 complete -c petstore -n '__fish_seen_subcommand_from pets; and __fish_seen_subcommand_from add' -l name
 complete -c petstore -n '__fish_seen_subcommand_from pets; and __fish_seen_subcommand_from add' -l category-id
 complete -c petstore -n '__fish_seen_subcommand_from pets; and __fish_seen_subcommand_from add' -l status -xa 'available pending sold'
@@ -29,6 +32,7 @@ complete -c petstore -n '__fish_seen_subcommand_from pets; and __fish_seen_subco
 complete -c petstore -n '__fish_seen_subcommand_from pets; and __fish_seen_subcommand_from add' -l retry-failed
 complete -c petstore -n '__fish_seen_subcommand_from pets; and __fish_seen_subcommand_from add' -l retry-unknown
 complete -c petstore -n '__fish_seen_subcommand_from pets; and __fish_seen_subcommand_from add' -l print-all
+complete -c petstore -n '__fish_seen_subcommand_from pets; and __fish_seen_subcommand_from get' -l fields
 complete -c petstore -n '__fish_seen_subcommand_from message; and not __fish_seen_subcommand_from send' -a 'send'
 complete -c petstore -n '__fish_seen_subcommand_from message; and __fish_seen_subcommand_from send' -l file
 complete -c petstore -n '__fish_seen_subcommand_from message; and __fish_seen_subcommand_from send' -l idempotency-key

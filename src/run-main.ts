@@ -11,6 +11,7 @@ import { InterruptedError } from './core/errors.js';
 import { processIO, type Env, type IO } from './core/io.js';
 import { redactingIO, SecretRedactor } from './core/redact.js';
 import { ExitCode, reportError } from './output/report-error.js';
+import { errorsAsJson } from './output/format.js';
 
 /** What tests may replace; production passes nothing. */
 export interface MainDeps {
@@ -49,7 +50,7 @@ export async function runMain(
     const raw = command.optsWithGlobals<RawGlobalOptions>();
     verbose = raw.verbose === true;
     // Known before any other setting is checked, so every error takes the requested form.
-    jsonErrors = outputFormatOrTable(raw, env, io) !== 'table';
+    jsonErrors = errorsAsJson(outputFormatOrTable(raw, env, io));
     const settings = resolveSettings(raw, env, io);
     ctx = createContext({
       io,
@@ -79,7 +80,7 @@ export async function runMain(
         return error.exitCode === 0 ? ExitCode.ok : ExitCode.usage;
       error = usageErrorFromCommander(error, program, args);
     }
-    jsonErrors ??= outputFormatOrTable(program.opts<RawGlobalOptions>(), env, io) !== 'table';
+    jsonErrors ??= errorsAsJson(outputFormatOrTable(program.opts<RawGlobalOptions>(), env, io));
     if (error instanceof InterruptedError && error.immediate) {
       // Stopped at once: closing would wait for the requests still in flight.
       void ctx?.close().catch(() => undefined);

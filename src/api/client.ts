@@ -17,6 +17,7 @@ import {
   decodeResponse,
   type ShapeCheck,
 } from './decode.js';
+import { linkTarget } from './link-header.js';
 import { DEADLINE_EXCEEDED, wasNeverSent } from './network-errors.js';
 import { DEFAULT_BACKOFF, RETRYABLE_STATUSES, backoffDelay, parseRetryAfter } from './retry.js';
 import type { HttpRequest, HttpResponse, Transport } from './http.js';
@@ -92,6 +93,12 @@ function outcomeUnknownError(
   );
 }
 
+/** One page of the list, and the page after it when the service links one (RFC 8288). */
+export interface PetsPage {
+  pets: Pet[];
+  next: URL | undefined;
+}
+
 /** A request as `--dry-run` shows it: what would be sent, the key redacted. */
 export interface RequestPreview {
   method: string;
@@ -140,11 +147,32 @@ export class PetstoreClient {
   }
 
   async listPets(query: ListPetsQuery = {}): Promise<Pet[]> {
-    const url = this.apiUrl('pets');
-    if (query.status !== undefined) url.searchParams.set('status', query.status);
-    if (query.limit !== undefined) url.searchParams.set('limit', String(query.limit));
+    return (await this.listPetsPage(query)).pets;
+  }
+
+  /**
+   * One page of GET /pets: the first (from a query) or the one a previous page's Link rel=next
+   * named. The link is followed only to the service's own origin, so the key goes nowhere else.
+   */
+  async listPetsPage(from: ListPetsQuery | URL): Promise<PetsPage> {
+    let url: URL;
+    if (from instanceof URL) {
+      url = from;
+      const origin = this.apiUrl('pets').origin;
+      if (url.origin !== origin) {
+        throw new ProtocolError(
+          200,
+          `the service's link to the next page goes to another origin (${url.origin}); petstore does not follow it, so the API key stays with ${origin}`,
+        );
+      }
+    } else {
+      url = this.apiUrl('pets');
+      if (from.status !== undefined) url.searchParams.set('status', from.status);
+      if (from.limit !== undefined) url.searchParams.set('limit', String(from.limit));
+    }
     const response = await this.send(this.build('GET', url));
-    return decodeResponse<Pet[]>(response, checkPets, 'a list of pets', { 401: AUTH_HINT });
+    const pets = decodeResponse<Pet[]>(response, checkPets, 'a list of pets', { 401: AUTH_HINT });
+    return { pets, next: linkTarget(response.headers.link, 'next', url) };
   }
 
   async createPet(pet: NewPet, options: WriteOptions = {}): Promise<Pet> {

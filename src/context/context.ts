@@ -9,9 +9,17 @@ import type { Env, IO } from '../core/io.js';
 import type { SecretRedactor } from '../core/redact.js';
 import { stringifyJson } from '../core/json.js';
 import { sanitizeLine } from '../core/sanitize.js';
+import { pickColumns } from '../output/columns.js';
 import { renderData, type Column } from '../output/render.js';
+import { openRows, type RowsOptions, type RowWriter } from '../output/rows.js';
 import type { Settings } from './settings.js';
 import { missingKeyProblem, missingUrlProblem, unusableKeyError, type Target } from './target.js';
+
+/** Which part of the data to output. */
+export interface DataView {
+  /** --fields: these fields only, in this order. */
+  fields?: readonly string[] | undefined;
+}
 
 /** What every run function receives: streams, environment, settings and lazy services. */
 export interface Context {
@@ -24,8 +32,10 @@ export interface Context {
   warn(message: string): void;
   /** A deprecation warning, at most once per run whatever its source. */
   warnDeprecated(message: string): void;
-  /** Data on stdout in the chosen output format. */
-  render<Row>(data: Row | Row[], columns: Column<Row>[]): Promise<void>;
+  /** Data on stdout in the chosen output format (only the --fields given, when given). */
+  render<Row>(data: Row | Row[], columns: Column<Row>[], view?: DataView): Promise<void>;
+  /** Rows on stdout as they arrive (a page at a time), in the chosen output format. */
+  openRows<Row>(columns: Column<Row>[], view?: DataView): Promise<RowWriter<Row>>;
   /** The service to talk to (profile, URLs, key), resolved on first use. */
   target(): Promise<Target>;
   /** The API client for the target, created on first use. */
@@ -73,6 +83,15 @@ export function createContext(deps: ContextDeps): Context {
   const cleanups: (() => Promise<void>)[] = [];
   let deprecationWarned = false;
 
+  const rowsOptions = (view: DataView): RowsOptions => ({
+    format: settings.output,
+    color: settings.color,
+    pretty: settings.prettyJson,
+    width: io.stdoutColumns,
+    fields: view.fields,
+    write: (text) => io.stdout.write(text),
+  });
+
   const ctx: Context = {
     io,
     env,
@@ -89,13 +108,11 @@ export function createContext(deps: ContextDeps): Context {
       deprecationWarned = true;
       ctx.warn(message);
     },
-    render(data, columns) {
-      return renderData(data, columns, {
-        format: settings.output,
-        color: settings.color,
-        pretty: settings.prettyJson,
-        write: (text) => io.stdout.write(text),
-      });
+    render(data, columns, view = {}) {
+      return renderData(data, columns, rowsOptions(view));
+    },
+    openRows(columns, view = {}) {
+      return openRows(pickColumns(columns, view.fields), rowsOptions(view));
     },
     target() {
       target ??= deps.resolveTarget(ctx).then((resolved) => {

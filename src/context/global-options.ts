@@ -46,7 +46,7 @@ export const GLOBAL_OPTIONS: readonly GlobalOption[] = [
   {
     key: 'output',
     flags: '-o, --output <format>',
-    description: 'table, json or ndjson',
+    description: 'table, json, ndjson, csv or tsv',
     env: 'PETSTORE_OUTPUT',
   },
   { key: 'json', flags: '--json', description: 'same as --output json' },

@@ -5,6 +5,8 @@
 
 /** `GET /pets?limit=`: the interface's range; the service's default page is 20. */
 export const LIST_LIMIT = { min: 1, max: 100 } as const;
+/** `pets list --max-items`: any count a script could want. */
+export const MAX_ITEMS = { min: 1, max: Number.MAX_SAFE_INTEGER } as const;
 
 /** The deprecated `GET /pets/{petId}` and the day the service removes it (UTC). */
 export const GET_PET_REMOVAL_DATE = '2030-12-05';

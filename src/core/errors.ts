@@ -129,3 +129,24 @@ export class BulkFailedError extends PetstoreError {
     this.exitCode = exitCode;
   }
 }
+
+/**
+ * The list failed part way: some pets were already printed. Exit code and message come from
+ * the failure; the message says how much was printed, so a short list is never taken for all.
+ */
+export class IncompleteListError extends PetstoreError {
+  readonly code: string;
+  override readonly status: number;
+  constructor(
+    readonly failure: PetstoreError,
+    readonly printed: number,
+    page: number,
+  ) {
+    super(
+      `page ${page} of the list failed after ${printed} pet${printed === 1 ? ' was' : 's were'} printed; the list is incomplete: ${failure.message}`,
+      { hint: failure.hint, cause: failure },
+    );
+    this.code = failure.code;
+    this.status = failure.status;
+  }
+}

@@ -10,6 +10,8 @@ export interface IO {
   stdoutIsTTY: boolean;
   stderrIsTTY: boolean;
   stdinIsTTY: boolean;
+  /** The terminal's width in columns when stdout is a terminal; undefined when piped. */
+  stdoutColumns: number | undefined;
   /**
    * True once the reader of stdout has gone away (`petstore ... | head`): what is written after
    * that is dropped, and a command that produces data should stop producing it.
@@ -61,6 +63,7 @@ export function processIO(): IO {
     stdoutIsTTY: isTTY(process.stdout),
     stderrIsTTY: isTTY(process.stderr),
     stdinIsTTY: isTTY(process.stdin),
+    stdoutColumns: isTTY(process.stdout) ? process.stdout.columns || undefined : undefined,
     stdoutClosed: stdout.closed,
     onSignal(listener) {
       // While a command handles signals itself it is their only handler. Others are set aside:

@@ -1,6 +1,6 @@
 import { UsageError } from '../core/errors.js';
 
-export const OUTPUT_FORMATS = ['table', 'json', 'ndjson'] as const;
+export const OUTPUT_FORMATS = ['table', 'json', 'ndjson', 'csv', 'tsv'] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
 
 export interface FormatInputs {
@@ -8,6 +8,11 @@ export interface FormatInputs {
   json: boolean;
   env: string | undefined;
   stdoutIsTTY: boolean;
+}
+
+/** Errors go to stderr as JSON objects when the data is JSON; as text with tables, CSV, TSV. */
+export function errorsAsJson(format: OutputFormat): boolean {
+  return format === 'json' || format === 'ndjson';
 }
 
 /** Flag > PETSTORE_OUTPUT > table on a terminal, JSON otherwise. */

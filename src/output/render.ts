@@ -1,37 +1,25 @@
 import { stringifyJson } from '../core/json.js';
-import type { Column } from './columns.js';
-import type { OutputFormat } from './format.js';
+import { pickColumns, type Column } from './columns.js';
+import { openRows, projectRow, type RowsOptions } from './rows.js';
 
 export type { CellTone, Column } from './columns.js';
+export type RenderOptions = RowsOptions;
 
-export interface RenderOptions {
-  format: OutputFormat;
-  color: boolean;
-  /** Pretty JSON on a terminal, compact when piped. */
-  pretty: boolean;
-  write: (text: string) => void;
-}
-
-/** Writes data to stdout in the chosen format. Tables are loaded only when needed. */
+/**
+ * Writes data to stdout in the chosen format: a list as rows, a single record as one object in
+ * JSON and NDJSON and as a one-row table or CSV. Tables are loaded only when needed.
+ */
 export async function renderData<Row>(
   data: Row | Row[],
-  columns: Column<Row>[],
+  columns: readonly Column<Row>[],
   options: RenderOptions,
 ): Promise<void> {
-  switch (options.format) {
-    case 'json':
-      options.write(stringifyJson(data, options.pretty) + '\n');
-      return;
-    case 'ndjson':
-      for (const row of Array.isArray(data) ? data : [data]) {
-        options.write(stringifyJson(row) + '\n');
-      }
-      return;
-    case 'table': {
-      const { renderTable } = await import('./table.js');
-      const rows = Array.isArray(data) ? data : [data];
-      options.write(renderTable(rows, columns, options.color) + '\n');
-      return;
-    }
+  if (!Array.isArray(data) && (options.format === 'json' || options.format === 'ndjson')) {
+    const pretty = options.format === 'json' && options.pretty;
+    options.write(stringifyJson(projectRow(data, options.fields), pretty) + '\n');
+    return;
   }
+  const rows = await openRows(pickColumns(columns, options.fields), options);
+  rows.write(Array.isArray(data) ? data : [data]);
+  rows.end();
 }

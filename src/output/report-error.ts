@@ -2,6 +2,7 @@ import {
   ApiError,
   BulkFailedError,
   ConfigError,
+  IncompleteListError,
   InterruptedError,
   MissingCredentialError,
   NetworkError,
@@ -35,6 +36,7 @@ const BUG_HINT = 'This is a bug in petstore. Run again with --verbose and report
 /** The one place that turns an error into an exit code. */
 export function exitCodeFor(error: unknown): number {
   if (error instanceof BulkFailedError) return error.exitCode;
+  if (error instanceof IncompleteListError) return exitCodeFor(error.failure);
   if (error instanceof UsageError) return ExitCode.usage;
   if (error instanceof ConfigError) return ExitCode.usage;
   if (error instanceof MissingCredentialError) return ExitCode.auth;
@@ -83,6 +85,8 @@ export interface ErrorFields {
   status: number;
   hint?: string;
   requestId?: string;
+  /** Of a list that failed part way: how many items were printed before the failure. */
+  printed?: number;
 }
 
 export function errorFields(error: unknown): ErrorFields {
@@ -110,8 +114,10 @@ export function errorFields(error: unknown): ErrorFields {
         ? 'Check that the path exists and that you may use it.'
         : BUG_HINT;
   if (hint) fields.hint = sanitizeLine(hint);
-  if (error instanceof ApiError && error.requestId)
-    fields.requestId = sanitizeLine(error.requestId);
+  const answered = error instanceof IncompleteListError ? error.failure : error;
+  if (answered instanceof ApiError && answered.requestId)
+    fields.requestId = sanitizeLine(answered.requestId);
+  if (error instanceof IncompleteListError) fields.printed = error.printed;
   return fields;
 }
 
@@ -135,7 +141,10 @@ function writeReport(error: unknown, options: ErrorReportOptions, subject: Subje
     return;
   }
   const details = [
-    error instanceof ApiError ? fields.code : undefined,
+    error instanceof ApiError ||
+    (error instanceof IncompleteListError && error.failure instanceof ApiError)
+      ? fields.code
+      : undefined,
     fields.status ? `HTTP ${fields.status}` : undefined,
     fields.requestId ? `request id ${fields.requestId}` : undefined,
   ].filter((detail) => detail !== undefined);

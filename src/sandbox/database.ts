@@ -72,6 +72,7 @@ function retryWhileLocked(step: () => void): void {
 }
 
 const INT64_MAX = 9223372036854775807n;
+const INT64_MIN = -9223372036854775808n;
 
 /** Every int64 id has been given: no pet can be added until the sandbox is reset. */
 export class IdsExhaustedError extends Error {
@@ -186,13 +187,18 @@ export class SandboxDatabase {
        WHERE coalesce((SELECT max(id) FROM pets), 0) < ${INT64_MAX}
        RETURNING ${PET_JSON} AS json`,
     );
+    // One page: the JSON array, how many pets it holds and the last id as text (exact int64),
+    // and whether any pet (of that status) comes after it, all in one statement.
     const list = (where: string) =>
       this.db.prepare(
-        `SELECT '[' || coalesce(group_concat(json, ','), '') || ']' AS json FROM
-           (SELECT ${PET_JSON} AS json FROM pets ${where} ORDER BY id LIMIT :limit)`,
+        `SELECT json, CAST(last_id AS TEXT) AS last,
+           last_id IS NOT NULL AND EXISTS (SELECT 1 FROM pets WHERE ${where} id > last_id) AS more
+         FROM (SELECT '[' || coalesce(group_concat(json, ','), '') || ']' AS json, max(id) AS last_id
+               FROM (SELECT id, ${PET_JSON} AS json FROM pets WHERE ${where} id > :after
+                     ORDER BY id LIMIT :limit))`,
       );
     this.selectPets = list('');
-    this.selectPetsByStatus = list('WHERE status = :status');
+    this.selectPetsByStatus = list('status = :status AND');
     this.selectPet = this.db.prepare(`SELECT ${PET_JSON} AS json FROM pets WHERE id = :id`);
     this.insertMessage = this.db.prepare(
       'INSERT INTO messages (id, message, status, created_at) VALUES (:id, :message, :status, :createdAt)',
@@ -212,12 +218,22 @@ export class SandboxDatabase {
     );
   }
 
-  /** The first `limit` pets by id (with that status), as the JSON array the interface sends. */
-  listPetsJson(limit: number, status: string | undefined): string {
+  /**
+   * The first `limit` pets by id (with that status) after the id `after`, as the JSON array the
+   * interface sends, and the last id when more pets follow it.
+   */
+  listPetsPage(query: { limit: number; status?: string | undefined; after?: bigint | undefined }): {
+    json: string;
+    nextAfter: string | undefined;
+  } {
+    const after = query.after ?? INT64_MIN;
+    const { limit, status } = query;
     const [row] = (
-      status ? this.selectPetsByStatus.all({ status, limit }) : this.selectPets.all({ limit })
-    ) as { json: string }[];
-    return row!.json;
+      status
+        ? this.selectPetsByStatus.all({ status, limit, after })
+        : this.selectPets.all({ limit, after })
+    ) as { json: string; last: string | null; more: number }[];
+    return { json: row!.json, nextAfter: row!.more ? (row!.last ?? undefined) : undefined };
   }
 
   /** The created pet as JSON; throws IdsExhaustedError once the largest int64 id is given. */

@@ -10,6 +10,8 @@ import {
 import { IdsExhaustedError, type SandboxDatabase, type StoredResponse } from './database.js';
 import type { Faults } from './faults.js';
 import {
+  CURSOR_PARAMETER,
+  encodeCursor,
   checkListQuery,
   checkMessage,
   checkNewPet,
@@ -209,6 +211,18 @@ async function readJsonBody(req: IncomingMessage): Promise<unknown> {
   }
 }
 
+/**
+ * RFC 8288 Link rel="next" to the page after the id `after`, as a reference relative to the
+ * request (so it holds behind any host name); no header on the last page. The body stays the
+ * plain array the interface gives.
+ */
+function nextPageLink(url: URL, after: string | undefined): Record<string, string> {
+  if (after === undefined) return {};
+  const next = new URLSearchParams(url.searchParams);
+  next.set(CURSOR_PARAMETER, encodeCursor(after));
+  return { link: `<${url.pathname}?${next.toString()}>; rel="next"` };
+}
+
 function createPet(db: SandboxDatabase, pet: NewPetInput): string {
   try {
     return db.createPetJson(pet.name, pet.categoryId, pet.status);
@@ -235,7 +249,8 @@ async function dispatch(
     case 'pets': {
       if (req.method === 'GET') {
         const query = checked(checkListQuery(url.searchParams));
-        return { status: 200, body: db.listPetsJson(query.limit, query.status), headers: {} };
+        const page = db.listPetsPage(query);
+        return { status: 200, body: page.json, headers: nextPageLink(url, page.nextAfter) };
       }
       const pet = checked(checkNewPet(await readJsonBody(req)));
       return performWrite(db, now, {

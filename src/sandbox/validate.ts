@@ -50,6 +50,26 @@ export function checkNewPet(body: unknown): Checked<NewPetInput> {
 export interface ListQuery {
   limit: number;
   status: string | undefined;
+  /** From the opaque `cursor` of a Link rel=next: the page starts after this id. */
+  after: bigint | undefined;
+}
+
+/**
+ * The sandbox's page cursor: opaque to clients (they follow the Link header, never build it),
+ * base64url of "after:<last id of the previous page>".
+ */
+export const CURSOR_PARAMETER = 'cursor';
+
+export function encodeCursor(lastId: string): string {
+  return Buffer.from(`after:${lastId}`).toString('base64url');
+}
+
+function decodeCursor(cursor: string): bigint | undefined {
+  const text = /^[\w-]{1,64}$/.test(cursor) ? Buffer.from(cursor, 'base64url').toString() : '';
+  const match = /^after:(-?\d{1,19})$/.exec(text);
+  if (!match) return undefined;
+  const id = BigInt(match[1]!);
+  return isInt64(id) ? id : undefined;
 }
 
 export function checkListQuery(params: URLSearchParams): Checked<ListQuery> {
@@ -68,7 +88,15 @@ export function checkListQuery(params: URLSearchParams): Checked<ListQuery> {
   if (status !== undefined && !isPetStatus(status)) {
     return invalid('invalid_status', `"status" must be one of ${PET_STATUSES.join(', ')}`);
   }
-  return { ok: true, value: { limit, status } };
+  const cursor = params.get(CURSOR_PARAMETER);
+  const after = cursor === null ? undefined : decodeCursor(cursor);
+  if (cursor !== null && after === undefined) {
+    return invalid(
+      'invalid_cursor',
+      `"${CURSOR_PARAMETER}" is not one this service gave; follow the Link rel="next" of the previous page`,
+    );
+  }
+  return { ok: true, value: { limit, status, after } };
 }
 
 const INT64_PATH = /^-?\d{1,19}$/;

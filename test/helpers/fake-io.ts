@@ -10,7 +10,7 @@ export interface FakeIO extends IO {
   signal(signal: StopSignal): void;
 }
 
-export function fakeIO(options: { tty?: boolean; stdin?: string } = {}): FakeIO {
+export function fakeIO(options: { tty?: boolean; stdin?: string; columns?: number } = {}): FakeIO {
   let out = '';
   let err = '';
   let closed = false;
@@ -28,6 +28,7 @@ export function fakeIO(options: { tty?: boolean; stdin?: string } = {}): FakeIO 
     stdoutIsTTY: tty,
     stderrIsTTY: tty,
     stdinIsTTY: tty,
+    stdoutColumns: tty ? options.columns : undefined,
     stdoutClosed: () => closed,
     out: () => out,
     err: () => err,

@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { colorEnabled } from '../../src/output/color.js';
 import { resolveOutputFormat } from '../../src/output/format.js';
-import { renderTable } from '../../src/output/table.js';
+import type { Column } from '../../src/output/columns.js';
+import type { OutputFormat } from '../../src/output/format.js';
+import { openRows, type RowsOptions } from '../../src/output/rows.js';
+import { renderTable, TableWriter } from '../../src/output/table.js';
 import { sanitizeLine } from '../../src/core/sanitize.js';
 import { parseJson, stringifyJson } from '../../src/core/json.js';
 
@@ -48,19 +51,146 @@ describe('tables', () => {
     { header: 'name', value: (row: { id: bigint; name: string }) => row.name },
   ];
   it('writes no escape codes without colour, even for hostile service text', () => {
-    const text = renderTable(
-      [{ id: 2n ** 63n - 1n, name: 'Rex\u001b[2J\u009b31m\nX' }],
-      columns,
-      false,
-    );
+    const text = renderTable([{ id: 2n ** 63n - 1n, name: 'Rex\u001b[2J\u009b31m\nX' }], columns, {
+      color: false,
+    });
     expect(text).not.toMatch(/[\u001b\u009b]/);
     expect(text).toContain('9223372036854775807');
     expect(text).toContain('Rex[2J31m X');
   });
   it('colours the header when colour is on', () => {
-    expect(renderTable([], columns, true)).toContain('\u001b[1mid');
+    expect(renderTable([], columns, { color: true })).toContain('\u001b[1mID');
+  });
+  const pets = [
+    { id: 1n, name: 'Rex', status: 'sold' },
+    { id: 22n, name: 'A name far too long for a narrow terminal', status: undefined },
+  ];
+  const petColumns: Column<(typeof pets)[number]>[] = [
+    { header: 'id', value: (row) => row.id },
+    { header: 'name', value: (row) => row.name, shrinkable: true },
+    { header: 'status', value: (row) => row.status, placeholder: '-' },
+  ];
+  it('is compact and aligned: no rules, two spaces between columns, no trailing blanks', () => {
+    expect(renderTable(pets, petColumns, { color: false })).toBe(
+      'ID  NAME                                       STATUS\n' +
+        '1   Rex                                        sold\n' +
+        '22  A name far too long for a narrow terminal  -\n',
+    );
+  });
+  it('shows an absent value as a dim placeholder when colour is on', () => {
+    expect(renderTable(pets, petColumns, { color: true })).toContain('\u001b[2m-\u001b[22m');
+  });
+  it('cuts long text with an ellipsis to fit a terminal, and never when piped', () => {
+    const lines = renderTable(pets, petColumns, { color: false, width: 30 }).split('\n');
+    expect(lines[2]).toBe('22  A name far too lo…  -');
+    expect(Math.max(...lines.map((line) => line.length))).toBeLessThanOrEqual(30);
+    expect(renderTable(pets, petColumns, { color: false })).toContain('narrow terminal');
+  });
+  it('keeps later batches aligned to the first', () => {
+    const table = new TableWriter(petColumns, { color: false });
+    const first = table.rows([pets[1]!]);
+    const second = table.rows([pets[0]!]);
+    expect(first.split('\n')[1]!.indexOf('-')).toBe(second.indexOf('sold'));
+    expect(second).not.toContain('NAME');
   });
 });
+
+describe('rows as they arrive', () => {
+  type Row = { id: bigint; name: string; status?: string };
+  const columns: Column<Row>[] = [
+    { header: 'id', value: (row) => row.id },
+    { header: 'name', value: (row) => row.name },
+    { header: 'status', value: (row) => row.status },
+  ];
+  async function written(format: OutputFormat, batches: Row[][], extra: Partial<RowsOptions> = {}) {
+    let out = '';
+    const rows = await openRows(columns, {
+      format,
+      color: false,
+      pretty: false,
+      write: (text) => (out += text),
+      ...extra,
+    });
+    for (const batch of batches) rows.write(batch);
+    rows.end();
+    return out;
+  }
+  const tricky = { id: 9223372036854775807n, name: 'Rex, "the" dog\nof\tdoom', status: 'sold' };
+
+  it('writes one valid JSON array across batches, compact or pretty', async () => {
+    const batches = [[tricky], [{ id: 2n, name: 'Tom' }]];
+    const compact = await written('json', batches);
+    expect(compact).toBe(
+      '[{"id":9223372036854775807,"name":"Rex, \\"the\\" dog\\nof\\tdoom","status":"sold"},{"id":2,"name":"Tom"}]\n',
+    );
+    const pretty = await written('json', batches, { pretty: true });
+    expect(parseJson(pretty)).toEqual(parseJson(compact));
+    expect(pretty).toContain('[\n  {\n    "id": 9223372036854775807,');
+    expect(await written('json', [])).toBe('[]\n');
+  });
+
+  it('keeps only the --fields, in their order, in JSON', async () => {
+    const out = await written('ndjson', [[tricky, { id: 2n, name: 'Tom' }]], {
+      fields: ['name', 'status'],
+    });
+    expect(out).toBe('{"name":"Rex, \\"the\\" dog\\nof\\tdoom","status":"sold"}\n{"name":"Tom"}\n');
+  });
+
+  it('writes RFC 4180 CSV that a spreadsheet reads back exactly', async () => {
+    const out = await written('csv', [[tricky], [{ id: 2n, name: '=HYPERLINK("x")' }]]);
+    expect(out).toBe(
+      'id,name,status\r\n' +
+        '9223372036854775807,"Rex, ""the"" dog\nof\tdoom",sold\r\n' +
+        '2,"\'=HYPERLINK(""x"")",\r\n',
+    );
+    expect(parseCsv(out)).toEqual([
+      ['id', 'name', 'status'],
+      ['9223372036854775807', 'Rex, "the" dog\nof\tdoom', 'sold'],
+      ['2', '\'=HYPERLINK("x")', ''],
+    ]);
+    expect(await written('csv', [])).toBe('id,name,status\r\n');
+  });
+
+  it('strips terminal controls from CSV and TSV but keeps the text', async () => {
+    const hostile = { id: 1n, name: 'A\u001b[2J\u202eB' };
+    expect(await written('csv', [[hostile]])).toContain('\r\n1,A[2JB,\r\n');
+    expect(await written('tsv', [[hostile]])).toContain('\n1\tA[2JB\t\n');
+  });
+
+  it('writes TSV with one line per row, escaping tabs, newlines and backslashes', async () => {
+    const out = await written('tsv', [[{ ...tricky, name: 'a\\b\tc\nd' }]]);
+    expect(out).toBe('id\tname\tstatus\n9223372036854775807\ta\\\\b\\tc\\nd\tsold\n');
+  });
+});
+
+/** A strict RFC 4180 reader, as a spreadsheet reads: for checking what the writer produced. */
+function parseCsv(text: string): string[][] {
+  const records: string[][] = [];
+  let record: string[] = [];
+  let field = '';
+  let quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const char = text[i]!;
+    if (quoted && char === '"' && text[i + 1] === '"') {
+      field += '"';
+      i++;
+    } else if (char === '"') {
+      quoted = !quoted;
+    } else if (!quoted && char === ',') {
+      record.push(field);
+      field = '';
+    } else if (!quoted && char === '\r' && text[i + 1] === '\n') {
+      record.push(field);
+      records.push(record);
+      record = [];
+      field = '';
+      i++;
+    } else {
+      field += char;
+    }
+  }
+  return records;
+}
 
 describe('sanitizeLine', () => {
   it('removes C0, C1 and DEL characters', () => {

@@ -203,7 +203,51 @@ describe('GET /v1/pets', () => {
 
   it('answers an empty array when there are no pets', async () => {
     const { apiBaseUrl } = await start();
-    expect((await call(`${apiBaseUrl}/pets`)).text).toBe('[]');
+    const reply = await call(`${apiBaseUrl}/pets`);
+    expect(reply.text).toBe('[]');
+    expect(reply.headers.get('link')).toBeNull();
+  });
+
+  it('links each page to the next with Link rel="next" and an opaque cursor, to the end', async () => {
+    const { apiBaseUrl } = await start({ idStart: 9007199254740990n });
+    for (let i = 0; i < 7; i++) {
+      await call(`${apiBaseUrl}/pets`, {
+        method: 'POST',
+        body: JSON.stringify({ name: `p${i}`, categoryId: i, status: i % 2 ? 'sold' : 'pending' }),
+      });
+    }
+    const origin = new URL(apiBaseUrl).origin;
+    const walk = async (first: string) => {
+      const pages: string[] = [];
+      let url: string | undefined = first;
+      while (url !== undefined) {
+        const reply = await call(url);
+        pages.push(reply.text);
+        const link = reply.headers.get('link');
+        url = link === null ? undefined : origin + /^<([^>]+)>; rel="next"$/.exec(link)![1]!;
+      }
+      return pages.map((page) => (JSON.parse(page) as { name: string }[]).map((pet) => pet.name));
+    };
+    expect(await walk(`${apiBaseUrl}/pets?limit=3`)).toEqual([
+      ['p0', 'p1', 'p2'],
+      ['p3', 'p4', 'p5'],
+      ['p6'],
+    ]);
+    // The filter and the page size carry over in the link; a full last page links nothing.
+    expect(await walk(`${apiBaseUrl}/pets?status=sold&limit=2`)).toEqual([['p1', 'p3'], ['p5']]);
+    expect(await walk(`${apiBaseUrl}/pets?limit=7`)).toEqual([
+      ['p0', 'p1', 'p2', 'p3', 'p4', 'p5', 'p6'],
+    ]);
+    // Ids beyond 2^53 page exactly: nothing skipped or repeated at the boundary.
+    const ids = (await walk(`${apiBaseUrl}/pets?limit=1`)).flat();
+    expect(ids).toEqual(['p0', 'p1', 'p2', 'p3', 'p4', 'p5', 'p6']);
+  });
+
+  it('refuses a cursor it did not give', async () => {
+    const { apiBaseUrl } = await start();
+    for (const cursor of ['abc', 'YWZ0ZXI6eA', '', 'a'.repeat(100)]) {
+      expectError(await call(`${apiBaseUrl}/pets?cursor=${cursor}`), 400, 'invalid_cursor');
+    }
   });
 });
 

@@ -13,6 +13,7 @@ import type { StopSignal } from '../../core/io.js';
 import { stringifyJson } from '../../core/json.js';
 import { sanitizeLine, snippet } from '../../core/sanitize.js';
 import type { Pet } from '../../core/types.js';
+import { errorsAsJson } from '../../output/format.js';
 import {
   errorFields,
   ExitCode,
@@ -65,6 +66,11 @@ export async function runPetsAddBulk(ctx: Context, options: BulkAddOptions): Pro
   const client = await ctx.client();
   const target = await ctx.target();
   const table = ctx.settings.output === 'table';
+  // CSV and TSV rows as pets are created (a header first); JSON and NDJSON as one line each.
+  const delimited =
+    ctx.settings.output === 'csv' || ctx.settings.output === 'tsv'
+      ? await ctx.openRows(PET_COLUMNS)
+      : undefined;
   const { total, send, journal } = options;
   /** Created pets, kept only for the table shown at the end. */
   const forTable: Pet[] = [];
@@ -138,7 +144,8 @@ export async function runPetsAddBulk(ctx: Context, options: BulkAddOptions): Pro
       // Journaled right after the line is written (made ready before, so the gap is one system
       // call): a run killed in that gap prints this one pet again on resume, never loses it.
       const printed = encodeEntry({ type: 'printed', record });
-      ctx.io.stdout.write(stringifyJson(pet) + '\n');
+      if (delimited) delimited.write([pet]);
+      else ctx.io.stdout.write(stringifyJson(pet) + '\n');
       if (ctx.io.stdoutClosed()) stop ??= 'stdout closed';
       else journal.append(printed);
     }
@@ -204,7 +211,7 @@ export async function runPetsAddBulk(ctx: Context, options: BulkAddOptions): Pro
       if (options.failFast) stop ??= 'fail-fast';
       reportRecordError(
         outcomeUnknown ? withHint(error, unknownHint()) : error,
-        { json: !table, write: (text) => ctx.io.stderr.write(text) },
+        { json: errorsAsJson(ctx.settings.output), write: (text) => ctx.io.stderr.write(text) },
         { position: record, name: snippet(pet.name, 40) },
       );
     } finally {

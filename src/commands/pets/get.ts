@@ -3,10 +3,12 @@ import type { RunVerb } from '../../cmdutil/run-verb.js';
 import type { Context } from '../../context/context.js';
 import { GET_PET_REMOVAL_DATE } from '../../core/contract.js';
 import { parseInt64, type Int64 } from '../../core/int64.js';
-import { PET_COLUMNS } from './columns.js';
+import { parseFields } from '../../cmdutil/fields.js';
+import { PET_COLUMNS, PET_FIELDS } from './columns.js';
 
 export interface PetsGetOptions {
   id: Int64;
+  fields?: string[] | undefined;
 }
 
 export async function runPetsGet(ctx: Context, options: PetsGetOptions): Promise<void> {
@@ -16,7 +18,7 @@ export async function runPetsGet(ctx: Context, options: PetsGetOptions): Promise
   );
   const client = await ctx.client();
   const pet = await client.getPet(options.id);
-  await ctx.render(pet, PET_COLUMNS);
+  await ctx.render(pet, PET_COLUMNS, { fields: options.fields });
 }
 
 export function registerPetsGet(pets: Command, runVerb: RunVerb): void {
@@ -26,6 +28,7 @@ export function registerPetsGet(pets: Command, runVerb: RunVerb): void {
       `Show one animal (GET /pets/{petId}, deprecated: removed on ${GET_PET_REMOVAL_DATE})`,
     )
     .argument('<PET_ID>', 'the int64 identifier of the animal')
+    .option('--fields <list>', `only these fields, in this order: ${PET_FIELDS.join(',')}`)
     .addHelpText(
       'after',
       `
@@ -35,7 +38,11 @@ Examples:
   $ petstore pets get 42
   $ petstore pets get 9007199254740993 --json`,
     )
-    .action((petId: string, _flags: unknown, command: Command) =>
-      runVerb(command, () => ({ id: parseInt64(petId, 'PET_ID') }), runPetsGet),
+    .action((petId: string, flags: { fields?: string }, command: Command) =>
+      runVerb(
+        command,
+        () => ({ id: parseInt64(petId, 'PET_ID'), fields: parseFields(flags.fields, PET_FIELDS) }),
+        runPetsGet,
+      ),
     );
 }

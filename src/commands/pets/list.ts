@@ -1,50 +1,104 @@
 import type { Command } from 'commander';
+import { parseFields } from '../../cmdutil/fields.js';
 import { parseLimit, parseStatus } from '../../cmdutil/flags.js';
 import type { RunVerb } from '../../cmdutil/run-verb.js';
 import type { Context } from '../../context/context.js';
-import { LIST_LIMIT } from '../../core/contract.js';
+import { LIST_LIMIT, MAX_ITEMS } from '../../core/contract.js';
+import { parseWholeNumber } from '../../core/parse-number.js';
 import type { PetStatus } from '../../core/types.js';
-import { PET_COLUMNS } from './columns.js';
+import { PET_COLUMNS, PET_FIELDS } from './columns.js';
+import { walkPages } from './page-walk.js';
 
 export interface PetsListOptions {
   status?: PetStatus | undefined;
+  /** The page size asked of the service. */
   limit?: number | undefined;
+  /** Follow Link rel=next to the last page. */
+  all?: boolean | undefined;
+  /** Follow the pages until this many pets. */
+  maxItems?: number | undefined;
+  fields?: string[] | undefined;
 }
 
 interface Flags {
   status?: string;
   limit?: string;
+  all?: boolean;
+  maxItems?: string;
+  fields?: string;
 }
 
 export function toPetsListOptions(flags: Flags): PetsListOptions {
-  return { status: parseStatus(flags.status), limit: parseLimit(flags.limit) };
+  return {
+    status: parseStatus(flags.status),
+    limit: parseLimit(flags.limit),
+    all: flags.all === true,
+    maxItems:
+      flags.maxItems === undefined
+        ? undefined
+        : parseWholeNumber(flags.maxItems, '--max-items', MAX_ITEMS),
+    fields: parseFields(flags.fields, PET_FIELDS),
+  };
 }
+
+const plural = (count: number) => `${count} pet${count === 1 ? '' : 's'}`;
 
 export async function runPetsList(ctx: Context, options: PetsListOptions): Promise<void> {
   const client = await ctx.client();
-  const pets = await client.listPets({ status: options.status, limit: options.limit });
-  if (pets.length === 0 && ctx.settings.output === 'table') {
+  const follow = options.all === true || options.maxItems !== undefined;
+  // Following pages: the largest page the interface allows means the fewest requests.
+  const pageSize =
+    options.limit ??
+    (follow ? Math.min(LIST_LIMIT.max, options.maxItems ?? LIST_LIMIT.max) : undefined);
+  const rows = await ctx.openRows(PET_COLUMNS, { fields: options.fields });
+  const result = await walkPages({
+    fetch: (next) => client.listPetsPage(next ?? { status: options.status, limit: pageSize }),
+    onPets: (pets) => rows.write(pets),
+    follow,
+    maxItems: options.maxItems,
+    stopped: () => ctx.io.stdoutClosed(),
+  });
+  if (rows.count === 0 && ctx.settings.output === 'table') {
     ctx.notice('No animals match.');
     return;
   }
-  await ctx.render(pets, PET_COLUMNS);
+  rows.end();
+  if (!follow && result.more) {
+    ctx.notice(
+      `Showing the first ${plural(result.pets)}; the service has more. Use --all for every page, or --max-items N.`,
+    );
+  } else if (options.maxItems !== undefined && result.more) {
+    ctx.notice(`Stopped at --max-items ${options.maxItems}; the service has more.`);
+  } else if (follow && result.pages === 1 && result.lastPageUnlinked) {
+    const full = pageSize !== undefined && result.pets >= pageSize;
+    ctx.notice(
+      full
+        ? `The service linked no next page (no Link rel="next"), so only this one page of ${plural(result.pets)} was listed; it may hold more that it does not page through.`
+        : `The service linked no next page (no Link rel="next"): this one page of ${plural(result.pets)} is the whole list.`,
+    );
+  }
 }
 
 export function registerPetsList(pets: Command, runVerb: RunVerb): void {
   pets
     .command('list')
-    .description('List animals (GET /pets)')
+    .description('List animals (GET /pets), one page or every page')
     .option('--status <status>', 'only animals with this status: available, pending or sold')
     .option(
       '--limit <n>',
-      `at most N animals, ${LIST_LIMIT.min} to ${LIST_LIMIT.max} (service default 20)`,
+      `page size, ${LIST_LIMIT.min} to ${LIST_LIMIT.max} (service default 20; 100 with --all or --max-items)`,
     )
+    .option('--all', 'follow the pages (Link rel="next") to the end of the list')
+    .option('--max-items <n>', 'follow the pages until N animals (any N)')
+    .option('--fields <list>', `only these fields, in this order: ${PET_FIELDS.join(',')}`)
     .addHelpText(
       'after',
       `
 Examples:
   $ petstore pets list
   $ petstore pets list --status available --limit 50
+  $ petstore pets list --all -o ndjson | wc -l
+  $ petstore pets list --max-items 250 -o csv --fields id,name > pets.csv
   $ petstore pets list --json | jq '.[].name'`,
     )
     .action((flags: Flags, command: Command) =>

@@ -27,7 +27,7 @@ describe('message send', () => {
     nock(QUICKSTART).post('/messages').reply(201, receipt, JSON_HEADERS);
     const io = fakeIO({ tty: true });
     expect(await main(['message', 'send', 'hi', '--no-color'], io, env)).toBe(0);
-    expect(io.out()).toMatch(/│ id\s+│ status\s+│ createdAt\s+│/);
+    expect(io.out()).toMatch(/^ID\s+STATUS\s+CREATED AT\n/);
     expect(io.out()).toContain('2026-11-22T10:00:00Z');
   });
 

@@ -1,0 +1,118 @@
+import { stringifyJson } from '../core/json.js';
+import type { Column } from './columns.js';
+import type { OutputFormat } from './format.js';
+import { csvField, tsvField } from './cells.js';
+
+export interface RowsOptions {
+  format: OutputFormat;
+  color: boolean;
+  /** Pretty JSON on a terminal, compact when piped. */
+  pretty: boolean;
+  /** The terminal's width, for tables; absent when stdout is not a terminal. */
+  width?: number | undefined;
+  /** The fields --fields chose, in order (the columns passed are already those). */
+  fields?: readonly string[] | undefined;
+  write: (text: string) => void;
+}
+
+/** Rows written as they arrive (a page at a time), in any output format. */
+export interface RowWriter<Row> {
+  write(rows: readonly Row[]): void;
+  /** Completes the output (a JSON array's closing bracket). Not called after a failure. */
+  end(): void;
+  /** How many rows were written. */
+  readonly count: number;
+}
+
+/** The row as JSON: what the service sent, or only the chosen fields, in their order. */
+export function projectRow<Row>(row: Row, fields: readonly string[] | undefined): unknown {
+  if (fields === undefined || typeof row !== 'object' || row === null) return row;
+  const record = row as Record<string, unknown>;
+  return Object.fromEntries(
+    fields.filter((field) => field in record).map((field) => [field, record[field]]),
+  );
+}
+
+function indent(text: string): string {
+  return text.replace(/^/gm, '  ');
+}
+
+/**
+ * Opens a writer for the format. A JSON array that fails part way is left unclosed on
+ * purpose: a parser then refuses it rather than taking a short list for the whole one.
+ */
+export async function openRows<Row>(
+  columns: readonly Column<Row>[],
+  options: RowsOptions,
+): Promise<RowWriter<Row>> {
+  const { write, fields, pretty } = options;
+  let count = 0;
+  const delimited = (separator: string, field: (value: unknown) => string, eol: string) => ({
+    write(rows: readonly Row[]) {
+      let text = count === 0 ? columns.map((c) => c.header).join(separator) + eol : '';
+      for (const row of rows) text += columns.map((c) => field(c.value(row))).join(separator) + eol;
+      count += rows.length;
+      write(text);
+    },
+    end() {
+      if (count === 0) write(columns.map((c) => c.header).join(separator) + eol);
+    },
+  });
+  let writer: Omit<RowWriter<Row>, 'count'>;
+  switch (options.format) {
+    case 'json':
+      writer = {
+        write(rows) {
+          let text = '';
+          for (const row of rows) {
+            const item = stringifyJson(projectRow(row, fields), pretty);
+            const start = count++ === 0 ? '[' : ',';
+            text += pretty ? `${start}\n${indent(item)}` : `${start}${item}`;
+          }
+          if (text !== '') write(text);
+        },
+        end() {
+          write(count === 0 ? '[]\n' : pretty ? '\n]\n' : ']\n');
+        },
+      };
+      break;
+    case 'ndjson':
+      writer = {
+        write(rows) {
+          let text = '';
+          for (const row of rows) text += stringifyJson(projectRow(row, fields)) + '\n';
+          count += rows.length;
+          if (text !== '') write(text);
+        },
+        end() {},
+      };
+      break;
+    // RFC 4180: CRLF between records, as spreadsheets expect.
+    case 'csv':
+      writer = delimited(',', csvField, '\r\n');
+      break;
+    case 'tsv':
+      writer = delimited('\t', tsvField, '\n');
+      break;
+    case 'table': {
+      const { TableWriter } = await import('./table.js');
+      const table = new TableWriter(columns, { color: options.color, width: options.width });
+      writer = {
+        write(rows) {
+          count += rows.length;
+          const text = table.rows(rows);
+          if (text !== '') write(text);
+        },
+        end() {},
+      };
+      break;
+    }
+  }
+  return {
+    write: (rows) => writer.write(rows),
+    end: () => writer.end(),
+    get count() {
+      return count;
+    },
+  };
+}

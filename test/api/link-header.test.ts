@@ -1,0 +1,29 @@
+import { describe, expect, it } from 'vitest';
+import { linkTarget } from '../../src/api/link-header.js';
+
+const base = new URL('https://api.test/v1/pets?limit=2');
+const next = (header: string | undefined) => linkTarget(header, 'next', base)?.href;
+
+describe('Link header (RFC 8288)', () => {
+  it('finds rel="next" among several links, resolved against the request', () => {
+    expect(next('</v1/pets?cursor=b>; rel="next"')).toBe('https://api.test/v1/pets?cursor=b');
+    expect(next('<https://api.test/v1/pets?page=1>; rel=prev, <?page=3>; rel=next')).toBe(
+      'https://api.test/v1/pets?page=3',
+    );
+    expect(next('<a>; rel="prev"; title="x, y; z", <b>; REL="Next last"')).toBe(
+      'https://api.test/v1/b',
+    );
+  });
+
+  it('is absent when no link has that relation, or the header is malformed', () => {
+    expect(next(undefined)).toBeUndefined();
+    expect(next('')).toBeUndefined();
+    expect(next('</v1/pets?x>; rel="nextpage"')).toBeUndefined();
+    expect(next('/v1/pets; rel="next"')).toBeUndefined();
+    expect(next('<http://[bad>; rel="next"')).toBeUndefined();
+  });
+
+  it('keeps commas inside the target', () => {
+    expect(next('</v1/pets?ids=1,2>; rel="next"')).toBe('https://api.test/v1/pets?ids=1,2');
+  });
+});
