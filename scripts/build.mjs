@@ -6,6 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { manPage } from './man-page.mjs';
 
 const pkg = JSON.parse(await readFile(new URL('../package.json', import.meta.url), 'utf8'));
 
@@ -42,5 +43,13 @@ const paths = [...run(['completion', 'bash']).matchAll(/^\s+"([^"]*)"\) words=/g
 );
 const help = {};
 for (const path of paths) help[path] = run([...(path ? path.split(' ') : []), '--help']);
+// The help topics the program's own help names (petstore help environment, ...).
+const topics = /^Help topics: ([\w, -]+) \(/m.exec(help[''])[1].split(', ');
+for (const topic of topics) help[`topic:${topic}`] = run(['help', topic]);
 await writeFile(new URL('../dist/help.json', import.meta.url), JSON.stringify(help));
 rmSync(home, { recursive: true, force: true });
+
+await writeFile(
+  new URL('../dist/petstore.1', import.meta.url),
+  manPage({ version: pkg.version, help, commands: paths.filter(Boolean), topics }),
+);

@@ -15,6 +15,10 @@ function helpRequest(argv: readonly string[]): string | undefined {
     const words = argv.slice(0, -1);
     return words.some((word) => word.startsWith('-')) ? undefined : words.join(' ');
   }
+  // A help topic (`help environment`) is kept apart from the command paths.
+  if (argv[0] === 'help' && argv.length === 2 && /^[a-z-]+$/.test(argv[1]!)) {
+    return `topic:${argv[1]}|${argv[1]}`;
+  }
   if (argv[0] === 'help') return argv.slice(1).join(' ');
   return undefined;
 }
@@ -52,7 +56,9 @@ export async function main(
   }
   const helpPath = helpRequest(argv);
   if (helpPath !== undefined && !(io?.stdoutIsTTY ?? process.stdout.isTTY)) {
-    const text = builtHelp(helpPath);
+    // `topic:NAME|NAME`: the topic, else the command of that name (`help pets`).
+    const [first, second] = helpPath.split('|');
+    const text = builtHelp(first!) ?? (second === undefined ? undefined : builtHelp(second));
     if (text !== undefined) {
       out.write(text);
       return 0;

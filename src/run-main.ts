@@ -2,7 +2,7 @@ import { CommanderError } from 'commander';
 import type { ClientFactory } from './api/create-client.js';
 import type { Transport } from './api/http.js';
 import { buildProgram } from './cli/program.js';
-import { expandHelpCommand, usageErrorFromCommander } from './cli/usage.js';
+import { expandHelpCommand, helpTopicRequest, usageErrorFromCommander } from './cli/usage.js';
 import { verbPath, type RunVerb } from './cmdutil/run-verb.js';
 import { createContext, type Context } from './context/context.js';
 import { resolveTarget } from './context/resolve-target.js';
@@ -69,6 +69,11 @@ export async function runMain(
   let args = [...argv];
 
   try {
+    const topic = helpTopicRequest(argv);
+    if (topic !== undefined) {
+      io.stdout.write(topic);
+      return ExitCode.ok;
+    }
     args = expandHelpCommand(program, argv);
     await program.parseAsync(args, { from: 'user' });
     return ExitCode.ok;

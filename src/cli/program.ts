@@ -9,6 +9,7 @@ import { registerSandbox } from '../commands/sandbox/index.js';
 import { registerSmoke } from '../commands/smoke/smoke.js';
 import { GLOBAL_OPTIONS, optionHelp, OTHER_ENVIRONMENT } from '../context/global-options.js';
 import type { IO } from '../core/io.js';
+import { HELP_TOPIC_NAMES } from '../commands/help/topics.js';
 
 function environmentHelp(): string {
   const variables = [
@@ -32,7 +33,9 @@ Environment:
 
 Exit codes:
   0 ok  1 bug  2 usage  3 auth  4 not found  5 rejected  6 service failed  7 network
-  8 smoke failed  130 interrupted (SIGINT)  141 stdout closed  143 terminated (SIGTERM)`;
+  8 smoke failed  130 interrupted (SIGINT)  141 stdout closed  143 terminated (SIGTERM)
+
+Help topics: ${HELP_TOPIC_NAMES.join(', ')} (petstore help TOPIC; also man petstore)`;
 }
 
 export function buildProgram(io: IO, runVerb: RunVerb): Command {

@@ -1,5 +1,12 @@
 import type { Command, CommanderError } from 'commander';
 import { UsageError } from '../core/errors.js';
+import { HELP_TOPIC_NAMES, topicText } from '../commands/help/topics.js';
+
+/** The text of `petstore help TOPIC` (environment, exit-codes, ...), when that is the request. */
+export function helpTopicRequest(argv: readonly string[]): string | undefined {
+  const words = argv.filter((arg) => arg !== '--no-color');
+  return words.length === 2 && words[0] === 'help' ? topicText(words[1]!) : undefined;
+}
 
 /**
  * `petstore help pets list` means `petstore pets list --help`, however deep the command; help
@@ -13,8 +20,9 @@ export function expandHelpCommand(program: Command, argv: readonly string[]): st
   for (const name of names) {
     const sub = findSubcommand(command, name);
     if (!sub) {
+      const topics = command === program ? ` (help topics: ${HELP_TOPIC_NAMES.join(', ')})` : '';
       throw new UsageError(`no help for '${names.join(' ')}': unknown command '${name}'`, {
-        hint: `Run: ${commandName(command)} --help`,
+        hint: `Run: ${commandName(command)} --help${topics}`,
       });
     }
     command = sub;

@@ -9,6 +9,8 @@ export interface GlobalOption {
   description: string;
   /** The environment variable that supplies the value when the flag is absent. */
   env?: string;
+  /** The longer meaning `help environment` and the README give (markdown code spans). */
+  meaning: string;
 }
 
 export type GlobalOptionKey =
@@ -30,43 +32,71 @@ export const GLOBAL_OPTIONS: readonly GlobalOption[] = [
     flags: '--profile <name>',
     description: 'profile to use',
     env: 'PETSTORE_PROFILE',
+    meaning: 'which profile; else the active one (`profile use`), else `sandbox`',
   },
   {
     key: 'baseUrl',
     flags: '--base-url <url>',
     description: 'API base URL, ending with /v1',
     env: 'PETSTORE_BASE_URL',
+    meaning: 'API base URL, ending with `/v1`',
   },
   {
     key: 'quickstartUrl',
     flags: '--quickstart-url <url>',
     description: 'quickstart base URL',
     env: 'PETSTORE_QUICKSTART_URL',
+    meaning: 'quickstart base URL for `message send`',
   },
   {
     key: 'output',
     flags: '-o, --output <format>',
     description: 'table, json, ndjson, csv or tsv',
     env: 'PETSTORE_OUTPUT',
+    meaning:
+      '`table`, `json`, `ndjson`, `csv` or `tsv`; default: `table` on a terminal, `json` otherwise',
   },
-  { key: 'json', flags: '--json', description: 'same as --output json' },
-  { key: 'color', flags: '--no-color', description: 'never write colour (also NO_COLOR)' },
+  {
+    key: 'json',
+    flags: '--json',
+    description: 'same as --output json',
+    meaning: 'same as `--output json`',
+  },
+  {
+    key: 'color',
+    flags: '--no-color',
+    description: 'never write colour (also NO_COLOR)',
+    meaning: 'colour only on a terminal; never with `NO_COLOR`, always with `FORCE_COLOR=1`',
+  },
   {
     key: 'verbose',
     flags: '-v, --verbose',
     description: 'log HTTP exchanges to stderr, key redacted',
+    meaning: 'HTTP exchanges on stderr, key redacted',
   },
-  { key: 'quiet', flags: '-q, --quiet', description: 'no notices or warnings on stderr' },
+  {
+    key: 'quiet',
+    flags: '-q, --quiet',
+    description: 'no notices or warnings on stderr',
+    meaning: 'no notices or warnings on stderr (errors still go there)',
+  },
   {
     key: 'timeout',
     flags: '--timeout <seconds>',
     description: 'per-request timeout in seconds (default 30)',
+    meaning: 'per request (connect, headers, body), default 30',
   },
-  { key: 'retries', flags: '--retries <n>', description: 'retries of safe requests (default 2)' },
+  {
+    key: 'retries',
+    flags: '--retries <n>',
+    description: 'retries of safe requests (default 2)',
+    meaning: 'retries of safe requests (GET), default 2, at most 10',
+  },
   {
     key: 'allowInsecureHttp',
     flags: '--allow-insecure-http',
     description: 'allow sending the API key over plain http to a remote host',
+    meaning: 'allow sending the key over `http://` to a remote host',
   },
 ];
 

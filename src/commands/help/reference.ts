@@ -1,0 +1,107 @@
+import { GLOBAL_OPTIONS } from '../../context/global-options.js';
+import type { OutputFormat } from '../../output/format.js';
+import { ExitCode } from '../../output/report-error.js';
+
+/**
+ * The reference tables that `petstore help TOPIC`, the man page and the README all show, kept
+ * once here so they cannot drift apart (a test compares the README's tables with them). Cells
+ * are markdown: `code` spans are shown as plain text on a terminal.
+ */
+export interface ReferenceTable {
+  columns: string[];
+  rows: string[][];
+}
+
+/** `--output <format>` as the tables write it: `--output FORMAT`. */
+function flagsAsWritten(flags: string): string {
+  return flags.replace(/<([^>]+)>/g, (_match, name: string) => name.toUpperCase());
+}
+
+const code = (text: string) => `\`${text}\``;
+
+export const ENVIRONMENT_TABLE: ReferenceTable = {
+  columns: ['option', 'environment', 'meaning'],
+  rows: [
+    ...GLOBAL_OPTIONS.map((option) => [
+      code(flagsAsWritten(option.flags)),
+      option.env ? code(option.env) : '',
+      option.meaning,
+    ]),
+    [
+      '(none: never on argv)',
+      code('PETSTORE_API_KEY'),
+      'API key, sent as `Authorization: Bearer …`; overrides the stored one',
+    ],
+    ['', '`NO_COLOR`, `FORCE_COLOR`', 'no colour at all; colour even when piped (`1`, `2`, `3`)'],
+    [
+      '(config folder)',
+      code('PETSTORE_CONFIG_DIR'),
+      'where `config.json` lives (default `$XDG_CONFIG_HOME/petstore`, `~/.config/petstore`)',
+    ],
+    [
+      '(data folder)',
+      code('XDG_DATA_HOME'),
+      "the sandbox profile's data: `$XDG_DATA_HOME/petstore/sandbox.db` (`~/.local/share/...`)",
+    ],
+    ['', '`HTTP_PROXY`, `HTTPS_PROXY`, `NO_PROXY`', 'proxies'],
+  ],
+};
+
+const EXIT_CODE_MEANINGS: Record<keyof typeof ExitCode, string> = {
+  ok: 'success (an empty list is success)',
+  unexpected: 'unexpected failure: a bug in petstore; rerun with `--verbose` and report it',
+  usage:
+    'usage: bad flags, arguments or input, nothing sent; or the machine refused (a port in use, a file or folder that cannot be read or written)',
+  auth: 'authentication: no key configured, or the service answered 401/403',
+  notFound: 'not found (404)',
+  invalid: 'the service rejected the request as invalid (400/409/422 and other 4xx)',
+  service:
+    'the service failed: 5xx, 429 after retries, or a response that breaks the interface (also a later page of a list)',
+  network:
+    'network: connection refused, DNS, TLS, timeout; for a write, its outcome may be unknown',
+  smokeFailed: '`smoke`: one or more checks failed',
+  interrupted: 'interrupted (Ctrl-C, SIGINT)',
+  outputClosed: 'a bulk add stopped because its stdout was closed (the reader went away)',
+  terminated: 'terminated (SIGTERM)',
+};
+
+export const EXIT_CODES_TABLE: ReferenceTable = {
+  columns: ['code', 'meaning'],
+  rows: (Object.keys(ExitCode) as (keyof typeof ExitCode)[]).map((name) => [
+    String(ExitCode[name]),
+    EXIT_CODE_MEANINGS[name],
+  ]),
+};
+
+const OUTPUT_MEANINGS: Record<OutputFormat, string> = {
+  table:
+    'compact aligned columns for people (the default on a terminal); long names cut with `…` to fit a terminal, never when piped',
+  json: 'exactly what the service returned, int64 digit for digit; pretty on a terminal, compact when piped (the default when piped)',
+  ndjson: 'one JSON object per line, written as pages arrive',
+  csv: "RFC 4180 with a header row and CRLF line ends; a text cell starting with `=`, `+`, `-` or `@` gets a leading `'`",
+  tsv: 'a header row, then one line per row; tab, line breaks and backslash written `\\t`, `\\n`, `\\r`, `\\\\`',
+};
+
+export const OUTPUT_TABLE: ReferenceTable = {
+  columns: ['format', 'what it writes'],
+  rows: (Object.keys(OUTPUT_MEANINGS) as OutputFormat[]).map((format) => [
+    code(format),
+    OUTPUT_MEANINGS[format],
+  ]),
+};
+
+export const PROFILES_TABLE: ReferenceTable = {
+  columns: ['profile', 'what it is'],
+  rows: [
+    [
+      code('sandbox'),
+      'the embedded Animal Store service: no server, URL or key needed; the active profile on a fresh machine',
+    ],
+    [
+      code('production'),
+      'built in; set its URL once: `petstore profile set production --base-url URL`, then `petstore auth login`',
+    ],
+    [code('staging'), 'built in, like `production`: for smoke checks before a release'],
+    ['yours', '`petstore profile set NAME --base-url URL [--quickstart-url URL]`'],
+  ],
+};

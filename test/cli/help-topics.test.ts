@@ -1,0 +1,107 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { HELP_TOPIC_NAMES, topicText } from '../../src/commands/help/topics.js';
+import {
+  ENVIRONMENT_TABLE,
+  EXIT_CODES_TABLE,
+  OUTPUT_TABLE,
+  PROFILES_TABLE,
+  type ReferenceTable,
+} from '../../src/commands/help/reference.js';
+import { GLOBAL_OPTIONS, OTHER_ENVIRONMENT } from '../../src/context/global-options.js';
+import { main } from '../../src/main.js';
+import { ExitCode } from '../../src/output/report-error.js';
+import { fakeIO } from '../helpers/fake-io.js';
+import { freshHome } from '../helpers/run-cli.js';
+
+const README = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+
+/** The cells of the markdown table between the README's markers for that table. */
+function readmeTable(name: string): string[][] {
+  const section = new RegExp(`<!-- table:${name} -->([\\s\\S]*?)<!-- /table -->`).exec(README);
+  expect(section, `README.md has a <!-- table:${name} --> section`).not.toBeNull();
+  return section![1]!
+    .trim()
+    .split('\n')
+    .filter((line, index) => index !== 1)
+    .map((line) =>
+      line
+        .slice(1, -1)
+        .split(/(?<!\\)\|/)
+        .map((cell) => cell.trim().replaceAll('\\|', '|')),
+    );
+}
+
+const TABLES: [string, ReferenceTable][] = [
+  ['environment', ENVIRONMENT_TABLE],
+  ['exit-codes', EXIT_CODES_TABLE],
+  ['output', OUTPUT_TABLE],
+  ['profiles', PROFILES_TABLE],
+];
+
+describe('help topics and the README show the same tables', () => {
+  it.each(TABLES)(
+    'README table "%s" is the data (regenerate: npm run docs:tables)',
+    (name, table) => {
+      expect(readmeTable(name)).toEqual([table.columns, ...table.rows]);
+    },
+  );
+
+  it.each(TABLES)('petstore help %s shows every row of its table', async (name, table) => {
+    const io = fakeIO();
+    expect(await main(['help', name], io, { HOME: freshHome() })).toBe(0);
+    expect(io.out()).toBe(topicText(name));
+    const flat = io.out().replace(/\s+/g, ' ');
+    for (const row of table.rows) {
+      for (const cell of row) expect(flat).toContain(cell.replace(/`/g, ''));
+    }
+  });
+
+  it('the environment table names every variable the program reads', () => {
+    const named = ENVIRONMENT_TABLE.rows.map((row) => row[1]).join(' ');
+    const read = [...GLOBAL_OPTIONS.flatMap((o) => (o.env ? [o.env] : [])), ...OTHER_ENVIRONMENT];
+    for (const variable of read) expect(named).toContain(`\`${variable}\``);
+  });
+
+  it('the exit-code table has every exit code', () => {
+    expect(EXIT_CODES_TABLE.rows.map((row) => Number(row[0]))).toEqual(Object.values(ExitCode));
+  });
+
+  it('the program help names the topics, and an unknown topic is a usage error', async () => {
+    const help = fakeIO();
+    await main(['--help'], help, { HOME: freshHome() });
+    expect(help.out()).toContain(`Help topics: ${HELP_TOPIC_NAMES.join(', ')}`);
+    const io = fakeIO();
+    expect(await main(['help', 'colours'], io, { HOME: freshHome() })).toBe(2);
+    expect(io.err()).toContain('environment, exit-codes, output, profiles');
+  });
+});
+
+describe('the man page', () => {
+  const path = new URL('../../dist/petstore.1', import.meta.url);
+  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+    man?: string[];
+  };
+
+  it('is built, listed in package.json, and holds every command and topic', () => {
+    expect(pkg.man).toEqual(['./dist/petstore.1']);
+    const page = readFileSync(path, 'utf8');
+    for (const section of ['NAME', 'SYNOPSIS', 'COMMANDS', 'ENVIRONMENT', 'EXIT STATUS', 'FILES']) {
+      expect(page).toContain(`\n.SH ${section}\n`);
+    }
+    expect(page).toContain('.SS "petstore pets list"');
+    expect(page).toContain('\\-\\-max\\-items');
+    // Text lines never start with a dot or a quote roff would take for a request.
+    const text = page.split('\n').filter((line) => !/^\.(TH|SH|SS|TP|I|B|nf|fi)\b/.test(line));
+    expect(text.filter((line) => /^[.']/.test(line))).toEqual([]);
+  });
+
+  it.runIf(existsSync('/usr/bin/groff'))('renders with groff without a warning', () => {
+    const rendered = execFileSync('groff', ['-man', '-Tutf8', '-ww', '-z', path.pathname], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    expect(rendered).toBe('');
+  });
+});
