@@ -6,6 +6,7 @@ _petstore() {
   case "$prev" in
     --status) COMPREPLY=($(compgen -W "available pending sold" -- "$cur")); return ;;
     --output|-o) COMPREPLY=($(compgen -W "table json ndjson csv tsv" -- "$cur")); return ;;
+    --profile) COMPREPLY=($(compgen -W "$(petstore __complete profiles 2>/dev/null)" -- "$cur")); return ;;
     completion) COMPREPLY=($(compgen -W "bash zsh fish" -- "$cur")); return ;;
   esac
   path=""
@@ -16,6 +17,9 @@ _petstore() {
     [[ " $known " == *" $word "* ]] && path="${path:+$path }$word"
   done
   words=$(_petstore_words "$path")
+  case "$path" in
+    "profile use"|"profile show"|"profile remove"|"profile set") [[ "$cur" != -* ]] && words="$words $(petstore __complete profiles 2>/dev/null)" ;;
+  esac
   COMPREPLY=($(compgen -W "$words --version --profile --base-url --quickstart-url --output -o --json --no-color --verbose -v --quiet -q --timeout --retries --allow-insecure-http --help" -- "$cur"))
 }
 _petstore_words() {

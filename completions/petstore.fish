@@ -2,7 +2,7 @@
 complete -c petstore -f
 complete -c petstore -n '__fish_use_subcommand' -a 'pets message profile auth sandbox smoke completion'
 complete -c petstore -l version
-complete -c petstore -l profile
+complete -c petstore -l profile -xa '(petstore __complete profiles 2>/dev/null)'
 complete -c petstore -l base-url
 complete -c petstore -l quickstart-url
 complete -c petstore -l output -xa 'table json ndjson csv tsv'
@@ -65,3 +65,4 @@ complete -c petstore -n '__fish_seen_subcommand_from sandbox; and __fish_seen_su
 complete -c petstore -n '__fish_seen_subcommand_from smoke' -l allow-writes
 complete -c petstore -n '__fish_seen_subcommand_from smoke' -l junit
 complete -c petstore -n '__fish_seen_subcommand_from completion' -a 'bash zsh fish'
+complete -c petstore -n '__fish_seen_subcommand_from profile; and __fish_seen_subcommand_from use show remove set' -a '(petstore __complete profiles 2>/dev/null)'

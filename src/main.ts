@@ -54,6 +54,12 @@ export async function main(
     out.write(`${__PETSTORE_VERSION__}\n`);
     return 0;
   }
+  // Shell completion of profile names: answered without loading the program.
+  if (argv.length === 2 && argv[0] === '__complete' && argv[1] === 'profiles') {
+    const { profileNamesForCompletion } = await import('./config/profile-names.js');
+    out.write(profileNamesForCompletion(env ?? process.env).join('\n') + '\n');
+    return 0;
+  }
   const helpPath = helpRequest(argv);
   if (helpPath !== undefined && !(io?.stdoutIsTTY ?? process.stdout.isTTY)) {
     // `topic:NAME|NAME`: the topic, else the command of that name (`help pets`).

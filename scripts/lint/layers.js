@@ -29,7 +29,9 @@ export const LAYERS = {
   },
   cli: { may: ['core', 'context', 'cmdutil', 'commands'], packages: ['commander'] },
   // The entry answers --version alone, then loads the program runner.
-  'main.ts': { may: ['core', 'run-main.ts'], packages: [] },
+  // main.ts answers --version, piped help and completion's profile names before loading the
+  // program: the last needs the config folder's path and the built-in names, nothing more.
+  'main.ts': { may: ['core', 'run-main.ts', 'config/profile-names.ts'], packages: [] },
   'run-main.ts': {
     may: ['core', 'api', 'context', 'output', 'cmdutil', 'cli'],
     packages: ['commander'],

@@ -4,6 +4,11 @@ import { SHELLS, type Shell } from '../../core/contract.js';
 import { PET_STATUSES } from '../../core/types.js';
 import { OUTPUT_FORMATS } from '../../output/format.js';
 
+/** What the scripts run for profile names: read from the config file as TAB is pressed. */
+const PROFILE_NAMES = 'petstore __complete profiles 2>/dev/null';
+/** Commands whose argument is a profile name. */
+const PROFILE_ARGUMENT_COMMANDS = ['profile use', 'profile show', 'profile remove', 'profile set'];
+
 /** Values offered after an option, where the contract fixes them. */
 const OPTION_VALUES: Record<string, readonly string[]> = {
   '--status': PET_STATUSES,
@@ -58,6 +63,7 @@ _petstore() {
   prev="\${COMP_WORDS[COMP_CWORD-1]}"
   case "$prev" in
 ${valueCases}
+    --profile) COMPREPLY=($(compgen -W "$(${PROFILE_NAMES})" -- "$cur")); return ;;
     completion) COMPREPLY=($(compgen -W "${SHELLS.join(' ')}" -- "$cur")); return ;;
   esac
   path=""
@@ -68,6 +74,9 @@ ${valueCases}
     [[ " $known " == *" $word "* ]] && path="\${path:+$path }$word"
   done
   words=$(_petstore_words "$path")
+  case "$path" in
+    ${PROFILE_ARGUMENT_COMMANDS.map((command) => `"${command}"`).join('|')}) [[ "$cur" != -* ]] && words="$words $(${PROFILE_NAMES})" ;;
+  esac
   COMPREPLY=($(compgen -W "$words ${globals}" -- "$cur"))
 }
 _petstore_words() {
@@ -105,11 +114,20 @@ function fishScript(program: Command): string {
     const leafCondition = node.path.length === 0 ? '' : ` -n '${seen.join('; and ')}'`;
     for (const flag of node.options.filter((option) => option.startsWith('--'))) {
       const values = OPTION_VALUES[flag];
-      const valueSpec = values ? ` -xa '${values.join(' ')}'` : '';
+      const valueSpec =
+        flag === '--profile'
+          ? ` -xa '(${PROFILE_NAMES})'`
+          : values
+            ? ` -xa '${values.join(' ')}'`
+            : '';
       lines.push(`complete -c petstore${leafCondition} -l ${flag.slice(2)}${valueSpec}`);
     }
   }
   lines.push("complete -c petstore -n '__fish_seen_subcommand_from completion' -a 'bash zsh fish'");
+  const verbs = PROFILE_ARGUMENT_COMMANDS.map((command) => command.split(' ')[1]).join(' ');
+  lines.push(
+    `complete -c petstore -n '__fish_seen_subcommand_from profile; and __fish_seen_subcommand_from ${verbs}' -a '(${PROFILE_NAMES})'`,
+  );
   return lines.join('\n') + '\n';
 }
 
