@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // Written so that any Node can parse it, so old versions reach the version check below.
 import module from 'node:module';
+import { fileURLToPath } from 'node:url';
 
 const [major, minor] = process.versions.node.split('.').map(Number);
 if (major < 22 || (major === 22 && minor < 20)) {
@@ -14,7 +15,9 @@ if (major < 22 || (major === 22 && minor < 20)) {
 module.enableCompileCache?.();
 
 const { main } = await import('../dist/main.js');
-const code = await main(process.argv.slice(2));
+// How to run this program again: the OS keyring is reached through a child process of it.
+const selfCommand = [process.execPath, fileURLToPath(import.meta.url)];
+const code = await main(process.argv.slice(2), undefined, undefined, { selfCommand });
 // Interrupted (SIGINT 130, SIGTERM 143): what was in flight has been reported; wait for nothing.
 if (code === 130 || code === 143) process.exit(code);
 process.exitCode = code;

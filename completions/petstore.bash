@@ -38,7 +38,7 @@ _petstore_words() {
     "profile set") words="--dry-run" ;;
     "profile remove") words="--yes -y --dry-run" ;;
     "auth") words="login status logout" ;;
-    "auth login") words="--no-verify --dry-run" ;;
+    "auth login") words="--no-verify --dry-run --insecure-storage --migrate" ;;
     "auth status") words="" ;;
     "auth logout") words="--dry-run" ;;
     "sandbox") words="serve reset" ;;

@@ -45,6 +45,8 @@ complete -c petstore -n '__fish_seen_subcommand_from profile; and __fish_seen_su
 complete -c petstore -n '__fish_seen_subcommand_from auth; and not __fish_seen_subcommand_from login status logout' -a 'login status logout'
 complete -c petstore -n '__fish_seen_subcommand_from auth; and __fish_seen_subcommand_from login' -l no-verify
 complete -c petstore -n '__fish_seen_subcommand_from auth; and __fish_seen_subcommand_from login' -l dry-run
+complete -c petstore -n '__fish_seen_subcommand_from auth; and __fish_seen_subcommand_from login' -l insecure-storage
+complete -c petstore -n '__fish_seen_subcommand_from auth; and __fish_seen_subcommand_from login' -l migrate
 complete -c petstore -n '__fish_seen_subcommand_from auth; and __fish_seen_subcommand_from logout' -l dry-run
 complete -c petstore -n '__fish_seen_subcommand_from sandbox; and not __fish_seen_subcommand_from serve reset' -a 'serve reset'
 complete -c petstore -n '__fish_seen_subcommand_from sandbox; and __fish_seen_subcommand_from serve' -l host

@@ -22,6 +22,8 @@ const result = await build({
   sourcemap: true,
   metafile: true,
   chunkNames: 'chunks/[name]-[hash]',
+  // A native binding: loaded from node_modules at run time, never bundled.
+  external: ['@napi-rs/keyring'],
   define: { __PETSTORE_VERSION__: JSON.stringify(pkg.version) },
   // Bundled CommonJS (undici) calls require() for Node built-ins; ESM has no require.
   banner: {

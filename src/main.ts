@@ -54,6 +54,14 @@ export async function main(
     out.write(`${__PETSTORE_VERSION__}\n`);
     return 0;
   }
+  // The keyring helper: the tool runs itself as a child process to reach the OS keyring.
+  if (argv[0] === '__keyring') {
+    const { runKeyringHelper } = await import('./config/keyring-helper.js');
+    return runKeyringHelper(argv.slice(1), {
+      stdin: io?.stdin ?? process.stdin,
+      stdout: out,
+    });
+  }
   // Shell completion of profile names: answered without loading the program.
   if (argv.length === 2 && argv[0] === '__complete' && argv[1] === 'profiles') {
     const { profileNamesForCompletion } = await import('./config/profile-names.js');

@@ -4,7 +4,7 @@ import type { Transport } from './api/http.js';
 import { buildProgram } from './cli/program.js';
 import { expandHelpCommand, helpTopicRequest, usageErrorFromCommander } from './cli/usage.js';
 import { verbPath, type RunVerb } from './cmdutil/run-verb.js';
-import { createContext, type Context } from './context/context.js';
+import { createContext, type Context, type Keyring } from './context/context.js';
 import { resolveTarget } from './context/resolve-target.js';
 import { outputFormatOrTable, resolveSettings, type RawGlobalOptions } from './context/settings.js';
 import { InterruptedError } from './core/errors.js';
@@ -22,6 +22,10 @@ export interface MainDeps {
    * flag-level tests check what a command line turns into.
    */
   runF?: (verb: string, options: unknown, ctx: Context) => Promise<void> | void;
+  /** The OS keyring (tests give an in-memory one, or one that never answers). */
+  keyring?: Keyring;
+  /** How to run this program again, for the keyring helper: given by bin/petstore.js. */
+  selfCommand?: readonly string[];
 }
 
 const HELP_OR_VERSION = new Set(['commander.helpDisplayed', 'commander.help', 'commander.version']);
@@ -60,6 +64,8 @@ export async function runMain(
       createClient: loadClientFactory,
       transport: deps.transport,
       redactor,
+      keyring: deps.keyring,
+      selfCommand: deps.selfCommand,
     });
     const options = toOptions();
     if (deps.runF) await deps.runF(verbPath(command), options, ctx);

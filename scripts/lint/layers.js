@@ -13,7 +13,7 @@ export const LAYERS = {
   core: { may: [], packages: [] },
   api: { may: ['core'], packages: ['undici'] },
   sandbox: { may: ['core'], packages: [] },
-  config: { may: ['core'], packages: ['conf'] },
+  config: { may: ['core'], packages: ['conf', '@napi-rs/keyring'] },
   output: { may: ['core'], packages: ['chalk', 'cli-table3'] },
   // The target resolution starts the embedded service, through its launcher only.
   context: { may: ['core', 'api', 'config', 'output', 'sandbox/launcher.ts'], packages: [] },
@@ -29,9 +29,12 @@ export const LAYERS = {
   },
   cli: { may: ['core', 'context', 'cmdutil', 'commands'], packages: ['commander'] },
   // The entry answers --version alone, then loads the program runner.
-  // main.ts answers --version, piped help and completion's profile names before loading the
-  // program: the last needs the config folder's path and the built-in names, nothing more.
-  'main.ts': { may: ['core', 'run-main.ts', 'config/profile-names.ts'], packages: [] },
+  // main.ts answers --version, piped help, completion's profile names and the keyring helper
+  // (a child process of the tool itself) before loading the program.
+  'main.ts': {
+    may: ['core', 'run-main.ts', 'config/profile-names.ts', 'config/keyring-helper.ts'],
+    packages: [],
+  },
   'run-main.ts': {
     may: ['core', 'api', 'context', 'output', 'cmdutil', 'cli'],
     packages: ['commander'],

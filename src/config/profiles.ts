@@ -10,7 +10,7 @@ export const DEFAULT_PROFILE = SANDBOX_PROFILE;
 const PROFILE_NAME = /^[a-z0-9][a-z0-9_-]{0,39}$/i;
 
 export type ProfileSource = 'flag' | 'env' | 'config' | 'default';
-export type KeySource = 'env' | 'config' | 'sandbox' | 'none';
+export type KeySource = 'env' | 'keyring' | 'config' | 'sandbox' | 'none';
 
 export interface ProfileSelection {
   name: string;

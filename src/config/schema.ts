@@ -5,7 +5,10 @@ export const SCHEMA_VERSION = 1;
 export interface ProfileRecord {
   baseUrl?: string;
   quickstartUrl?: string;
+  /** A key kept in this file (0600): with --insecure-storage, or when no keyring answered. */
   apiKey?: string;
+  /** The key is in the OS keyring, under (petstore-cli, profile name); never in this file. */
+  keyStore?: 'keyring';
 }
 
 export interface ConfigData {
@@ -53,6 +56,9 @@ export function validateConfig(raw: unknown, path: string): ConfigData {
       if (profile[field] !== undefined && typeof profile[field] !== 'string') {
         throw damaged(`profile "${name}": "${field}" is not a string`);
       }
+    }
+    if (profile.keyStore !== undefined && profile.keyStore !== 'keyring') {
+      throw damaged(`profile "${name}": "keyStore" is not "keyring"`);
     }
   }
   if (raw.activeProfile !== undefined && typeof raw.activeProfile !== 'string') {

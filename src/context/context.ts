@@ -2,6 +2,7 @@ import type { DeprecationNotice, PetstoreClient } from '../api/client.js';
 import type { ClientFactory } from '../api/create-client.js';
 import type { Transport } from '../api/http.js';
 import type { ConfigStore } from '../config/store.js';
+import { helperKeyring, noKeyring, type Keyring } from '../config/keyring.js';
 import { configDir } from '../config/paths.js';
 import { apiKeyProblem } from '../core/api-key.js';
 import { MissingCredentialError, UsageError } from '../core/errors.js';
@@ -14,6 +15,8 @@ import { renderData, type Column } from '../output/render.js';
 import { openRows, type RowsOptions, type RowWriter } from '../output/rows.js';
 import type { Settings } from './settings.js';
 import { missingKeyProblem, missingUrlProblem, unusableKeyError, type Target } from './target.js';
+
+export type { Keyring } from '../config/keyring.js';
 
 /** Which part of the data to output. */
 export interface DataView {
@@ -44,6 +47,8 @@ export interface Context {
   clientFor(target: Target): Promise<PetstoreClient>;
   /** The profiles and keys store, loaded on first use. */
   config(): Promise<ConfigStore>;
+  /** The OS keyring, reached through a child process with a deadline. */
+  keyring(): Keyring;
   /** Keeps a secret (a key typed at a prompt) out of everything the run prints. */
   protectSecret(secret: string): void;
   /** Writes a request `--dry-run` would have sent, as JSON on stdout. */
@@ -65,6 +70,10 @@ export interface ContextDeps {
   transport?: Transport | undefined;
   /** Masks every key the run learns of in what `io` writes (main wraps io with it). */
   redactor: SecretRedactor;
+  /** The OS keyring (tests give fakes); default: `selfCommand` run again as `__keyring`. */
+  keyring?: Keyring | undefined;
+  /** How to run this program again (node and bin/petstore.js); absent: no keyring. */
+  selfCommand?: readonly string[] | undefined;
 }
 
 export const USER_AGENT = `petstore-cli/${__PETSTORE_VERSION__} node/${process.versions.node} ${process.platform}`;
@@ -80,6 +89,7 @@ export function createContext(deps: ContextDeps): Context {
   let target: Promise<Target> | undefined;
   let client: Promise<PetstoreClient> | undefined;
   let config: Promise<ConfigStore> | undefined;
+  let keyring = deps.keyring;
   const cleanups: (() => Promise<void>)[] = [];
   let deprecationWarned = false;
 
@@ -160,6 +170,10 @@ export function createContext(deps: ContextDeps): Context {
           ),
       );
       return config;
+    },
+    keyring() {
+      keyring ??= deps.selfCommand ? helperKeyring(deps.selfCommand) : noKeyring();
+      return keyring;
     },
     protectSecret(secret) {
       redactor.add(secret);

@@ -5,6 +5,8 @@ import {
   selectProfile,
   storedProfile,
 } from '../config/profiles.js';
+import { KeyringUnavailableError } from '../config/keyring.js';
+import { MissingCredentialError } from '../core/errors.js';
 import type { Context } from './context.js';
 import type { Target } from './target.js';
 
@@ -39,7 +41,8 @@ export async function resolveTarget(ctx: Context): Promise<Target> {
     };
   }
 
-  const apiKey = envKey ?? stored.apiKey;
+  const inKeyring = envKey === undefined && stored.keyStore === 'keyring';
+  const apiKey = envKey ?? (inKeyring ? await keyFromKeyring(ctx, selection.name) : stored.apiKey);
   const overridden = settings.baseUrl !== undefined;
   // A URL given without choosing a profile is the target itself: the profile that happens to
   // be active only lends its key, if it has one.
@@ -57,6 +60,29 @@ export async function resolveTarget(ctx: Context): Promise<Target> {
     baseUrl: settings.baseUrl ?? stored.baseUrl,
     quickstartUrl: settings.quickstartUrl ?? stored.quickstartUrl,
     apiKey,
-    keySource: envKey ? 'env' : stored.apiKey ? 'config' : 'none',
+    keySource: envKey ? 'env' : inKeyring ? 'keyring' : stored.apiKey ? 'config' : 'none',
   };
+}
+
+/** The profile's key from the OS keyring; a keyring that is gone or silent is said plainly. */
+async function keyFromKeyring(ctx: Context, profile: string): Promise<string> {
+  let key: string | undefined;
+  try {
+    key = await ctx.keyring().get(profile);
+  } catch (error) {
+    if (!(error instanceof KeyringUnavailableError)) throw error;
+    throw new MissingCredentialError(
+      `the key of profile ${profile} is in the OS keyring, which cannot be used: ${error.reason}`,
+      {
+        hint: `Unlock or start the keyring (Secret Service, Keychain, Credential Manager), or set PETSTORE_API_KEY, or store the key in the config file: petstore auth login --profile ${profile} --insecure-storage`,
+      },
+    );
+  }
+  if (key === undefined) {
+    throw new MissingCredentialError(
+      `the OS keyring holds no key for profile ${profile} (it was removed outside petstore)`,
+      { hint: `Store it again: petstore auth login --profile ${profile}` },
+    );
+  }
+  return key;
 }

@@ -1,4 +1,4 @@
-import { SANDBOX_PROFILE } from '../config/profiles.js';
+import { SANDBOX_PROFILE, type KeySource } from '../config/profiles.js';
 import type { ServiceTarget } from '../api/create-client.js';
 import { MissingCredentialError } from '../core/errors.js';
 
@@ -11,7 +11,7 @@ export interface Target extends ServiceTarget {
   label: string;
   /** True when the base URL came from --base-url or PETSTORE_BASE_URL, not from the profile. */
   baseUrlOverridden: boolean;
-  keySource: 'env' | 'config' | 'sandbox' | 'none';
+  keySource: KeySource;
   /** Stops what serving this target needed (the embedded sandbox). */
   close?: () => Promise<void>;
 }

@@ -93,7 +93,16 @@ describe('flags become typed options', () => {
       'profile set',
       { name: 'qa', baseUrl: 'https://x.test/v1', quickstartUrl: undefined, dryRun: false },
     ],
-    [['auth', 'login', '--no-verify'], 'auth login', { verify: false, dryRun: false }],
+    [
+      ['auth', 'login', '--no-verify'],
+      'auth login',
+      { verify: false, dryRun: false, insecureStorage: false, migrate: false },
+    ],
+    [
+      ['auth', 'login', '--insecure-storage'],
+      'auth login',
+      { verify: true, dryRun: false, insecureStorage: true, migrate: false },
+    ],
     [['smoke', '--allow-writes'], 'smoke', { allowWrites: true, junitFile: undefined }],
     [['sandbox', 'reset', '--db', 'x.db'], 'sandbox reset', { database: 'x.db', yes: false }],
   ])('%j runs %s with %o', async (argv, verb, options) => {

@@ -1,5 +1,7 @@
 import { join } from 'node:path';
 import { expect, beforeEach } from 'vitest';
+import type { Transport } from '../../src/api/http.js';
+import type { Keyring } from '../../src/context/context.js';
 import { main } from '../../src/main.js';
 import { fakeIO } from './fake-io.js';
 import { freshHome } from './run-cli.js';
@@ -23,18 +25,31 @@ export function useConfigHome() {
 
   async function run(
     args: string[],
-    options: { env?: Record<string, string>; stdin?: string; tty?: boolean } = {},
+    options: {
+      env?: Record<string, string>;
+      stdin?: string;
+      tty?: boolean;
+      keyring?: Keyring;
+      transport?: Transport;
+    } = {},
   ) {
     // Human-form errors by default, as on a terminal; tests ask for JSON with -o json.
     const io = fakeIO({ stdin: options.stdin, tty: options.tty ?? true });
-    const code = await main(args, io, { ...state.env, ...options.env });
+    const code = await main(
+      args,
+      io,
+      { ...state.env, ...options.env },
+      { keyring: options.keyring, transport: options.transport },
+    );
     return { code, out: io.out(), err: io.err() };
   }
 
+  /** Stores a key in the config file (the keyring has its own tests). */
   async function login(profile: string, key = STORED_KEY) {
-    const result = await run(['auth', 'login', '--profile', profile, '--no-verify'], {
-      stdin: `${key}\n`,
-    });
+    const result = await run(
+      ['auth', 'login', '--profile', profile, '--no-verify', '--insecure-storage'],
+      { stdin: `${key}\n` },
+    );
     expect(result.code).toBe(0);
   }
 

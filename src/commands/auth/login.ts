@@ -1,10 +1,12 @@
 import type { Command } from 'commander';
 import { changeConfig } from '../config-change.js';
 import type { RunVerb } from '../../cmdutil/run-verb.js';
-import { environmentKey, maskKey, SANDBOX_PROFILE } from '../../config/profiles.js';
+import { KeyringUnavailableError } from '../../config/keyring.js';
+import { environmentKey, maskKey, SANDBOX_PROFILE, storedProfile } from '../../config/profiles.js';
+import type { ConfigData } from '../../config/schema.js';
 import type { Context } from '../../context/context.js';
 import { apiKeyProblem } from '../../core/api-key.js';
-import { UsageError } from '../../core/errors.js';
+import { ConfigError, UsageError } from '../../core/errors.js';
 import { selectedProfileName } from './selected-profile.js';
 
 async function readKey(ctx: Context, profile: string): Promise<string> {
@@ -31,7 +33,14 @@ export interface AuthLoginOptions {
   verify: boolean;
   /** Show what would be stored (key masked); send nothing, write nothing. */
   dryRun: boolean;
+  /** Keep the key in the config file (0600), not in the OS keyring. */
+  insecureStorage: boolean;
+  /** Move the key the config file holds for the profile into the OS keyring. */
+  migrate: boolean;
 }
+
+/** Where a stored key ended up, as the notices name it. */
+type Destination = { kind: 'keyring' } | { kind: 'file'; path: string };
 
 export async function runAuthLogin(ctx: Context, options: AuthLoginOptions): Promise<void> {
   const profile = await selectedProfileName(ctx);
@@ -40,26 +49,125 @@ export async function runAuthLogin(ctx: Context, options: AuthLoginOptions): Pro
       hint: 'Choose the profile to log in to: petstore auth login --profile staging',
     });
   }
-  const key = await readKey(ctx, profile);
+  if (options.migrate && options.insecureStorage) {
+    throw new UsageError(
+      '--migrate moves a key into the OS keyring; --insecure-storage keeps it out',
+      {
+        hint: 'Give one of them.',
+      },
+    );
+  }
+  const store = await ctx.config();
+  const before = storedProfile(await store.read(), profile);
+  const key = options.migrate
+    ? fileKeyToMigrate(before.apiKey, profile)
+    : await readKey(ctx, profile);
   ctx.protectSecret(key);
-  if (options.verify && !options.dryRun) {
+  if (options.verify && !options.dryRun && !options.migrate) {
     const target = await ctx.target();
     const client = await ctx.clientFor({ ...target, apiKey: key, keySource: 'config' });
     await client.listPets({ limit: 1 });
   }
-  const store = await ctx.config();
+  if (options.dryRun) {
+    // Nothing is sent to the keyring either: the change shown is the one made if it answers.
+    await changeConfig(ctx, true, (data) => placeKey(data, profile, key, !options.insecureStorage));
+    if (!options.insecureStorage) {
+      ctx.notice('The key would go to the OS keyring, or to this file if no keyring answered.');
+    }
+    return;
+  }
+  const destination = await storeKey(ctx, profile, key, options);
   let replaced: string | undefined;
-  const changed = await changeConfig(ctx, options.dryRun, (data) => {
-    const record = (data.profiles[profile] ??= {});
-    if (record.apiKey !== undefined && record.apiKey !== key) replaced = maskKey(record.apiKey);
-    record.apiKey = key;
-  });
-  if (!changed) return;
-  const verified = options.verify ? 'verified and stored' : 'stored (not verified)';
-  ctx.notice(`API key ${maskKey(key)} ${verified} for profile ${profile} in ${store.path}.`);
+  if (before.apiKey !== undefined && before.apiKey !== key) replaced = maskKey(before.apiKey);
+  const verified = options.migrate
+    ? 'moved from the config file'
+    : options.verify
+      ? 'verified and stored'
+      : 'stored (not verified)';
+  const where =
+    destination.kind === 'keyring' ? 'the OS keyring' : `${destination.path} (mode 0600)`;
+  ctx.notice(`API key ${maskKey(key)} ${verified} for profile ${profile} in ${where}.`);
   if (replaced) ctx.notice(`It replaces the previous key ${replaced}.`);
   if (environmentKey(ctx.env)) {
     ctx.notice('PETSTORE_API_KEY is set: while it is, it overrides this stored key.');
+  }
+}
+
+function fileKeyToMigrate(fileKey: string | undefined, profile: string): string {
+  if (fileKey === undefined) {
+    throw new UsageError(`profile ${profile} has no key in the config file to move`, {
+      hint: `See where its key lives: petstore auth status --profile ${profile}`,
+    });
+  }
+  return fileKey;
+}
+
+/** The config change for a key: a keyring marker, or the key itself in the file. */
+function placeKey(data: ConfigData, profile: string, key: string, inKeyring: boolean): void {
+  const record = (data.profiles[profile] ??= {});
+  if (inKeyring) {
+    record.keyStore = 'keyring';
+    delete record.apiKey;
+  } else {
+    record.apiKey = key;
+    delete record.keyStore;
+  }
+}
+
+/**
+ * Stores the key in the OS keyring when one answers in time, else (with a warning naming the
+ * reason) in the config file; --insecure-storage goes straight to the file. The file never
+ * keeps a copy of a key the keyring holds, and a keyring entry the file replaces is removed.
+ */
+async function storeKey(
+  ctx: Context,
+  profile: string,
+  key: string,
+  options: AuthLoginOptions,
+): Promise<Destination> {
+  const store = await ctx.config();
+  if (!options.insecureStorage) {
+    try {
+      await ctx.keyring().set(profile, key);
+      await store.update((data) => placeKey(data, profile, key, true));
+      return { kind: 'keyring' };
+    } catch (error) {
+      if (!(error instanceof KeyringUnavailableError)) throw error;
+      if (options.migrate) {
+        throw new ConfigError(
+          `the key of profile ${profile} stays in the config file: ${error.message}`,
+          store.path,
+          {
+            hint: 'Start or unlock the keyring (Secret Service, Keychain, Credential Manager) and run this again.',
+          },
+        );
+      }
+      ctx.warn(
+        `${error.message}; the key goes to ${store.path} (mode 0600) instead. Use --insecure-storage to choose the file without trying the keyring.`,
+      );
+    }
+  }
+  const hadKeyringEntry = storedProfile(await store.read(), profile).keyStore === 'keyring';
+  await store.update((data) => placeKey(data, profile, key, false));
+  if (hadKeyringEntry) await forgetKeyringEntry(ctx, profile);
+  return { kind: 'file', path: store.path };
+}
+
+/** Removes a profile's keyring entry, warning (not failing) when the keyring cannot be used. */
+export async function forgetKeyringEntry(
+  ctx: Context,
+  profile: string,
+  options: { quiet?: boolean } = {},
+): Promise<boolean> {
+  try {
+    return await ctx.keyring().delete(profile);
+  } catch (error) {
+    if (!(error instanceof KeyringUnavailableError)) throw error;
+    if (options.quiet) return false;
+    ctx.warn(
+      `could not remove the key of profile ${profile} from the OS keyring (${error.reason}); remove the entry "petstore-cli" / "${profile}" with the keyring's own tool.`,
+    );
+    return false;
   }
 }
 
@@ -69,21 +177,35 @@ export function registerAuthLogin(auth: Command, runVerb: RunVerb): void {
     .description('Store an API key for a profile (read hidden on a terminal, else from stdin)')
     .option('--no-verify', 'store the key without checking it with GET /pets?limit=1')
     .option('--dry-run', 'show what would be stored (key masked); check nothing, write nothing')
+    .option('--insecure-storage', 'keep the key in the config file (0600), not the OS keyring')
+    .option('--migrate', "move the profile's key from the config file into the OS keyring")
     .addHelpText(
       'after',
       `
 The key is never taken from the command line. It is checked against the service before it is
-stored; a 401 stores nothing and exits 3.
+stored; a 401 stores nothing and exits 3. It goes to the OS keyring (Secret Service, Keychain,
+Credential Manager) when one answers within 3 s, else to the config file (mode 0600) with a
+warning saying why.
 
 Examples:
   $ petstore auth login --profile staging
-  $ printf '%s\\n' "$STAGING_KEY" | petstore auth login --profile staging`,
+  $ printf '%s\\n' "$STAGING_KEY" | petstore auth login --profile staging
+  $ petstore auth login --profile staging --migrate`,
     )
-    .action((flags: { verify: boolean; dryRun?: boolean }, command: Command) =>
-      runVerb(
-        command,
-        () => ({ verify: flags.verify, dryRun: flags.dryRun === true }),
-        runAuthLogin,
-      ),
+    .action(
+      (
+        flags: { verify: boolean; dryRun?: boolean; insecureStorage?: boolean; migrate?: boolean },
+        command: Command,
+      ) =>
+        runVerb(
+          command,
+          () => ({
+            verify: flags.verify,
+            dryRun: flags.dryRun === true,
+            insecureStorage: flags.insecureStorage === true,
+            migrate: flags.migrate === true,
+          }),
+          runAuthLogin,
+        ),
     );
 }

@@ -1,23 +1,33 @@
 import type { Command } from 'commander';
 import { changeConfig } from '../config-change.js';
 import type { RunVerb } from '../../cmdutil/run-verb.js';
-import { maskKey } from '../../config/profiles.js';
+import { maskKey, storedProfile } from '../../config/profiles.js';
+import { forgetKeyringEntry } from './login.js';
 import type { Context } from '../../context/context.js';
 import { selectedProfileName } from './selected-profile.js';
 
+/** Removes the profile's key from the config file and from the OS keyring, wherever it is. */
 export async function runAuthLogout(ctx: Context, options: { dryRun: boolean }): Promise<void> {
   const profile = await selectedProfileName(ctx);
+  const inKeyring =
+    storedProfile(await (await ctx.config()).read(), profile).keyStore === 'keyring';
   let removed: string | undefined;
   const changed = await changeConfig(ctx, options.dryRun, (data) => {
     const record = data.profiles[profile];
-    if (record?.apiKey === undefined) return;
-    removed = maskKey(record.apiKey);
+    if (record === undefined) return;
+    if (record.apiKey !== undefined) removed = maskKey(record.apiKey);
     delete record.apiKey;
+    delete record.keyStore;
   });
   if (!changed) return;
+  // The keyring is cleared too when the file never named it: a key stored there by another
+  // copy of petstore, or left behind, goes as well.
+  const fromKeyring = await forgetKeyringEntry(ctx, profile, { quiet: !inKeyring });
+  const places = [removed && `the config file (${removed})`, fromKeyring && 'the OS keyring'];
+  const where = places.filter(Boolean).join(' and ');
   ctx.notice(
-    removed
-      ? `Removed the stored key ${removed} of profile ${profile}.`
+    where
+      ? `Removed the key of profile ${profile} from ${where}.`
       : `Profile ${profile} has no stored key; nothing removed.`,
   );
 }

@@ -1,6 +1,12 @@
 import type { Command } from 'commander';
 import type { RunVerb } from '../../cmdutil/run-verb.js';
-import { environmentKey, profileNames, selectProfile } from '../../config/profiles.js';
+import { KeyringUnavailableError } from '../../config/keyring.js';
+import {
+  environmentKey,
+  profileNames,
+  selectProfile,
+  storedProfile,
+} from '../../config/profiles.js';
 import type { Context } from '../../context/context.js';
 import type { Column } from '../../output/render.js';
 import {
@@ -22,7 +28,24 @@ export async function runAuthStatus(ctx: Context): Promise<void> {
   const names = ctx.settings.profile
     ? [selectProfile(ctx.settings.profile, data).name]
     : profileNames(data);
-  const views = names.map((name) => describeProfile(name, data, ctx.env));
+  // Keys in the OS keyring are read (all at once, each with the keyring's deadline) only to be
+  // shown masked; env keys hide them, so then they are not read at all.
+  const fromKeyring = await Promise.all(
+    names.map(async (name) => {
+      if (environmentKey(ctx.env) || storedProfile(data, name).keyStore !== 'keyring') return;
+      try {
+        const key = await ctx.keyring().get(name);
+        if (key !== undefined) ctx.protectSecret(key);
+        return key === undefined ? { problem: 'missing from the keyring' } : { key };
+      } catch (error) {
+        if (!(error instanceof KeyringUnavailableError)) throw error;
+        return { problem: `keyring unavailable: ${error.reason}` };
+      }
+    }),
+  );
+  const views = names.map((name, index) =>
+    describeProfile(name, data, ctx.env, fromKeyring[index]),
+  );
   await ctx.render(views, AUTH_COLUMNS);
   if (environmentKey(ctx.env)) {
     const hidden = views

@@ -99,7 +99,7 @@ export const PROFILES_TABLE: ReferenceTable = {
     ],
     [
       code('production'),
-      'built in; set its URL once: `petstore profile set production --base-url URL`, then `petstore auth login`',
+      'built in; set its URL once: `petstore profile set production --base-url URL`, then `petstore auth login` (the key goes to the OS keyring, else to the 0600 config file)',
     ],
     [code('staging'), 'built in, like `production`: for smoke checks before a release'],
     ['yours', '`petstore profile set NAME --base-url URL [--quickstart-url URL]`'],

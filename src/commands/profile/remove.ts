@@ -9,6 +9,7 @@ import {
 } from '../../config/profiles.js';
 import type { Context } from '../../context/context.js';
 import { UsageError } from '../../core/errors.js';
+import { forgetKeyringEntry } from '../auth/login.js';
 import { noSuchProfile } from './view.js';
 
 export interface ProfileRemoveOptions {
@@ -34,7 +35,8 @@ export async function runProfileRemove(ctx: Context, options: ProfileRemoveOptio
         hint: `Pass --yes to remove it without asking.`,
       });
     }
-    const hasKey = before.profiles[name]?.apiKey !== undefined;
+    const record = before.profiles[name];
+    const hasKey = record?.apiKey !== undefined || record?.keyStore === 'keyring';
     const question = `Remove profile ${name}${hasKey ? ' and its stored API key' : ''}?`;
     const { confirm } = await import('../../output/prompt.js');
     if (!(await confirm(ctx.io, question))) {
@@ -52,6 +54,8 @@ export async function runProfileRemove(ctx: Context, options: ProfileRemoveOptio
     if (outcome.wasActive) delete data.activeProfile;
   });
   if (!changed) return;
+  // Its key goes with it, from the keyring too: nothing the profile named is left behind.
+  if (before.profiles[name]?.keyStore === 'keyring') await forgetKeyringEntry(ctx, name);
   ctx.notice(`Removed profile ${name}.`);
   if (outcome.wasActive) ctx.notice(`The active profile is now ${DEFAULT_PROFILE}.`);
 }

@@ -25,32 +25,50 @@ export interface ProfileView {
   overriddenStoredKey: string | null;
 }
 
-export function describeProfile(name: string, data: ConfigData, env: Env): ProfileView {
+/**
+ * A profile's view. `keyringKey` is the key the OS keyring answered for a profile whose key
+ * lives there (or the reason it did not answer); without it the key shows as unknown.
+ */
+export function describeProfile(
+  name: string,
+  data: ConfigData,
+  env: Env,
+  keyringKey?: { key?: string | undefined; problem?: string | undefined },
+): ProfileView {
   const stored = storedProfile(data, name);
   const envKey = environmentKey(env);
   const sandbox = name === SANDBOX_PROFILE;
+  const inKeyring = stored.keyStore === 'keyring';
   const keySource: KeySource = envKey
     ? 'env'
     : sandbox
       ? 'sandbox'
-      : stored.apiKey
-        ? 'config'
-        : 'none';
-  const key = envKey ?? stored.apiKey;
+      : inKeyring
+        ? 'keyring'
+        : stored.apiKey
+          ? 'config'
+          : 'none';
+  const key = envKey ?? (inKeyring ? keyringKey?.key : stored.apiKey);
   return {
     name,
     active: activeProfile(data) === name,
     builtIn: isBuiltInProfile(name),
     baseUrl: stored.baseUrl ?? null,
     quickstartUrl: stored.quickstartUrl ?? null,
-    key: key ? maskKey(key) : null,
+    key: key
+      ? maskKey(key)
+      : keySource === 'keyring'
+        ? `(${keyringKey?.problem ?? 'in the keyring'})`
+        : null,
     keySource,
-    overriddenStoredKey: envKey && stored.apiKey ? maskKey(stored.apiKey) : null,
+    overriddenStoredKey:
+      envKey && stored.apiKey ? maskKey(stored.apiKey) : envKey && inKeyring ? '(keyring)' : null,
   };
 }
 
 const KEY_SOURCE_LABELS: Record<KeySource, string> = {
   env: 'env PETSTORE_API_KEY',
+  keyring: 'keyring',
   config: 'config',
   sandbox: 'built in',
   none: 'none',

@@ -41,7 +41,9 @@ describe('auth status and logout', () => {
     await login('staging');
     await login('production', 'sk_prod_key_7777');
     const result = await run(['auth', 'logout', '--profile', 'staging']);
-    expect(result.err).toContain('Removed the stored key ****k123 of profile staging.');
+    expect(result.err).toContain(
+      'Removed the key of profile staging from the config file (****k123).',
+    );
     const saved = readFileSync(cli.configFile, 'utf8');
     expect(saved).not.toContain(STORED_KEY);
     expect(saved).toContain('sk_prod_key_7777');

@@ -51,7 +51,16 @@ describe('--dry-run on profile and auth changes', () => {
     });
     expect(replacing.code, replacing.err).toBe(0);
     expect(replacing.out + replacing.err).not.toMatch(/SECRET/);
+    // By default the key would go to the OS keyring: the file would lose its copy.
     expect((JSON.parse(replacing.out) as Preview).changes).toEqual([
+      { path: 'profiles.staging.apiKey', from: `****${STORED_KEY.slice(-4)}`, to: null },
+      { path: 'profiles.staging.keyStore', from: null, to: 'keyring' },
+    ]);
+    const toFile = await run(
+      ['auth', 'login', '--profile', 'staging', '--dry-run', '--insecure-storage'],
+      { stdin: 'sk_new_SECRET_9876\n', tty: false },
+    );
+    expect((JSON.parse(toFile.out) as Preview).changes).toEqual([
       { path: 'profiles.staging.apiKey', from: `****${STORED_KEY.slice(-4)}`, to: '****9876' },
     ]);
     const logout = await dryRun(['auth', 'logout', '--profile', 'staging']);
