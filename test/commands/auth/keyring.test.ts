@@ -11,6 +11,14 @@ const cli = useConfigHome();
 const { run, login } = cli;
 const KEY = 'sk_live_KEYRING_SECRET_4321';
 
+/** `auth login --profile staging` of KEY, with this keyring. */
+function loginToKeyring(keyring: MemoryKeyring) {
+  return run(['auth', 'login', '--profile', 'staging', '--no-verify'], {
+    stdin: `${KEY}\n`,
+    keyring,
+  });
+}
+
 async function setUpStaging() {
   expect((await run(['profile', 'set', 'staging', '--base-url', `${STAGING}/v1`])).code).toBe(0);
 }
@@ -25,10 +33,7 @@ describe('keys in the OS keyring', () => {
   it('login stores the key in the keyring, the file only says so, and requests use it', async () => {
     await setUpStaging();
     const keyring = new MemoryKeyring();
-    const login = await run(['auth', 'login', '--profile', 'staging', '--no-verify'], {
-      stdin: `${KEY}\n`,
-      keyring,
-    });
+    const login = await loginToKeyring(keyring);
     expect(login.code, login.err).toBe(0);
     expect(login.err).toContain(
       'API key ****4321 stored (not verified) for profile staging in the OS keyring.',
@@ -56,10 +61,7 @@ describe('keys in the OS keyring', () => {
     await setUpStaging();
     const keyring = new MemoryKeyring();
     keyring.unavailable = 'it did not answer within 2.5 s';
-    const login = await run(['auth', 'login', '--profile', 'staging', '--no-verify'], {
-      stdin: `${KEY}\n`,
-      keyring,
-    });
+    const login = await loginToKeyring(keyring);
     expect(login.code).toBe(0);
     expect(login.err).toContain(
       'warning: the OS keyring is not available: it did not answer within 2.5 s; the key goes to',
@@ -72,10 +74,7 @@ describe('keys in the OS keyring', () => {
   it('--insecure-storage never asks the keyring, and clears an entry the file replaces', async () => {
     await setUpStaging();
     const keyring = new MemoryKeyring();
-    await run(['auth', 'login', '--profile', 'staging', '--no-verify'], {
-      stdin: `${KEY}\n`,
-      keyring,
-    });
+    await loginToKeyring(keyring);
     keyring.calls.length = 0;
     const login = await run(
       ['auth', 'login', '--profile', 'staging', '--no-verify', '--insecure-storage'],
@@ -120,10 +119,7 @@ describe('keys in the OS keyring', () => {
   it('logout removes the key from the keyring and the file', async () => {
     await setUpStaging();
     const keyring = new MemoryKeyring();
-    await run(['auth', 'login', '--profile', 'staging', '--no-verify'], {
-      stdin: `${KEY}\n`,
-      keyring,
-    });
+    await loginToKeyring(keyring);
     const logout = await run(['auth', 'logout', '--profile', 'staging'], { keyring });
     expect(logout.err).toContain('Removed the key of profile staging from the OS keyring.');
     expect(keyring.entries.size).toBe(0);
@@ -133,10 +129,7 @@ describe('keys in the OS keyring', () => {
   it('a keyring that cannot be reached, or lost the key, is exit 3 with what to do', async () => {
     await setUpStaging();
     const keyring = new MemoryKeyring();
-    await run(['auth', 'login', '--profile', 'staging', '--no-verify'], {
-      stdin: `${KEY}\n`,
-      keyring,
-    });
+    await loginToKeyring(keyring);
     keyring.unavailable = 'it did not answer within 2.5 s';
     const silent = await run(['--profile', 'staging', 'pets', 'list'], { keyring });
     expect(silent.code).toBe(3);
