@@ -10,6 +10,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
+import { randomUUID } from 'node:crypto';
 
 const option = (name) => {
   const index = process.argv.indexOf(name);
@@ -146,6 +147,23 @@ const postPet = (base) => ({
   body: '{"name":"Rex","categoryId":1}',
 });
 
+/**
+ * POST /pets as petstore sends it: each request with its own Idempotency-Key, so the server
+ * does the same work per request for autocannon as for the bulk add it is compared with
+ * (a key lookup and a stored answer).
+ */
+const postPetWithKeys = (base) => ({
+  ...postPet(base),
+  requests: [
+    {
+      setupRequest: (request) => ({
+        ...request,
+        headers: { ...request.headers, 'idempotency-key': randomUUID() },
+      }),
+    },
+  ],
+});
+
 function records(count) {
   const file = join(scratch, `pets-${count}.ndjson`);
   writeFileSync(
@@ -261,10 +279,15 @@ if (wanted('bulk')) {
       env,
     );
     tools.push(COUNT / (ms / 1000));
-    floors.push(await requestRate(postPet(sandbox.url)));
+    floors.push(await requestRate(postPetWithKeys(sandbox.url)));
     await sandbox.stop();
   }
-  recordRates(`pets add --file (${COUNT}, -c 16) rate / autocannon POST`, '>= 0.8', tools, floors);
+  recordRates(
+    `pets add --file (${COUNT}, -c 16) rate / autocannon POST with Idempotency-Keys`,
+    '>= 0.8',
+    tools,
+    floors,
+  );
 }
 
 if (wanted('memory')) {

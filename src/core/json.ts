@@ -6,6 +6,12 @@
 import { escapeInvisibleInJson } from './sanitize.js';
 
 const INTEGER_SOURCE = /^-?\d+$/;
+/**
+ * Every integer beyond 2^53 (9007199254740992) has 16 digits or more: text without such a run
+ * of digits holds none, and plain JSON.parse (several times faster than with a reviver) reads
+ * it exactly.
+ */
+const LONG_DIGIT_RUN = /\d{16}/;
 
 /** Deeper than any document of the interface, and well within what the reviver can recurse. */
 export const MAX_JSON_DEPTH = 1000;
@@ -45,6 +51,7 @@ export function parseJson(text: string): unknown {
     JSON.parse(text); // malformed text is reported as such, whatever its depth
     throw new JsonTooDeepError();
   }
+  if (!LONG_DIGIT_RUN.test(text)) return JSON.parse(text) as unknown;
   return JSON.parse(text, (_key, value, context) => {
     if (
       typeof value === 'number' &&
@@ -64,5 +71,14 @@ function bigintReplacer(_key: string, value: unknown): unknown {
 
 /** JSON text of the value; characters a terminal would act on or hide come out escaped. */
 export function stringifyJson(value: unknown, pretty = false): string {
-  return escapeInvisibleInJson(JSON.stringify(value, bigintReplacer, pretty ? 2 : undefined));
+  const indent = pretty ? 2 : undefined;
+  let text: string;
+  try {
+    // Without a replacer first: much faster, and it throws only when a bigint is present.
+    text = JSON.stringify(value, null, indent);
+  } catch (error) {
+    if (!(error instanceof TypeError)) throw error;
+    text = JSON.stringify(value, bigintReplacer, indent);
+  }
+  return escapeInvisibleInJson(text);
 }

@@ -106,6 +106,9 @@ CREATE TABLE IF NOT EXISTS idempotency_keys (
 CREATE INDEX IF NOT EXISTS idempotency_keys_by_age ON idempotency_keys (created_at);
 CREATE INDEX IF NOT EXISTS pets_by_status ON pets (status, id);`;
 
+/** How often expired Idempotency-Keys are deleted (lookups ignore them at once). */
+const PRUNE_EVERY_MS = 1000;
+
 /** How long the sandbox remembers an Idempotency-Key: 24 hours, as Stripe does. */
 export const IDEMPOTENCY_KEY_LIFETIME_MS = 24 * 60 * 60 * 1000;
 
@@ -139,6 +142,8 @@ export class SandboxDatabase {
   private readonly path: string;
   private readonly idStart: bigint;
   private writesSinceWalCheck = 0;
+  /** When expired Idempotency-Keys were last deleted (ms since the epoch). */
+  private lastPruned = Number.NEGATIVE_INFINITY;
   private readonly queued: {
     work: () => unknown;
     done: (value: unknown) => void;
@@ -209,11 +214,13 @@ export class SandboxDatabase {
     this.release = this.db.prepare('RELEASE one_write');
     this.rollbackToSavepoint = this.db.prepare('ROLLBACK TO one_write');
     this.forgetOldKeys = this.db.prepare('DELETE FROM idempotency_keys WHERE created_at < :before');
+    // A key past its lifetime counts as unseen even before the pruning removes it.
     this.selectKey = this.db.prepare(
-      'SELECT request_digest, status, body FROM idempotency_keys WHERE scope = :scope AND key = :key',
+      `SELECT request_digest, status, body FROM idempotency_keys
+       WHERE scope = :scope AND key = :key AND created_at >= :since`,
     );
     this.insertKey = this.db.prepare(
-      `INSERT INTO idempotency_keys (scope, key, request_digest, status, body, created_at)
+      `INSERT OR REPLACE INTO idempotency_keys (scope, key, request_digest, status, body, created_at)
        VALUES (:scope, :key, :digest, :status, :body, :now)`,
     );
   }
@@ -339,9 +346,14 @@ export class SandboxDatabase {
    * returns is stored: one that throws (a bad request, no ids left) stores nothing.
    */
   idempotent(request: IdempotentRequest, action: () => StoredResponse): IdempotentOutcome {
-    this.forgetOldKeys.run({ before: request.now - IDEMPOTENCY_KEY_LIFETIME_MS });
+    const since = request.now - IDEMPOTENCY_KEY_LIFETIME_MS;
+    // Expired keys are deleted at most once a second, not by every write.
+    if (request.now - this.lastPruned >= PRUNE_EVERY_MS || request.now < this.lastPruned) {
+      this.forgetOldKeys.run({ before: since });
+      this.lastPruned = request.now;
+    }
     // all(), not get(): statements run to completion inside the shared transaction.
-    const [stored] = this.selectKey.all({ scope: request.scope, key: request.key }) as {
+    const [stored] = this.selectKey.all({ scope: request.scope, key: request.key, since }) as {
       request_digest: string;
       status: number;
       body: string;

@@ -1,4 +1,4 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { hash, randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { JsonTooDeepError, parseJson, stringifyJson } from '../core/json.js';
@@ -127,7 +127,20 @@ function idempotencyKeyOf(req: IncomingMessage): string | undefined {
 }
 
 function sha256(text: string): string {
-  return createHash('sha256').update(text).digest('hex');
+  return hash('sha256', text);
+}
+
+/** Scopes by route and API key, computed once per pair (a handful per server). */
+const scopes = new Map<string, string>();
+
+function keyScope(route: string, apiKey: string): string {
+  const id = `${route}\n${apiKey}`;
+  let scope = scopes.get(id);
+  if (scope === undefined) {
+    scope = `${route} ${sha256(apiKey).slice(0, 32)}`;
+    if (scopes.size < 1000) scopes.set(id, scope);
+  }
+  return scope;
 }
 
 interface Write {
@@ -150,7 +163,7 @@ async function performWrite(db: SandboxDatabase, now: () => number, write: Write
     return { ...(await db.write(write.perform)), headers: {}, tookEffect: true };
   }
   const request = {
-    scope: `${write.route} ${sha256(write.apiKey).slice(0, 32)}`,
+    scope: keyScope(write.route, write.apiKey),
     key,
     digest: sha256(stringifyJson(write.content)),
     now: now(),

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { writeSync } from 'node:fs';
 import { open, readFile, type FileHandle } from 'node:fs/promises';
 import { UsageError } from '../../core/errors.js';
@@ -54,7 +54,7 @@ export interface JournalContents {
 
 /** The digest a record is recognised by when a run is resumed. */
 export function recordDigest(pet: NewPet): string {
-  return createHash('sha256').update(stringifyJson(pet)).digest('hex').slice(0, 32);
+  return hash('sha256', stringifyJson(pet)).slice(0, 32);
 }
 
 export function journalReadError(path: string, error: unknown): UsageError {
