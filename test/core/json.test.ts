@@ -54,3 +54,38 @@ describe('parseInt64', () => {
     );
   });
 });
+
+describe('the fast paths of parseJson and stringifyJson', () => {
+  it('reads numbers exactly whichever path the text takes', () => {
+    // 15 digits: no reviver; 16 and more: the reviver, which keeps only unsafe integers as bigint.
+    expect(parseJson('[123456789012345, 1234567890123456, 9007199254740993]')).toEqual([
+      123456789012345,
+      1234567890123456,
+      9007199254740993n,
+    ]);
+    expect(parseJson('{"name":"12345678901234567890","id":1}')).toEqual({
+      name: '12345678901234567890',
+      id: 1,
+    });
+  });
+
+  it('writes the same text as the replacer would, bigint or not', () => {
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.oneof(
+            fc.bigInt({ min: -(2n ** 63n), max: 2n ** 63n - 1n }),
+            fc.integer(),
+            fc.string(),
+          ),
+        ),
+        (values) => {
+          const viaReplacer = JSON.stringify(values, (_k, v: unknown) =>
+            typeof v === 'bigint' ? JSON.rawJSON(v.toString()) : v,
+          );
+          expect(parseJson(stringifyJson(values))).toEqual(parseJson(viaReplacer));
+        },
+      ),
+    );
+  });
+});
