@@ -1,0 +1,94 @@
+// Installs the npm package as a user would, from the tarball `npm pack` makes, into a scratch
+// prefix, and runs the quick start with the installed `petstore` against the embedded sandbox.
+// Also checks that the man page and the completions came with it. Run by .ci/run after
+// `npm test` (it needs the built dist/ and the npm registry); exits non-zero on any failure.
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { delimiter, dirname, join } from 'node:path';
+import process from 'node:process';
+
+const root = join(import.meta.dirname, '..');
+const scratch = mkdtempSync(join(tmpdir(), 'petstore-package-'));
+// `petstore` runs on the Node that runs this script (24 from the lockfile, or 22).
+const path = [dirname(process.execPath), process.env.PATH].join(delimiter);
+// npm keeps the user's own environment (its registry and CA settings live in the user's and
+// the global npmrc); petstore runs in a new, empty home.
+const npm = (args, options = {}) =>
+  execFileSync('npm', args, {
+    encoding: 'utf8',
+    cwd: options.cwd ?? scratch,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+const run = (command, args, options = {}) =>
+  execFileSync(command, args, {
+    encoding: 'utf8',
+    env: { PATH: path, HOME: join(scratch, 'home'), ...options.env },
+    cwd: options.cwd ?? scratch,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+
+function check(what, ok, detail = '') {
+  console.log(`${ok ? 'ok  ' : 'FAIL'} ${what}${detail ? `: ${detail}` : ''}`);
+  if (!ok) process.exitCode = 1;
+}
+
+try {
+  const [pack] = JSON.parse(
+    npm(['pack', '--json', '--ignore-scripts', '--pack-destination', scratch], { cwd: root }),
+  );
+  const tarball = join(scratch, pack.filename);
+  check(
+    'npm pack',
+    existsSync(tarball),
+    `${pack.filename}, ${pack.entryCount} files, ${(pack.size / 1024).toFixed(0)} KiB`,
+  );
+
+  const prefix = join(scratch, 'prefix');
+  // With --prefix, npm would look for its global config (where the registry's CA file may be
+  // named) under the new prefix: it is given the usual one explicitly.
+  const globalconfig = npm(['config', 'get', 'globalconfig'], { cwd: root }).trim();
+  npm([
+    'install',
+    '--global',
+    '--prefix',
+    prefix,
+    '--globalconfig',
+    globalconfig,
+    '--no-audit',
+    '--no-fund',
+    tarball,
+  ]);
+  const petstore = join(prefix, 'bin', 'petstore');
+  check('installed bin/petstore', existsSync(petstore));
+  check('petstore --version', run(petstore, ['--version']).trim() === pack.version);
+
+  const added = run(petstore, [
+    'pets',
+    'add',
+    '--name',
+    'Rex',
+    '--category-id',
+    '1',
+    '-o',
+    'ndjson',
+  ]);
+  check(
+    'quick start: pets add against the embedded sandbox',
+    JSON.parse(added).name === 'Rex',
+    added.trim(),
+  );
+  const listed = run(petstore, ['pets', 'list', '-o', 'ndjson']).trim().split('\n');
+  check('quick start: pets list', listed.length === 1 && JSON.parse(listed[0]).name === 'Rex');
+
+  const installed = join(prefix, 'lib', 'node_modules', pack.name);
+  check('man page linked', existsSync(join(prefix, 'share', 'man', 'man1', 'petstore.1')));
+  for (const file of ['petstore.bash', '_petstore', 'petstore.fish']) {
+    check(`completions/${file} in the package`, existsSync(join(installed, 'completions', file)));
+  }
+  check('no source maps installed', !existsSync(join(installed, 'dist', 'main.js.map')));
+} catch (error) {
+  check('package check', false, `${error.message}\n${error.stderr ?? ''}`);
+} finally {
+  rmSync(scratch, { recursive: true, force: true });
+}
