@@ -6,7 +6,7 @@
 //
 // Usage: npm run bench [-- --runs N] [--only startup,request,sandbox,server,bulk,memory]
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
@@ -56,9 +56,9 @@ function record(row) {
 
 // --- processes --------------------------------------------------------------------------
 
-function timeRun(argv, env, stdout = 'ignore') {
+function timeRun(argv, env, stdout = 'ignore', file = node) {
   const start = process.hrtime.bigint();
-  const result = spawnSync(node, argv, { env, stdio: ['ignore', stdout, 'pipe'] });
+  const result = spawnSync(file, argv, { env, stdio: ['ignore', stdout, 'pipe'] });
   const ms = Number(process.hrtime.bigint() - start) / 1e6;
   if (result.status !== 0) {
     throw new Error(`${argv.join(' ')} exited ${result.status}: ${result.stderr}`);
@@ -187,6 +187,31 @@ if (wanted('startup')) {
     timeRun([BIN, '--version'], env),
   );
   pairedTimes('petstore --help / node -e 0', '<= 1.5', floor, () => timeRun([BIN, '--help'], env));
+}
+
+// The single executable, when `npm run build:exe` has made it.
+const EXE = `dist/exe/petstore-${process.platform}-${process.arch}`;
+if (wanted('exe') && existsSync(EXE)) {
+  const env = baseEnv('exe');
+  const exe = (args) => timeRun(args, env, 'ignore', EXE);
+  pairedTimes(
+    'single executable --version / node -e 0',
+    '(measured)',
+    () => timeRun(['-e', '0'], env),
+    () => exe(['--version']),
+  );
+  pairedTimes(
+    'single executable --version / bin/petstore.js --version',
+    '(measured)',
+    () => timeRun([BIN, '--version'], env),
+    () => exe(['--version']),
+  );
+  pairedTimes(
+    'single executable --help / bin/petstore.js --help',
+    '(measured)',
+    () => timeRun([BIN, '--help'], env),
+    () => exe(['--help']),
+  );
 }
 
 if (wanted('request')) {

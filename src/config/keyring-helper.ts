@@ -28,7 +28,7 @@ export async function runKeyringHelper(args: readonly string[], io: Pick<IO, 'st
     return 2;
   }
   try {
-    const { Entry } = await import('@napi-rs/keyring');
+    const { Entry } = await loadBinding();
     const entry = new Entry(KEYRING_SERVICE, profile);
     switch (operation as KeyringOperation) {
       case 'get':
@@ -49,12 +49,27 @@ export async function runKeyringHelper(args: readonly string[], io: Pick<IO, 'st
   }
 }
 
+async function loadBinding(): Promise<typeof import('@napi-rs/keyring')> {
+  try {
+    return await import('@napi-rs/keyring');
+  } catch (error) {
+    // The single executable carries no native modules.
+    if (process.getBuiltinModule('node:sea').isSea()) {
+      throw new Error('the single executable has no keyring binding (the npm package has one)', {
+        cause: error,
+      });
+    }
+    throw error;
+  }
+}
+
 /** Why the keyring failed, in words that point at the cause. */
 function reason(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
   // On Linux the keyring is the Secret Service, on the D-Bus session bus: without that bus
   // the library only says "AccessDenied".
-  if (process.platform === 'linux' && !process.env.DBUS_SESSION_BUS_ADDRESS) {
+  const noBinding = message.startsWith('the single executable');
+  if (process.platform === 'linux' && !process.env.DBUS_SESSION_BUS_ADDRESS && !noBinding) {
     return `no D-Bus session bus (DBUS_SESSION_BUS_ADDRESS is not set), so no Secret Service to keep it (${message})`;
   }
   return message;
