@@ -63,17 +63,19 @@ export async function runPetsList(ctx: Context, options: PetsListOptions): Promi
     return;
   }
   rows.end();
+  const reachedMax = options.maxItems !== undefined && result.pets >= options.maxItems;
   if (!follow && result.more) {
     ctx.notice(
       `Showing the first ${plural(result.pets)}; the service has more. Use --all for every page, or --max-items N.`,
     );
   } else if (options.maxItems !== undefined && result.more) {
     ctx.notice(`Stopped at --max-items ${options.maxItems}; the service has more.`);
-  } else if (follow && result.pages === 1 && result.lastPageUnlinked) {
+  } else if (follow && result.pages === 1 && result.lastPageUnlinked && !reachedMax) {
+    // One page and no Link: a service that does not paginate, or a list that fits one page.
     const full = pageSize !== undefined && result.pets >= pageSize;
     ctx.notice(
       full
-        ? `The service linked no next page (no Link rel="next"), so only this one page of ${plural(result.pets)} was listed; it may hold more that it does not page through.`
+        ? `The service sent no Link rel="next" after a full page of ${plural(result.pets)}: if it holds more, it does not say how to page to them, so only this page was listed.`
         : `The service linked no next page (no Link rel="next"): this one page of ${plural(result.pets)} is the whole list.`,
     );
   }

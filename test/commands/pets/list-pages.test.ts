@@ -153,7 +153,18 @@ describe('pets list across pages', () => {
       .query({ limit: '5' })
       .reply(200, JSON.stringify(ids(1, 5).map(pet)), JSON_TYPE);
     const { err } = await list(['--all', '--limit', '5', '-o', 'ndjson']);
-    expect(err).toMatch(/only this one page of 5 pets was listed; it may hold more/);
+    expect(err).toMatch(/no Link rel="next" after a full page of 5 pets: if it holds more/);
+  });
+
+  it('--max-items met by a last page without Link says nothing more', async () => {
+    nock(ORIGIN)
+      .get('/v1/pets')
+      .query({ limit: '2' })
+      .reply(200, JSON.stringify(ids(1, 2).map(pet)), JSON_TYPE);
+    const { code, out, err } = await list(['--max-items', '2', '-o', 'ndjson']);
+    expect(code).toBe(0);
+    expect(out.trimEnd().split('\n')).toHaveLength(2);
+    expect(err).toBe('');
   });
 
   it('CSV with --fields keeps a header, the order asked, and exact int64 digits', async () => {
