@@ -65,13 +65,21 @@ const EXIT_CODE_MEANINGS: Record<keyof typeof ExitCode, string> = {
   terminated: 'terminated (SIGTERM)',
 };
 
-export const EXIT_CODES_TABLE: ReferenceTable = {
-  columns: ['code', 'meaning'],
-  rows: (Object.keys(ExitCode) as (keyof typeof ExitCode)[]).map((name) => [
-    String(ExitCode[name]),
-    EXIT_CODE_MEANINGS[name],
-  ]),
-};
+/** A two-column table from a record of meanings: each key as `label` shows it, and its meaning. */
+function meaningsTable<Key extends string>(
+  columns: [string, string],
+  meanings: Record<Key, string>,
+  label: (key: Key) => string,
+): ReferenceTable {
+  return {
+    columns,
+    rows: (Object.keys(meanings) as Key[]).map((key) => [label(key), meanings[key]]),
+  };
+}
+
+export const EXIT_CODES_TABLE = meaningsTable(['code', 'meaning'], EXIT_CODE_MEANINGS, (name) =>
+  String(ExitCode[name]),
+);
 
 const OUTPUT_MEANINGS: Record<OutputFormat, string> = {
   table:
@@ -82,13 +90,7 @@ const OUTPUT_MEANINGS: Record<OutputFormat, string> = {
   tsv: 'a header row, then one line per row; tab, line breaks and backslash written `\\t`, `\\n`, `\\r`, `\\\\`',
 };
 
-export const OUTPUT_TABLE: ReferenceTable = {
-  columns: ['format', 'what it writes'],
-  rows: (Object.keys(OUTPUT_MEANINGS) as OutputFormat[]).map((format) => [
-    code(format),
-    OUTPUT_MEANINGS[format],
-  ]),
-};
+export const OUTPUT_TABLE = meaningsTable(['format', 'what it writes'], OUTPUT_MEANINGS, code);
 
 export const PROFILES_TABLE: ReferenceTable = {
   columns: ['profile', 'what it is'],
