@@ -71,15 +71,16 @@ export async function runMain(
     if (deps.runF) await deps.runF(verbPath(command), options, ctx);
     else await run(ctx, options);
   };
+  // A help topic needs no program.
+  const topic = helpTopicRequest(argv);
+  if (topic !== undefined) {
+    io.stdout.write(topic);
+    return ExitCode.ok;
+  }
   const program = buildProgram(io, runVerb);
   let args = [...argv];
 
   try {
-    const topic = helpTopicRequest(argv);
-    if (topic !== undefined) {
-      io.stdout.write(topic);
-      return ExitCode.ok;
-    }
     args = expandHelpCommand(program, argv);
     await program.parseAsync(args, { from: 'user' });
     return ExitCode.ok;

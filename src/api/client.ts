@@ -176,12 +176,8 @@ export class PetstoreClient {
   }
 
   async createPet(pet: NewPet, options: WriteOptions = {}): Promise<Pet> {
-    const response = await this.send(
-      this.createPetRequest(pet, options),
-      UNKNOWN_PET_OUTCOME,
-      options,
-    );
-    return this.decodeCreated(response, checkPet, 'a pet');
+    const request = this.createPetRequest(pet, options);
+    return this.write(request, options, UNKNOWN_PET_OUTCOME, checkPet, 'a pet');
   }
 
   /** What createPet would send, for --dry-run: nothing is sent. */
@@ -203,12 +199,14 @@ export class PetstoreClient {
   }
 
   async sendMessage(message: string, options: WriteOptions = {}): Promise<MessageReceipt> {
-    const response = await this.send(
-      this.sendMessageRequest(message, options),
-      UNKNOWN_MESSAGE_OUTCOME,
+    const request = this.sendMessageRequest(message, options);
+    return this.write(
+      request,
       options,
+      UNKNOWN_MESSAGE_OUTCOME,
+      checkMessageReceipt,
+      'a message receipt',
     );
-    return this.decodeCreated(response, checkMessageReceipt, 'a message receipt');
   }
 
   /** What sendMessage would send, for --dry-run: nothing is sent. */
@@ -275,7 +273,15 @@ export class PetstoreClient {
     return joinUrl(base, path);
   }
 
-  private decodeCreated<T>(response: HttpResponse, check: ShapeCheck, what: string): T {
+  /** Sends a write (POST) and decodes what it created. */
+  private async write<T>(
+    request: HttpRequest,
+    options: WriteOptions,
+    unknownOutcome: UnknownOutcome,
+    check: ShapeCheck,
+    what: string,
+  ): Promise<T> {
+    const response = await this.send(request, unknownOutcome, options);
     return decodeResponse<T>(response, check, what, {
       401: AUTH_HINT,
       400: 'Fix the input and try again; nothing was created.',

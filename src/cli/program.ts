@@ -9,31 +9,35 @@ import { registerSandbox } from '../commands/sandbox/index.js';
 import { registerSmoke } from '../commands/smoke/smoke.js';
 import { GLOBAL_OPTIONS, optionHelp, OTHER_ENVIRONMENT } from '../context/global-options.js';
 import type { IO } from '../core/io.js';
+import { EXIT_CODE_SHORT } from '../commands/help/reference.js';
 import { HELP_TOPIC_NAMES } from '../commands/help/topics.js';
+
+/** Items joined by the separator, wrapped like the rest of the help at about 90 columns. */
+function wrapItems(items: readonly string[], separator: string): string {
+  const lines: string[] = [];
+  for (const item of items) {
+    const last = lines.at(-1);
+    if (last !== undefined && last.length + separator.length + item.length <= 90) {
+      lines[lines.length - 1] = `${last}${separator}${item}`;
+    } else {
+      if (last !== undefined) lines[lines.length - 1] = `${last}${separator.trimEnd()}`;
+      lines.push(item);
+    }
+  }
+  return lines.join('\n  ');
+}
 
 function environmentHelp(): string {
   const variables = [
     ...GLOBAL_OPTIONS.flatMap((option) => (option.env ? [option.env] : [])),
     ...OTHER_ENVIRONMENT,
   ];
-  // Wrapped like the rest of the help, at about 90 columns.
-  const lines: string[] = [];
-  for (const variable of variables) {
-    const last = lines.at(-1);
-    if (last !== undefined && last.length + variable.length + 2 <= 90) {
-      lines[lines.length - 1] = `${last}, ${variable}`;
-    } else {
-      if (last !== undefined) lines[lines.length - 1] = `${last},`;
-      lines.push(variable);
-    }
-  }
   return `
 Environment:
-  ${lines.join('\n  ')}
+  ${wrapItems(variables, ', ')}
 
 Exit codes:
-  0 ok  1 bug  2 usage  3 auth  4 not found  5 rejected  6 service failed  7 network
-  8 smoke failed  130 interrupted (SIGINT)  141 stdout closed  143 terminated (SIGTERM)
+  ${wrapItems(EXIT_CODE_SHORT, '  ')}
 
 Help topics: ${HELP_TOPIC_NAMES.join(', ')} (petstore help TOPIC; also man petstore)`;
 }

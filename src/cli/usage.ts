@@ -2,10 +2,15 @@ import type { Command, CommanderError } from 'commander';
 import { UsageError } from '../core/errors.js';
 import { HELP_TOPIC_NAMES, topicText } from '../commands/help/topics.js';
 
-/** The text of `petstore help TOPIC` (environment, exit-codes, ...), when that is the request. */
+/**
+ * The text of `petstore help TOPIC` (environment, exit-codes, ...) when that is the request,
+ * found as expandHelpCommand finds `help`: global flags may stand around it.
+ */
 export function helpTopicRequest(argv: readonly string[]): string | undefined {
-  const words = argv.filter((arg) => arg !== '--no-color');
-  return words.length === 2 && words[0] === 'help' ? topicText(words[1]!) : undefined;
+  const at = argv.findIndex((arg) => !arg.startsWith('-'));
+  if (at === -1 || argv[at] !== 'help') return undefined;
+  const names = argv.slice(at + 1).filter((arg) => !arg.startsWith('-'));
+  return names.length === 1 ? topicText(names[0]!) : undefined;
 }
 
 /**

@@ -12,6 +12,9 @@ export function configDir(env: Env): string {
   return join(env.XDG_CONFIG_HOME || join(home(env), '.config'), 'petstore');
 }
 
+/** The name of the config file in the config folder. */
+export const CONFIG_FILE_NAME = 'config.json';
+
 /** $XDG_DATA_HOME/petstore, else ~/.local/share/petstore: where the sandbox keeps its data. */
 export function dataDir(env: Env): string {
   return join(env.XDG_DATA_HOME || join(home(env), '.local', 'share'), 'petstore');

@@ -1,28 +1,27 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Env } from '../core/io.js';
-import { configDir } from './paths.js';
-import { BUILTIN_PROFILES } from './profiles.js';
-
-/** The hidden command the completion scripts run for `--profile <TAB>`. */
-export const COMPLETE_PROFILES = ['__complete', 'profiles'] as const;
+import { CONFIG_FILE_NAME, configDir } from './paths.js';
+import { profileNames } from './profiles.js';
+import { emptyConfig } from './schema.js';
 
 /**
- * Every profile name, for shell completion: the built-in ones and those in config.json, read
- * directly (no conf, no schema checks, no network), so a TAB costs one small file read. A file
- * that is missing or damaged yields the built-in names: completion never prints an error.
+ * Every profile name, for shell completion (`petstore __complete profiles`): the built-in ones
+ * and those in config.json, read directly (no conf, no schema checks, no network), so a TAB
+ * costs one small file read. A file that is missing or damaged yields the built-in names:
+ * completion never prints an error. Names a shell would split or expand are left out.
  */
 export function profileNamesForCompletion(env: Env): string[] {
-  let stored: string[] = [];
+  const config = emptyConfig();
   try {
-    const data = JSON.parse(readFileSync(join(configDir(env), 'config.json'), 'utf8')) as {
+    const data = JSON.parse(readFileSync(join(configDir(env), CONFIG_FILE_NAME), 'utf8')) as {
       profiles?: unknown;
     };
     if (typeof data.profiles === 'object' && data.profiles !== null) {
-      stored = Object.keys(data.profiles).filter((name) => /^[\w-]+$/.test(name));
+      config.profiles = data.profiles as typeof config.profiles;
     }
   } catch {
     // Missing or unreadable: the built-in names still complete.
   }
-  return [...new Set([...BUILTIN_PROFILES, ...stored.sort()])];
+  return profileNames(config).filter((name) => /^[\w-]+$/.test(name));
 }

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type Conf from 'conf';
 import { ConfigError } from '../core/errors.js';
 import { withFileLock } from './lock.js';
+import { CONFIG_FILE_NAME } from './paths.js';
 import { emptyConfig, validateConfig, type ConfigData } from './schema.js';
 
 const FILE_MODE = 0o600;
@@ -32,7 +33,7 @@ export class ConfigStore {
     private readonly warn: (message: string) => void,
     private readonly onKeys: (keys: string[]) => void = () => undefined,
   ) {
-    this.path = join(dir, 'config.json');
+    this.path = join(dir, CONFIG_FILE_NAME);
   }
 
   /**

@@ -47,17 +47,30 @@ export async function openRows<Row>(
 ): Promise<RowWriter<Row>> {
   const { write, fields, pretty } = options;
   let count = 0;
-  const delimited = (separator: string, field: (value: unknown) => string, eol: string) => ({
-    write(rows: readonly Row[]) {
-      let text = count === 0 ? columns.map((c) => c.header).join(separator) + eol : '';
-      for (const row of rows) text += columns.map((c) => field(c.value(row))).join(separator) + eol;
-      count += rows.length;
-      write(text);
-    },
-    end() {
-      if (count === 0) write(columns.map((c) => c.header).join(separator) + eol);
-    },
-  });
+  // A header row once, before the first row, or alone for an empty list.
+  const delimited = (separator: string, field: (value: unknown) => string, eol: string) => {
+    let header = columns.map((c) => c.header).join(separator) + eol;
+    const takeHeader = () => {
+      const text = header;
+      header = '';
+      return text;
+    };
+    return {
+      write(rows: readonly Row[]) {
+        if (rows.length === 0) return;
+        let text = takeHeader();
+        for (const row of rows) {
+          text += columns.map((c) => field(c.value(row))).join(separator) + eol;
+        }
+        count += rows.length;
+        write(text);
+      },
+      end() {
+        const text = takeHeader();
+        if (text !== '') write(text);
+      },
+    };
+  };
   let writer: Omit<RowWriter<Row>, 'count'>;
   switch (options.format) {
     case 'json':

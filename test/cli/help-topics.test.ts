@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { HELP_TOPIC_NAMES, topicText } from '../../src/commands/help/topics.js';
 import {
   ENVIRONMENT_TABLE,
+  EXIT_CODE_SHORT,
   EXIT_CODES_TABLE,
   OUTPUT_TABLE,
   PROFILES_TABLE,
@@ -64,8 +65,22 @@ describe('help topics and the README show the same tables', () => {
     for (const variable of read) expect(named).toContain(`\`${variable}\``);
   });
 
-  it('the exit-code table has every exit code', () => {
+  it('the exit-code table, and the short list in --help, have every exit code', () => {
     expect(EXIT_CODES_TABLE.rows.map((row) => Number(row[0]))).toEqual(Object.values(ExitCode));
+    expect(EXIT_CODE_SHORT.map((item) => Number(item.split(' ')[0]))).toEqual(
+      Object.values(ExitCode),
+    );
+  });
+
+  it('answers a topic with global flags around it, as commands are', async () => {
+    for (const argv of [
+      ['-q', 'help', 'exit-codes'],
+      ['help', 'exit-codes', '--no-color'],
+    ]) {
+      const io = fakeIO();
+      expect(await main(argv, io, { HOME: freshHome() })).toBe(0);
+      expect(io.out()).toBe(topicText('exit-codes'));
+    }
   });
 
   it('the program help names the topics, and an unknown topic is a usage error', async () => {

@@ -149,6 +149,10 @@ describe('rows as they arrive', () => {
       ['2', '\'=HYPERLINK("x")', ''],
     ]);
     expect(await written('csv', [])).toBe('id,name,status\r\n');
+    // An empty page (a service may send one between others) adds no second header.
+    expect(await written('tsv', [[], [{ id: 1n, name: 'A' }], []])).toBe(
+      'id\tname\tstatus\n1\tA\t\n',
+    );
   });
 
   it('strips terminal controls from CSV and TSV but keeps the text', async () => {

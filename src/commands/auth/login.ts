@@ -7,6 +7,7 @@ import type { ConfigData } from '../../config/schema.js';
 import type { Context } from '../../context/context.js';
 import { apiKeyProblem } from '../../core/api-key.js';
 import { ConfigError, UsageError } from '../../core/errors.js';
+import { forgetKeyringEntry } from './forget-keyring-entry.js';
 import { selectedProfileName } from './selected-profile.js';
 
 async function readKey(ctx: Context, profile: string): Promise<string> {
@@ -76,7 +77,7 @@ export async function runAuthLogin(ctx: Context, options: AuthLoginOptions): Pro
     }
     return;
   }
-  const destination = await storeKey(ctx, profile, key, options);
+  const destination = await storeKey(ctx, profile, key, options, before.keyStore === 'keyring');
   let replaced: string | undefined;
   if (before.apiKey !== undefined && before.apiKey !== key) replaced = maskKey(before.apiKey);
   const verified = options.migrate
@@ -124,6 +125,7 @@ async function storeKey(
   profile: string,
   key: string,
   options: AuthLoginOptions,
+  hadKeyringEntry: boolean,
 ): Promise<Destination> {
   const store = await ctx.config();
   if (!options.insecureStorage) {
@@ -147,28 +149,9 @@ async function storeKey(
       );
     }
   }
-  const hadKeyringEntry = storedProfile(await store.read(), profile).keyStore === 'keyring';
   await store.update((data) => placeKey(data, profile, key, false));
   if (hadKeyringEntry) await forgetKeyringEntry(ctx, profile);
   return { kind: 'file', path: store.path };
-}
-
-/** Removes a profile's keyring entry, warning (not failing) when the keyring cannot be used. */
-export async function forgetKeyringEntry(
-  ctx: Context,
-  profile: string,
-  options: { quiet?: boolean } = {},
-): Promise<boolean> {
-  try {
-    return await ctx.keyring().delete(profile);
-  } catch (error) {
-    if (!(error instanceof KeyringUnavailableError)) throw error;
-    if (options.quiet) return false;
-    ctx.warn(
-      `could not remove the key of profile ${profile} from the OS keyring (${error.reason}); remove the entry "petstore-cli" / "${profile}" with the keyring's own tool.`,
-    );
-    return false;
-  }
 }
 
 export function registerAuthLogin(auth: Command, runVerb: RunVerb): void {

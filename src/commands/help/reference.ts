@@ -47,6 +47,27 @@ export const ENVIRONMENT_TABLE: ReferenceTable = {
   ],
 };
 
+/** Each exit code in a word or two, for the program's own --help. */
+const EXIT_CODE_LABELS: Record<keyof typeof ExitCode, string> = {
+  ok: 'ok',
+  unexpected: 'bug',
+  usage: 'usage',
+  auth: 'auth',
+  notFound: 'not found',
+  invalid: 'rejected',
+  service: 'service failed',
+  network: 'network',
+  smokeFailed: 'smoke failed',
+  interrupted: 'interrupted (SIGINT)',
+  outputClosed: 'stdout closed',
+  terminated: 'terminated (SIGTERM)',
+};
+
+/** "0 ok", "1 bug", ...: every exit code, short. */
+export const EXIT_CODE_SHORT = (Object.keys(EXIT_CODE_LABELS) as (keyof typeof ExitCode)[]).map(
+  (name) => `${ExitCode[name]} ${EXIT_CODE_LABELS[name]}`,
+);
+
 const EXIT_CODE_MEANINGS: Record<keyof typeof ExitCode, string> = {
   ok: 'success (an empty list is success)',
   unexpected: 'unexpected failure: a bug in petstore; rerun with `--verbose` and report it',

@@ -9,7 +9,7 @@ import {
 } from '../../config/profiles.js';
 import type { Context } from '../../context/context.js';
 import { UsageError } from '../../core/errors.js';
-import { forgetKeyringEntry } from '../auth/login.js';
+import { forgetKeyringEntry } from '../auth/forget-keyring-entry.js';
 import { noSuchProfile } from './view.js';
 
 export interface ProfileRemoveOptions {
