@@ -328,6 +328,38 @@ describe('storage', () => {
   });
 });
 
+describe('a database file from an earlier version', () => {
+  it('is upgraded in place: its pets are listed, by status too, and new ids follow', async () => {
+    const database = join(mkdtempSync(join(tmpdir(), 'sandbox-db-')), 'sandbox.db');
+    // The pets table as earlier versions made it: no stored JSON column.
+    const { DatabaseSync } = process.getBuiltinModule('node:sqlite');
+    const old = new DatabaseSync(database);
+    old.exec(`PRAGMA journal_mode = WAL;
+      CREATE TABLE pets (id INTEGER PRIMARY KEY, name TEXT NOT NULL, category_id INTEGER NOT NULL, status TEXT);
+      CREATE INDEX pets_by_status ON pets (status, id);
+      INSERT INTO pets VALUES (7, 'Rex', 1, 'sold'), (9223372036854775806, 'Tom', 2, NULL);`);
+    old.close();
+
+    const sandbox = await start({ database });
+    expect((await call(`${sandbox.apiBaseUrl}/pets`)).text).toBe(
+      '[{"id":7,"name":"Rex","categoryId":1,"status":"sold"},{"id":9223372036854775806,"name":"Tom","categoryId":2}]',
+    );
+    expect((await call(`${sandbox.apiBaseUrl}/pets?status=sold`)).text).toBe(
+      '[{"id":7,"name":"Rex","categoryId":1,"status":"sold"}]',
+    );
+    const created = await call(`${sandbox.apiBaseUrl}/pets`, {
+      method: 'POST',
+      body: '{"name":"Kit","categoryId":3}',
+    });
+    expect(created.text).toBe('{"id":9223372036854775807,"name":"Kit","categoryId":3}');
+
+    const check = new DatabaseSync(database);
+    const indexes = check.prepare('PRAGMA index_list(pets)').all() as { name: string }[];
+    check.close();
+    expect(indexes.map((index) => index.name)).toContain('pets_by_status');
+  });
+});
+
 describe('pets rendered as JSON by SQLite', () => {
   it('round-trips any name exactly, and keeps an absent status absent', async () => {
     const sandbox = await start();
