@@ -1,10 +1,10 @@
 import type { Dispatcher } from 'undici';
 import AgentClass from 'undici/lib/dispatcher/agent.js';
 import EnvHttpProxyAgentClass from 'undici/lib/dispatcher/env-http-proxy-agent.js';
-import requestOn from 'undici/lib/api/api-request.js';
 import type { HttpRequest, HttpResponse, Transport } from './http.js';
 import { ProtocolError, UsageError } from '../core/errors.js';
 import { deadlineError, deadlineSeconds, errorCode, toNetworkError } from './network-errors.js';
+import { BodyTooLarge, DeadlinePassed, exchangeText } from './text-exchange.js';
 
 const MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
 
@@ -72,36 +72,31 @@ export class UndiciTransport implements Transport {
   }
 
   async send(req: HttpRequest): Promise<HttpResponse> {
-    // The per-pause timeouts do not bound a body that trickles in a byte at a time; this does.
-    const deadline = AbortSignal.timeout(deadlineSeconds(this.timeoutSeconds) * 1000);
-    let status: number | undefined;
     try {
-      const response = await requestOn.call(this.dispatcher, {
-        origin: req.url.origin,
-        path: `${req.url.pathname}${req.url.search}`,
-        method: req.method,
-        headers: req.headers,
-        body: req.body ?? null,
-        signal: deadline,
-        // Also per request, so this client's limits hold whatever agent it shares.
-        headersTimeout: this.timeoutMs,
-        bodyTimeout: this.timeoutMs,
-      });
-      status = response.statusCode;
-      if (Number(response.headers['content-length']) > MAX_RESPONSE_BYTES) {
-        response.body.destroy();
-        throw tooLarge(req, status);
-      }
-      const text = await response.body.text();
-      return { status, headers: flattenHeaders(response.headers), text };
+      const response = await exchangeText(
+        this.dispatcher,
+        {
+          origin: req.url.origin,
+          path: `${req.url.pathname}${req.url.search}`,
+          method: req.method,
+          headers: req.headers,
+          body: req.body ?? null,
+          // Also per request, so this client's limits hold whatever agent it shares.
+          headersTimeout: this.timeoutMs,
+          bodyTimeout: this.timeoutMs,
+        },
+        {
+          // The per-pause timeouts do not bound a body that trickles in a byte at a time; this does.
+          deadlineMs: deadlineSeconds(this.timeoutSeconds) * 1000,
+          maxBytes: MAX_RESPONSE_BYTES,
+        },
+      );
+      return { ...response, headers: flattenHeaders(response.headers) };
     } catch (error) {
-      if (error instanceof ProtocolError) throw error;
-      if (errorCode(error) === 'UND_ERR_RES_EXCEEDED_MAX_SIZE') throw tooLarge(req, status ?? 0);
+      if (error instanceof BodyTooLarge) throw tooLarge(req, error.status);
+      if (error instanceof DeadlinePassed) throw deadlineError(req.url, this.timeoutSeconds);
       if (errorCode(error) === 'UND_ERR_INVALID_ARG') {
         throw new UsageError(`the request could not be built: ${(error as Error).message}`);
-      }
-      if (deadline.aborted) {
-        throw deadlineError(req.url, this.timeoutSeconds);
       }
       throw toNetworkError(error, req.url, this.timeoutSeconds);
     }

@@ -1,4 +1,4 @@
-// The two parts of undici the transport uses, imported on their own: the package's index
+// The parts of undici the transport uses, imported on their own: the package's index
 // also loads fetch, WebSocket, caches and more, which no command needs (a third of start-up).
 declare module 'undici/lib/dispatcher/env-http-proxy-agent.js' {
   import type { EnvHttpProxyAgent } from 'undici';
@@ -10,14 +10,4 @@ declare module 'undici/lib/dispatcher/agent.js' {
   import type { Agent } from 'undici';
   const AgentClass: typeof Agent;
   export default AgentClass;
-}
-
-declare module 'undici/lib/api/api-request.js' {
-  import type { Dispatcher } from 'undici';
-  /** Dispatcher.prototype.request, before the package's index attaches it. */
-  function request(
-    this: Dispatcher,
-    options: Dispatcher.RequestOptions,
-  ): Promise<Dispatcher.ResponseData>;
-  export default request;
 }

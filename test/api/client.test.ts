@@ -365,6 +365,25 @@ describe('network faults (real sockets on 127.0.0.1)', () => {
     }
   });
 
+  it('reads a body sent in pieces that split a character, without a leading BOM', async () => {
+    const body = Buffer.from('\uFEFF[{"id":1,"name":"Schnüffel 🐕","categoryId":1}]');
+    const dog = body.indexOf(Buffer.from('🐕'));
+    const server = await startTestServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      // Three writes, the second ending inside the four bytes of the emoji.
+      res.write(body.subarray(0, 2));
+      setTimeout(() => res.write(body.subarray(2, dog + 2)), 20);
+      setTimeout(() => res.end(body.subarray(dog + 2)), 40);
+    });
+    const { instance } = client({ baseUrl: `${server.url}/v1` });
+    try {
+      const pets = await instance.listPets();
+      expect(pets.map((pet) => pet.name)).toEqual(['Schnüffel 🐕']);
+    } finally {
+      await server.close();
+    }
+  });
+
   it('retries a reset connection, then returns the list', async () => {
     let calls = 0;
     const server = await startTestServer((_req, res) => {
