@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Written so that any Node can parse it, so old versions reach the version check below.
-import module from 'node:module';
-import { fileURLToPath } from 'node:url';
+// Built-ins through getBuiltinModule, not `import`: an ESM import of node:module or node:url
+// builds a facade that reads every export, loading parts of Node no command needs.
 
 const [major, minor] = process.versions.node.split('.').map(Number);
 if (major < 22 || (major === 22 && minor < 20)) {
@@ -12,11 +12,14 @@ if (major < 22 || (major === 22 && minor < 20)) {
 }
 
 // Reuses V8's compiled code between runs (Node 22.1+): a large part of start-up.
-module.enableCompileCache?.();
+process.getBuiltinModule('node:module').enableCompileCache?.();
 
 const { main } = await import('../dist/main.js');
 // How to run this program again: the OS keyring is reached through a child process of it.
-const selfCommand = [process.execPath, fileURLToPath(import.meta.url)];
+const selfCommand = [
+  process.execPath,
+  process.getBuiltinModule('node:url').fileURLToPath(import.meta.url),
+];
 const code = await main(process.argv.slice(2), undefined, undefined, { selfCommand });
 // Interrupted (SIGINT 130, SIGTERM 143): what was in flight has been reported; wait for nothing.
 if (code === 130 || code === 143) process.exit(code);

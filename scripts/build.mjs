@@ -6,6 +6,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { lazyBuiltins } from './lazy-builtins.mjs';
+import { lazyUndici } from './lazy-undici.mjs';
 import { manPage } from './man-page.mjs';
 
 const pkg = JSON.parse(await readFile(new URL('../package.json', import.meta.url), 'utf8'));
@@ -25,9 +27,13 @@ const result = await build({
   // A native binding: loaded from node_modules at run time, never bundled.
   external: ['@napi-rs/keyring'],
   define: { __PETSTORE_VERSION__: JSON.stringify(pkg.version) },
-  // Bundled CommonJS (undici) calls require() for Node built-ins; ESM has no require.
+  // ESM imports of built-ins, loaded when first used and without ESM facades; undici's
+  // HTTP/2 half and its node:assert, loaded only when used.
+  plugins: [lazyBuiltins, lazyUndici],
+  // Bundled CommonJS (undici) calls require() for Node built-ins; ESM has no require. (Not an
+  // import of node:module, whose ESM facade would load its source-map support.)
   banner: {
-    js: "import { createRequire as __petstoreCreateRequire } from 'node:module'; const require = __petstoreCreateRequire(import.meta.url);",
+    js: "const require = process.getBuiltinModule('node:module').createRequire(import.meta.url);",
   },
   logLevel: 'warning',
 });

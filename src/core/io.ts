@@ -59,10 +59,16 @@ export function processIO(): IO {
   return {
     stdout: stdout.output,
     stderr: stderr.output,
-    stdin: process.stdin,
+    // Made when first used: on a file or /dev/null, process.stdin is a file stream, whose
+    // module loads node:fs/promises and readline (about 10 ms) for commands that read nothing.
+    get stdin() {
+      return process.stdin;
+    },
     stdoutIsTTY: isTTY(process.stdout),
     stderrIsTTY: isTTY(process.stderr),
-    stdinIsTTY: isTTY(process.stdin),
+    get stdinIsTTY() {
+      return process.getBuiltinModule('node:tty').isatty(0);
+    },
     stdoutColumns: isTTY(process.stdout) ? process.stdout.columns || undefined : undefined,
     stdoutClosed: stdout.closed,
     onSignal(listener) {

@@ -46,5 +46,11 @@ function redacting(output: Output, redactor: SecretRedactor): Output {
 
 /** The same streams, with every secret the redactor knows masked in what is written. */
 export function redactingIO(io: IO, redactor: SecretRedactor): IO {
-  return { ...io, stdout: redacting(io.stdout, redactor), stderr: redacting(io.stderr, redactor) };
+  // Copied by descriptor, not spread: a spread would read `stdin`, which the process's IO
+  // makes only when a command reads it.
+  return Object.defineProperties(Object.create(null) as IO, {
+    ...Object.getOwnPropertyDescriptors(io),
+    stdout: { value: redacting(io.stdout, redactor), enumerable: true },
+    stderr: { value: redacting(io.stderr, redactor), enumerable: true },
+  });
 }

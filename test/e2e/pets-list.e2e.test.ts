@@ -92,6 +92,41 @@ describe('start-up path', () => {
   );
 });
 
+describe('Node built-ins a read command does not need', () => {
+  // Each costs milliseconds to load (node:http2 about 25 with the node:tls and node:crypto it
+  // pulls in); a bundled import, a dependency's require or a touched process.stdin would bring
+  // them back.
+  const UNNEEDED = [
+    'crypto',
+    'tls',
+    'http2',
+    'assert',
+    'fs/promises',
+    'internal/fs/promises',
+    'child_process',
+    'worker_threads',
+    'internal/readline/interface',
+    'internal/util/parse_args/parse_args',
+  ];
+
+  it('pets list --json against a server loads none of them', async () => {
+    const result = await runCli(['pets', 'list', '--json'], {
+      env: { PETSTORE_BASE_URL: `${server.url}/v1`, PETSTORE_API_KEY: 'k' },
+      nodeArgs: ['--import', new URL('../helpers/log-builtins.mjs', import.meta.url).href],
+      stdinFromDevNull: true,
+    });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe(BODY + '\n');
+    const builtins = result.stderr
+      .split('\n')
+      .filter((line) => line.startsWith('builtin '))
+      .map((line) => line.slice('builtin '.length));
+    // The list is read at all: node:http is needed and loaded.
+    expect(builtins).toContain('http');
+    expect(builtins.filter((name) => UNNEEDED.includes(name))).toEqual([]);
+  });
+});
+
 describe('answered before the program is loaded', () => {
   it.each([['--version'], ['--help'], ['pets', 'add', '--help'], ['help', 'sandbox', 'serve']])(
     '%s (to a pipe) loads no part of commander',

@@ -23,7 +23,13 @@ export interface CliResult {
  */
 export function runCli(
   args: string[],
-  options: { env?: Record<string, string | undefined>; input?: string; nodeArgs?: string[] } = {},
+  options: {
+    env?: Record<string, string | undefined>;
+    input?: string;
+    nodeArgs?: string[];
+    /** stdin is /dev/null, as for a command run from cron or CI, instead of a pipe. */
+    stdinFromDevNull?: boolean;
+  } = {},
 ): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const env: Record<string, string> = {};
@@ -36,18 +42,18 @@ export function runCli(
     }
     const child = spawn(process.execPath, [...(options.nodeArgs ?? []), BIN, ...args], {
       env,
-      stdio: ['pipe', 'pipe', 'pipe'],
+      stdio: [options.stdinFromDevNull ? 'ignore' : 'pipe', 'pipe', 'pipe'],
     });
     let stdout = '';
     let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
     const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
     child.on('error', reject);
     child.on('close', (code) => {
       clearTimeout(timer);
       resolve({ code, stdout, stderr });
     });
-    child.stdin.end(options.input ?? '');
+    child.stdin?.end(options.input ?? '');
   });
 }

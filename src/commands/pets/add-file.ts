@@ -1,4 +1,5 @@
-import { access, constants } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { access } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { readInputFile } from '../../cmdutil/read-input.js';
 import { dataDir } from '../../config/paths.js';
