@@ -342,8 +342,8 @@ export class SandboxDatabase {
   /**
    * Runs `work` in a write transaction shared with the writes queued in the same turn of the
    * event loop: one commit (and one log write) for all of them, which is most of a write's
-   * cost. Each runs under its own savepoint, so one that throws changes nothing and fails
-   * alone. Resolves once the transaction is committed.
+   * cost. One that throws changes nothing and fails alone. Resolves once the transaction is
+   * committed.
    */
   write<T>(work: () => T): Promise<T> {
     return new Promise<T>((done, failed) => {
@@ -354,22 +354,51 @@ export class SandboxDatabase {
 
   private commitQueued(): void {
     const batch = this.queued.splice(0);
+    // Optimistically without a savepoint per write (two statements each); when one throws,
+    // the whole batch is rolled back and run again with them, so that it fails alone. A write
+    // is a function of the database, so running it again after a rollback is safe.
+    let results = this.runBatch(batch, false);
+    if (batch.length > 1 && results?.some((result) => !result.ok)) {
+      results = this.runBatch(batch, true);
+    }
+    if (results === undefined) return;
+    this.afterWrites(batch.length);
+    batch.forEach((item, index) => {
+      const result = results[index]!;
+      if (result.ok) item.done(result.value);
+      else item.failed(result.error);
+    });
+  }
+
+  /**
+   * Runs the batch in one transaction. Without savepoints, stops at the first write that throws
+   * and rolls everything back. Undefined when the transaction itself failed (every write is
+   * told so).
+   */
+  private runBatch(
+    batch: typeof this.queued,
+    isolated: boolean,
+  ): ({ ok: true; value: unknown } | { ok: false; error: unknown })[] | undefined {
     const results: ({ ok: true; value: unknown } | { ok: false; error: unknown })[] = [];
     try {
       this.begin.run();
     } catch (error) {
       for (const item of batch) item.failed(error);
-      return;
+      return undefined;
     }
     for (const item of batch) {
-      this.savepoint.run();
+      if (isolated) this.savepoint.run();
       try {
         results.push({ ok: true, value: item.work() });
-        this.release.run();
+        if (isolated) this.release.run();
       } catch (error) {
+        results.push({ ok: false, error });
+        if (!isolated) {
+          this.db.exec('ROLLBACK');
+          return results;
+        }
         this.rollbackToSavepoint.run();
         this.release.run();
-        results.push({ ok: false, error });
       }
     }
     try {
@@ -377,14 +406,9 @@ export class SandboxDatabase {
     } catch (error) {
       if (this.db.isTransaction) this.db.exec('ROLLBACK');
       for (const item of batch) item.failed(error);
-      return;
+      return undefined;
     }
-    this.afterWrites(batch.length);
-    batch.forEach((item, index) => {
-      const result = results[index]!;
-      if (result.ok) item.done(result.value);
-      else item.failed(result.error);
-    });
+    return results;
   }
 
   /**
