@@ -107,12 +107,13 @@ describe('safe writes against the sandbox with faults on (real HTTP)', () => {
     const printed = [first.stdout, second.stdout, third.stdout].flatMap(lines);
     const printedNames = printed.map((line) => (JSON.parse(line) as { name: string }).name);
     expect(new Set(printedNames).size).toBe(RECORDS);
-    // One line per record. The one exception: a kill in the microseconds between writing a
-    // pet's line and journaling that it was written prints that pet again (same line), on
-    // resume; it is never lost.
+    // One line per record. The one exception: a kill in the microseconds between writing
+    // pets' lines (those created in one turn of the event loop, at most --concurrency of them)
+    // and journaling that they were written prints those pets again (same lines), on resume;
+    // none is ever lost.
     const repeated = printed.filter((line, i) => printed.indexOf(line) !== i);
     expect(printed.length - RECORDS).toBe(repeated.length);
-    expect(repeated.length).toBeLessThanOrEqual(1);
+    expect(repeated.length).toBeLessThanOrEqual(8);
 
     expect(await sandbox.stop()).toBe(0);
     sandboxes.splice(sandboxes.indexOf(sandbox), 1);

@@ -135,19 +135,42 @@ export async function runPetsAddBulk(ctx: Context, options: BulkAddOptions): Pro
     );
   });
 
+  /** Pets created in this turn of the event loop, written out together at its end. */
+  let toPrint: { pet: Pet; record: number }[] = [];
+  const printQueued = () => {
+    if (toPrint.length === 0) return;
+    const batch = toPrint;
+    toPrint = [];
+    // The journal says `created` for each before its line is written, so a printed pet is
+    // always journaled as created; `printed` is written right after the lines (made ready
+    // before, so the gap is one system call): a run killed in that gap prints those pets again
+    // on resume, never loses one.
+    journal.flush();
+    const printed = batch.map(({ record }) => encodeEntry({ type: 'printed', record }));
+    if (delimited) delimited.write(batch.map(({ pet }) => pet));
+    else ctx.io.stdout.write(batch.map(({ pet }) => stringifyJson(pet) + '\n').join(''));
+    if (ctx.io.stdoutClosed()) {
+      stop ??= 'stdout closed';
+      return;
+    }
+    for (const entry of printed) journal.append(entry);
+    journal.flush();
+  };
   const emit = (pet: Pet, record: number) => {
     noteCreated(pet);
     if (table) {
       forTable.push(pet);
       ctx.notice(`created ${pet.id.toString()} ${sanitizeLine(pet.name)}`);
-    } else {
-      // Journaled right after the line is written (made ready before, so the gap is one system
-      // call): a run killed in that gap prints this one pet again on resume, never loses it.
-      const printed = encodeEntry({ type: 'printed', record });
-      if (delimited) delimited.write([pet]);
-      else ctx.io.stdout.write(stringifyJson(pet) + '\n');
-      if (ctx.io.stdoutClosed()) stop ??= 'stdout closed';
-      else journal.append(printed);
+    } else if (toPrint.push({ pet, record }) === 1) {
+      // One write to stdout (and one to the journal) for all the pets of a turn, not each.
+      setImmediate(() => {
+        try {
+          printQueued();
+        } catch (error) {
+          stop ??= 'run-wide failure';
+          fatal ??= error as Error;
+        }
+      });
     }
   };
   // `sending` entries are journaled ahead of the requests, so a record rarely waits for a disk
@@ -194,6 +217,7 @@ export async function runPetsAddBulk(ctx: Context, options: BulkAddOptions): Pro
           record,
           error: summarize(error),
         });
+        journal.flush();
         throw error;
       }
       // Outcomes are written at once, not waited on: only a `sending` must be on disk first.
@@ -233,11 +257,17 @@ export async function runPetsAddBulk(ctx: Context, options: BulkAddOptions): Pro
       if (table || options.printAll || !printed) emit(pet, index + 1);
       else noteCreated(pet);
     }
+    printQueued();
     if (ctx.io.stdoutClosed()) stop = 'stdout closed';
     const workers = Array.from({ length: Math.min(options.concurrency, send.length) }, worker);
     await Promise.race([Promise.all(workers), abandoned]);
   } finally {
     stopListening();
+    try {
+      printQueued();
+    } catch (error) {
+      fatal ??= error as Error;
+    }
     withdrawUnsent();
   }
 

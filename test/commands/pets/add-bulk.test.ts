@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -268,6 +268,49 @@ describe('pets add --file, through a recording transport', () => {
     expect(code).toBe(0);
     expect(maxInFlight).toBe(n);
     expect(io.out().trimEnd().split('\n')).toHaveLength(n * 2);
+    transport.verify();
+  });
+
+  it('has each pet journaled as created before its line reaches stdout, and as printed after', async () => {
+    const transport = new FakeTransport();
+    for (let i = 0; i < 40; i++) {
+      transport.on('POST', '/v1/pets', (request) => created(request, 500 + i));
+    }
+    const journal = join(mkdtempSync(join(tmpdir(), 'petstore-journal-')), 'run.journal');
+    const io = fakeIO();
+    const write = io.stdout.write.bind(io.stdout);
+    const unjournaled: string[] = [];
+    // At every write to stdout, the journal file itself must already say `created` for each
+    // pet in it: a run killed right after the write would otherwise lose what it printed.
+    io.stdout.write = (text: string) => {
+      const onFile = readFileSync(journal, 'utf8');
+      for (const line of text.split('\n').filter(Boolean)) {
+        const { id } = JSON.parse(line) as { id: number };
+        if (
+          !onFile.includes(`"type":"created","record":`) ||
+          !onFile.includes(`"pet":{"id":${id},`)
+        ) {
+          unjournaled.push(line);
+        }
+      }
+      return write(text);
+    };
+    const file = petsFile(ndjson(40));
+    const code = await main(
+      ['pets', 'add', '--file', file, '--concurrency', '8', '--journal', journal],
+      io,
+      fakeEnv,
+      { transport },
+    );
+    expect(code).toBe(0);
+    expect(io.out().trimEnd().split('\n')).toHaveLength(40);
+    expect(unjournaled).toEqual([]);
+    const entries = readFileSync(journal, 'utf8')
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { type: string; record?: number });
+    const printed = entries.filter((entry) => entry.type === 'printed').map((e) => e.record);
+    expect(printed.sort((a, b) => a! - b!)).toEqual(Array.from({ length: 40 }, (_, i) => i + 1));
     transport.verify();
   });
 
