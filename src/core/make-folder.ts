@@ -1,28 +1,38 @@
-import { mkdir, stat } from 'node:fs/promises';
+import { mkdirSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 
 /**
  * Creates `folder` and any missing parents, like `mkdir -p`. Node's own recursive mkdir never
  * returns when a parent refuses new entries with ENOENT (e.g. under /proc); this walks up at
- * most once per path segment, so a bad path ends in an error, not a hang.
+ * most once per path segment, so a bad path ends in an error, not a hang. Synchronous inside:
+ * a few system calls, where node:fs/promises would cost a command about 10 ms to load.
  */
-export async function makeFolder(folder: string, mode: number): Promise<void> {
+export function makeFolder(folder: string, mode: number): Promise<void> {
+  return new Promise((resolve) => {
+    makeFolderNow(folder, mode);
+    resolve();
+  });
+}
+
+function makeFolderNow(folder: string, mode: number): void {
   try {
-    await mkdir(folder, { mode });
+    mkdirSync(folder, { mode });
     return;
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'EEXIST') {
-      if ((await stat(folder)).isDirectory()) return;
+      if (statSync(folder).isDirectory()) return;
       throw error;
     }
     const parent = dirname(folder);
     if (code !== 'ENOENT' || parent === folder) throw error;
-    await makeFolder(parent, mode);
+    makeFolderNow(parent, mode);
   }
   // The parent exists now; a second ENOENT is final.
-  await mkdir(folder, { mode }).catch(async (error: unknown) => {
+  try {
+    mkdirSync(folder, { mode });
+  } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code !== 'EEXIST' || !(await stat(folder)).isDirectory()) throw error;
-  });
+    if (code !== 'EEXIST' || !statSync(folder).isDirectory()) throw error;
+  }
 }

@@ -1,7 +1,7 @@
-import { randomBytes } from 'node:crypto';
 import { statSync } from 'node:fs';
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import type { Int64 } from '../core/int64.js';
+import { randomHex } from '../core/random-hex.js';
 
 export interface StoredMessage {
   id: string;
@@ -330,7 +330,7 @@ export class SandboxDatabase {
 
   addMessage(message: string): StoredMessage {
     const stored: StoredMessage = {
-      id: `msg_${randomBytes(8).toString('hex')}`,
+      id: `msg_${randomHex(8)}`,
       message,
       status: 'queued',
       createdAt: new Date().toISOString(),

@@ -1,7 +1,7 @@
-import { randomBytes } from 'node:crypto';
 import { makeFolder } from '../core/make-folder.js';
 import { dirname } from 'node:path';
 import { ConfigError } from '../core/errors.js';
+import { randomHex } from '../core/random-hex.js';
 import { startSandboxServer } from './server.js';
 
 export interface LaunchedSandbox {
@@ -26,7 +26,7 @@ export async function launchSandbox(options: { databaseFile: string }): Promise<
       cause: error,
     });
   }
-  const apiKey = `sk_sandbox_${randomBytes(16).toString('hex')}`;
+  const apiKey = `sk_sandbox_${randomHex(16)}`;
   const sandbox = await startSandboxServer({
     host: '127.0.0.1',
     port: 0,

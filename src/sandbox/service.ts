@@ -1,7 +1,8 @@
-import { hash, randomUUID } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { JsonTooDeepError, parseJson, stringifyJson } from '../core/json.js';
+import { randomHex } from '../core/random-hex.js';
 import {
   GET_PET_SUNSET,
   IDEMPOTENCY_KEY_HEADER,
@@ -78,11 +79,21 @@ function matchRoute(path: string): Route | undefined {
   return undefined;
 }
 
-function send(res: ServerResponse, { status, body, headers }: Reply) {
+/**
+ * X-Request-Id values: unique per server (a random prefix made at start, then a count), and
+ * made without node:crypto, which an in-process sandbox would otherwise load for them.
+ */
+function requestIds(): () => string {
+  const prefix = `req_${randomHex(8)}_`;
+  let count = 0;
+  return () => `${prefix}${(++count).toString(36)}`;
+}
+
+function send(res: ServerResponse, { status, body, headers }: Reply, requestId: string) {
   res.writeHead(status, {
     'content-type': 'application/json',
     'content-length': Buffer.byteLength(body),
-    'x-request-id': randomUUID(),
+    'x-request-id': requestId,
     ...headers,
   });
   res.end(body);
@@ -346,6 +357,7 @@ async function faultsBefore(faults: Faults): Promise<void> {
 export function createSandboxHandler(options: SandboxServiceOptions) {
   const { faults } = options;
   const now = options.now ?? Date.now;
+  const nextRequestId = requestIds();
   return (req: IncomingMessage, res: ServerResponse): void => {
     const url = new URL(req.url ?? '/', 'http://sandbox.invalid');
     const handle = async (): Promise<Reply> => {
@@ -377,7 +389,7 @@ export function createSandboxHandler(options: SandboxServiceOptions) {
         res.socket?.resetAndDestroy();
         return;
       }
-      send(res, done);
+      send(res, done, nextRequestId());
     };
     handle().then(answer, (error: unknown) => {
       const problem =
@@ -395,6 +407,7 @@ export function createSandboxHandler(options: SandboxServiceOptions) {
           { code: problem.code, message: problem.message, status: problem.status },
           problem.headers,
         ),
+        nextRequestId(),
       );
       if (problem.headers.connection === 'close') req.resume();
     });

@@ -311,6 +311,18 @@ describe('POST /quickstart/messages', () => {
   });
 });
 
+describe('X-Request-Id', () => {
+  it('differs on every answer, errors included', async () => {
+    const sandbox = await start();
+    const ids: (string | null)[] = [];
+    for (const url of [`${sandbox.apiBaseUrl}/pets`, `${sandbox.apiBaseUrl}/nowhere`]) {
+      for (let i = 0; i < 5; i++) ids.push((await call(url)).headers.get('x-request-id'));
+    }
+    for (const id of ids) expect(id).toMatch(/^req_[0-9a-f]{16}_[0-9a-z]+$/);
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+});
+
 describe('storage', () => {
   it('keeps data in the file across restarts', async () => {
     const database = join(mkdtempSync(join(tmpdir(), 'sandbox-db-')), 'sandbox.db');
