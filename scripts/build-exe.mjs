@@ -15,6 +15,8 @@ import {
 } from 'node:fs';
 import { join } from 'node:path';
 import process from 'node:process';
+import { lazyBuiltins } from './lazy-builtins.mjs';
+import { lazyUndici } from './lazy-undici.mjs';
 
 const root = join(import.meta.dirname, '..');
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
@@ -47,6 +49,8 @@ void (async () => {
   target: 'node24',
   define: { __PETSTORE_VERSION__: JSON.stringify(pkg.version) },
   external: ['@napi-rs/keyring'],
+  // As in the npm build: built-ins and undici's HTTP/2 half loaded when first used.
+  plugins: [lazyBuiltins, lazyUndici],
   logLevel: 'error',
 });
 
