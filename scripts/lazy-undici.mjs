@@ -2,8 +2,9 @@
 //
 // - HTTP/2: undici's client requires its HTTP/2 half, which requires node:http2, which loads
 //   node:tls and node:crypto: about 25 ms of a 45 ms process start on the reference machine,
-//   for a protocol petstore never negotiates (no `allowH2`). Here the client gets a function
-//   that requires that half when a connection first needs it.
+//   for a protocol only TLS connections can negotiate (ALPN). Here the client gets a function
+//   that requires that half when a connection first negotiates HTTP/2
+//   (test/e2e/https.e2e.test.ts covers both protocols).
 // - node:assert (about 10 ms to load): undici calls `assert(condition)` as an internal check.
 //   Here it is a function that loads node:assert only when a condition fails, to throw its
 //   AssertionError; any other member (assert.strictEqual, ...) loads it on first use.

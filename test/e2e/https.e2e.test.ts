@@ -1,0 +1,91 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createSecureServer } from 'node:http2';
+import { createServer as createHttpsServer } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/run-cli.js';
+
+// The built petstore over TLS, to a server that speaks HTTP/2 and one that speaks only
+// HTTP/1.1. undici offers both (ALPN); the build loads its HTTP/2 client only when a
+// connection negotiates it (scripts/lazy-undici.mjs), which is what this proves works.
+const folder = mkdtempSync(join(tmpdir(), 'petstore-tls-'));
+const key = join(folder, 'key.pem');
+const cert = join(folder, 'cert.pem');
+const servers: { close: (done: () => void) => unknown }[] = [];
+const seen: { httpVersion: string; url: string; authorization: string | undefined }[] = [];
+
+function answer(req: IncomingMessage, res: ServerResponse) {
+  seen.push({
+    httpVersion: req.httpVersion,
+    url: req.url ?? '',
+    authorization: req.headers.authorization,
+  });
+  res.writeHead(200, { 'content-type': 'application/json' });
+  res.end('[{"id":9223372036854775807,"name":"Rex","categoryId":1}]');
+}
+
+async function serve(http2: boolean): Promise<string> {
+  const tls = { key: readFileSync(key), cert: readFileSync(cert) };
+  const server = http2
+    ? createSecureServer({ ...tls, allowHTTP1: true }, (req, res) =>
+        answer(req as unknown as IncomingMessage, res as unknown as ServerResponse),
+      )
+    : createHttpsServer(tls, answer);
+  servers.push(server);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return `https://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+}
+
+beforeAll(() => {
+  execFileSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:prime256v1',
+      '-nodes',
+      '-keyout',
+      key,
+      '-out',
+      cert,
+      '-days',
+      '1',
+      '-subj',
+      '/CN=127.0.0.1',
+      '-addext',
+      'subjectAltName=IP:127.0.0.1',
+    ],
+    { stdio: 'ignore' },
+  );
+});
+
+afterAll(async () => {
+  await Promise.all(
+    servers.map((server) => new Promise<void>((resolve) => server.close(() => resolve()))),
+  );
+});
+
+describe('pets list over HTTPS', () => {
+  it.each([
+    ['HTTP/2', true, '2.0'],
+    ['HTTP/1.1 only', false, '1.1'],
+  ])('to a server speaking %s', async (_, http2, httpVersion) => {
+    const baseUrl = await serve(http2);
+    const result = await runCli(['pets', 'list', '--json'], {
+      env: { PETSTORE_BASE_URL: baseUrl, PETSTORE_API_KEY: 'k', NODE_EXTRA_CA_CERTS: cert },
+    });
+    expect(result.stderr).toBe('');
+    expect(result).toMatchObject({
+      code: 0,
+      stdout: '[{"id":9223372036854775807,"name":"Rex","categoryId":1}]\n',
+    });
+    expect(seen.at(-1)).toEqual({ httpVersion, url: '/v1/pets', authorization: 'Bearer k' });
+  });
+});
