@@ -220,7 +220,8 @@ export async function runPetsAddBulk(ctx: Context, options: BulkAddOptions): Pro
         journal.flush();
         throw error;
       }
-      // Outcomes are written at once, not waited on: only a `sending` must be on disk first.
+      // Outcomes are not waited on: only a `sending` must be on disk first. A `created` reaches
+      // the file before the pet's line reaches stdout (printQueued flushes first).
       journal.append({ type: 'created', record, pet: result });
       emit(result, record);
     } catch (error) {
