@@ -48,7 +48,7 @@ function redacting(output: Output, redactor: SecretRedactor): Output {
 export function redactingIO(io: IO, redactor: SecretRedactor): IO {
   // Copied by descriptor, not spread: a spread would read `stdin`, which the process's IO
   // makes only when a command reads it.
-  return Object.defineProperties(Object.create(null) as IO, {
+  return Object.defineProperties({} as IO, {
     ...Object.getOwnPropertyDescriptors(io),
     stdout: { value: redacting(io.stdout, redactor), enumerable: true },
     stderr: { value: redacting(io.stderr, redactor), enumerable: true },
