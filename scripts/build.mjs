@@ -30,10 +30,11 @@ const result = await build({
   // ESM imports of built-ins, loaded when first used and without ESM facades; undici's
   // HTTP/2 half and its node:assert, loaded only when used.
   plugins: [lazyBuiltins, lazyUndici],
-  // Bundled CommonJS (undici) calls require() for Node built-ins; ESM has no require. (Not an
-  // import of node:module, whose ESM facade would load its source-map support.)
+  // Bundled CommonJS (undici) calls require() for Node built-ins; ESM has no require. Made on
+  // first call (createRequire costs about 20 µs, and every chunk gets this banner, used or
+  // not), and not through an import of node:module, whose ESM facade loads source maps.
   banner: {
-    js: "const require = process.getBuiltinModule('node:module').createRequire(import.meta.url);",
+    js: "let __petstoreRequire; const require = (id) => (__petstoreRequire ??= process.getBuiltinModule('node:module').createRequire(import.meta.url))(id);",
   },
   logLevel: 'warning',
 });
