@@ -1,3 +1,5 @@
+import { isatty } from 'node:tty';
+
 export interface Output {
   write(text: string): unknown;
 }
@@ -67,7 +69,7 @@ export function processIO(): IO {
     stdoutIsTTY: isTTY(process.stdout),
     stderrIsTTY: isTTY(process.stderr),
     get stdinIsTTY() {
-      return process.getBuiltinModule('node:tty').isatty(0);
+      return isatty(0);
     },
     stdoutColumns: isTTY(process.stdout) ? process.stdout.columns || undefined : undefined,
     stdoutClosed: stdout.closed,

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { closeSync, openSync, readSync } from 'node:fs';
 
 /**
@@ -17,7 +18,7 @@ export function randomHex(bytes: number): string {
     }
     return buffer.toString('hex');
   } catch {
-    return process.getBuiltinModule('node:crypto').randomBytes(bytes).toString('hex');
+    return randomBytes(bytes).toString('hex');
   } finally {
     if (fd !== undefined) closeSync(fd);
   }

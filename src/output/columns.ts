@@ -19,8 +19,8 @@ export function columnTitle(header: string): string {
 }
 
 /**
- * The columns --fields names, in its order. Field names are matched exactly; an unknown one is
- * refused before anything is sent, listing the known ones.
+ * The columns --fields names, in its order, matched exactly. parseFields has already refused
+ * unknown names (exit 2, listing the known ones), so one here is a bug.
  */
 export function pickColumns<Row>(
   columns: readonly Column<Row>[],

@@ -276,19 +276,18 @@ export class SandboxDatabase {
   } {
     const after = query.after ?? INT64_MIN;
     const { limit, status } = query;
-    const [row] = (
-      status
-        ? this.selectPetsByStatus.all({ status, limit, after })
-        : this.selectPets.all({ limit, after })
-    ) as { json: string; count: number; last: string | null }[];
+    // node:sqlite refuses a named parameter a statement does not have, even when undefined.
+    const [page, more, byStatus] = status
+      ? [this.selectPetsByStatus, this.selectPetsByStatusAfter, { status }]
+      : [this.selectPets, this.selectPetsAfter, {}];
+    const [row] = page.all({ ...byStatus, limit, after }) as {
+      json: string;
+      count: number;
+      last: string | null;
+    }[];
     const { json, count, last } = row!;
     if (count < limit || last === null) return { json, nextAfter: undefined };
-    const lastId = BigInt(last);
-    const [next] = (
-      status
-        ? this.selectPetsByStatusAfter.all({ status, after: lastId })
-        : this.selectPetsAfter.all({ after: lastId })
-    ) as { more: number }[];
+    const [next] = more.all({ ...byStatus, after: BigInt(last) }) as { more: number }[];
     return { json, nextAfter: next!.more ? last : undefined };
   }
 

@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { createServer } from 'node:http';
 import { dirname } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { ConfigError } from '../core/errors.js';
@@ -70,12 +71,6 @@ export function openSandboxDatabase(
     );
   }
 }
-
-/**
- * node:http through getBuiltinModule, not `import`: an ESM import evaluates every export of the
- * module, including its lazy WebSocket getters, which load Node's own copy of undici.
- */
-const { createServer } = process.getBuiltinModule('node:http');
 
 export async function startSandboxServer(options: SandboxServerOptions): Promise<RunningSandbox> {
   const db = openSandboxDatabase(options.database, {

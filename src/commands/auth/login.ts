@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { changeConfig } from '../config-change.js';
 import type { RunVerb } from '../../cmdutil/run-verb.js';
-import { KeyringUnavailableError } from '../../config/keyring.js';
+import { KEYRING_TIMEOUT_MS, KeyringUnavailableError } from '../../config/keyring.js';
 import { environmentKey, maskKey, SANDBOX_PROFILE, storedProfile } from '../../config/profiles.js';
 import type { ConfigData } from '../../config/schema.js';
 import type { Context } from '../../context/context.js';
@@ -167,7 +167,7 @@ export function registerAuthLogin(auth: Command, runVerb: RunVerb): void {
       `
 The key is never taken from the command line. It is checked against the service before it is
 stored; a 401 stores nothing and exits 3. It goes to the OS keyring (Secret Service, Keychain,
-Credential Manager) when one answers within 3 s, else to the config file (mode 0600) with a
+Credential Manager) when one answers within ${KEYRING_TIMEOUT_MS / 1000} s, else to the config file (mode 0600) with a
 warning saying why.
 
 Examples:

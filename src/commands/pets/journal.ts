@@ -217,7 +217,10 @@ export class JournalWriter {
     if (size > 0) {
       const last = Buffer.alloc(1);
       await file.read(last, 0, 1, size - 1);
-      if (last[0] !== 0x0a) writer.writeAll(Buffer.from('\n'));
+      if (last[0] !== 0x0a) {
+        writer.append(Buffer.from('\n'));
+        writer.flush();
+      }
     }
     return writer;
   }
@@ -300,16 +303,6 @@ export class JournalWriter {
     } finally {
       await this.file.close();
       await this.unlock();
-    }
-  }
-
-  private writeAll(bytes: Buffer): void {
-    try {
-      for (let done = 0; done < bytes.length;) {
-        done += writeSync(this.file.fd, bytes, done);
-      }
-    } catch (error) {
-      throw journalError(this.path, error);
     }
   }
 }
