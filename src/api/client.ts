@@ -9,6 +9,7 @@ import {
   type UnknownOutcome,
 } from '../core/unknown-outcome.js';
 import { parseJson, stringifyJson } from '../core/json.js';
+import { SecretRedactor } from '../core/redact.js';
 import type { ListPetsQuery, MessageReceipt, NewPet, Pet } from '../core/types.js';
 import {
   checkMessageReceipt,
@@ -19,6 +20,7 @@ import {
 } from './decode.js';
 import { linkTarget } from './link-header.js';
 import { DEADLINE_EXCEEDED, wasNeverSent } from './network-errors.js';
+import { scrubResponse, scrubStrings, type Redact } from './scrub.js';
 import { DEFAULT_BACKOFF, RETRYABLE_STATUSES, backoffDelay, parseRetryAfter } from './retry.js';
 import type { HttpRequest, HttpResponse, Transport } from './http.js';
 
@@ -43,6 +45,11 @@ export interface ClientOptions {
   /** Sends the requests; default: undici with this client's timeout. Its giver closes it. */
   transport?: Transport | undefined;
   onDeprecation?: ((notice: DeprecationNotice) => void) | undefined;
+  /**
+   * Masks the secrets the caller knows of in every response, as it arrives; the client's own
+   * key is always masked (by itself when this is absent).
+   */
+  redact?: Redact | undefined;
   sleep?: ((ms: number) => Promise<void>) | undefined;
   random?: (() => number) | undefined;
   now?: (() => number) | undefined;
@@ -134,6 +141,12 @@ function preview(request: HttpRequest): RequestPreview {
   };
 }
 
+function ownKeyRedactor(apiKey: string): Redact {
+  const redactor = new SecretRedactor();
+  redactor.add(apiKey);
+  return (text) => redactor.redact(text);
+}
+
 const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** The Animal Store API: one method per operation of the interface. */
@@ -142,8 +155,11 @@ export class PetstoreClient {
   /** The undici transport this client made for itself, and so closes. */
   private ownTransport: Transport | undefined;
 
+  private readonly redact: Redact;
+
   constructor(private readonly options: ClientOptions) {
     this.transport = options.transport;
+    this.redact = options.redact ?? ownKeyRedactor(options.apiKey);
   }
 
   async listPets(query: ListPetsQuery = {}): Promise<Pet[]> {
@@ -171,7 +187,10 @@ export class PetstoreClient {
       if (from.limit !== undefined) url.searchParams.set('limit', String(from.limit));
     }
     const response = await this.send(this.build('GET', url));
-    const pets = decodeResponse<Pet[]>(response, checkPets, 'a list of pets', { 401: AUTH_HINT });
+    const pets = scrubStrings(
+      decodeResponse<Pet[]>(response, checkPets, 'a list of pets', { 401: AUTH_HINT }),
+      this.redact,
+    );
     return { pets, next: linkTarget(response.headers.link, 'next', url) };
   }
 
@@ -192,10 +211,11 @@ export class PetstoreClient {
   async getPet(id: Int64): Promise<Pet> {
     const url = this.apiUrl(`pets/${id.toString()}`);
     const response = await this.send(this.build('GET', url));
-    return decodeResponse<Pet>(response, checkPet, 'a pet', {
+    const pet = decodeResponse<Pet>(response, checkPet, 'a pet', {
       401: AUTH_HINT,
       404: `No animal has id ${id.toString()}. List them with: petstore pets list`,
     });
+    return scrubStrings(pet, this.redact);
   }
 
   async sendMessage(message: string, options: WriteOptions = {}): Promise<MessageReceipt> {
@@ -241,7 +261,7 @@ export class PetstoreClient {
   private async exchange(request: HttpRequest): Promise<HttpResponse> {
     const transport = await this.transportFor();
     const log = this.options.log;
-    if (!log) return transport.send(request);
+    if (!log) return scrubResponse(await transport.send(request), this.redact);
     const started = performance.now();
     log(`> ${request.method} ${request.url.href}`);
     for (const [name, value] of Object.entries(request.headers)) {
@@ -250,7 +270,7 @@ export class PetstoreClient {
     if (request.body !== undefined) log(`> (body ${Buffer.byteLength(request.body)} bytes)`);
     const elapsed = () => `${Math.round(performance.now() - started)} ms`;
     try {
-      const response = await transport.send(request);
+      const response = scrubResponse(await transport.send(request), this.redact);
       log(`< ${response.status} ${request.method} ${request.url.href} (${elapsed()})`);
       for (const [name, value] of Object.entries(response.headers)) {
         log(`< ${name}: ${redactHeader(name, value ?? '')}`);
@@ -282,10 +302,11 @@ export class PetstoreClient {
     what: string,
   ): Promise<T> {
     const response = await this.send(request, unknownOutcome, options);
-    return decodeResponse<T>(response, check, what, {
+    const created = decodeResponse<T>(response, check, what, {
       401: AUTH_HINT,
       400: 'Fix the input and try again; nothing was created.',
     });
+    return scrubStrings(created, this.redact);
   }
 
   private build(

@@ -48,6 +48,7 @@ export function createClient(target: ServiceTarget, settings: ClientSettings): P
     log: settings.log,
     transport: settings.transport,
     onDeprecation: settings.onDeprecation,
+    redact: settings.redact,
     sleep: settings.sleep,
     random: settings.random,
     now: settings.now,

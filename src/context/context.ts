@@ -152,6 +152,7 @@ export function createContext(deps: ContextDeps): Context {
         allowInsecureHttp: settings.allowInsecureHttp,
         userAgent: USER_AGENT,
         transport: deps.transport,
+        redact: (text) => redactor.redact(text),
         log: settings.verbose ? (line) => io.stderr.write(`${sanitizeLine(line)}\n`) : undefined,
         onDeprecation: (notice) => {
           ctx.warnDeprecated(deprecationWarning(notice));

@@ -11,32 +11,65 @@ export function maskKey(key: string): string {
  */
 export const MIN_REDACTED_LENGTH = 6;
 
+/** Characters that sanitising removes later: hidden between a key's characters, they must not hide it. */
+const HIDDEN = '[\\p{Cc}\\p{Cf}]*';
+const SYNTAX = /[\\^$.*+?()[\]{}|/]/g;
+
+/** A pattern for one form of a secret: any letter case, invisible characters allowed between. */
+function formPattern(form: string): string {
+  return Array.from(form, (char) => char.replace(SYNTAX, '\\$&')).join(HIDDEN);
+}
+
+/**
+ * Each form a secret can take in text, with the mask that replaces it in that form, so that a
+ * masked JSON string or URL stays valid: as is, JSON-escaped, percent-encoded.
+ */
+function forms(secret: string): [form: string, mask: string][] {
+  const mask = maskKey(secret);
+  const json = (text: string) => JSON.stringify(text).slice(1, -1);
+  return [
+    [secret, mask],
+    [json(secret), json(mask)],
+    [encodeURIComponent(secret), encodeURIComponent(mask)],
+  ];
+}
+
 /**
  * Every secret the run has seen, and the means to keep them out of any text. Whatever the
  * source (a service echoing a key in an error, a verbose log, a table cell), a secret reaching
- * stdout or stderr through a redacting stream comes out masked.
+ * stdout or stderr through a redacting stream comes out masked. A service may also change it on
+ * the way: letter case, invisible characters inside it; those are masked too. The client masks
+ * responses as they arrive as well, before any text is cut short (an excerpt, a table cell),
+ * since the start of a key cut off is no longer the key.
  */
 export class SecretRedactor {
-  /** Each form a secret can take in text (as is, JSON-escaped, percent-encoded) -> its mask. */
-  private readonly forms = new Map<string, string>();
-  /** The forms, longest first, so a secret that contains another is masked whole. */
+  /** form -> mask, longest form first, so a secret that contains another is masked whole. */
+  private readonly masks = new Map<string, string>();
+  private pattern: RegExp | undefined;
   private ordered: string[] = [];
 
   add(secret: string | undefined): void {
     if (secret === undefined || secret.length < MIN_REDACTED_LENGTH) return;
-    const mask = maskKey(secret);
-    for (const form of [secret, JSON.stringify(secret).slice(1, -1), encodeURIComponent(secret)]) {
-      this.forms.set(form, mask);
+    let added = false;
+    for (const [form, mask] of forms(secret)) {
+      if (this.masks.has(form)) continue;
+      this.masks.set(form, mask);
+      added = true;
     }
-    this.ordered = [...this.forms.keys()].sort((a, b) => b.length - a.length);
+    if (!added) return;
+    this.ordered = [...this.masks.keys()].sort((a, b) => b.length - a.length);
+    this.pattern = new RegExp(
+      this.ordered.map((form) => `(${formPattern(form)})`).join('|'),
+      'giu',
+    );
   }
 
   redact(text: string): string {
-    let result = text;
-    for (const form of this.ordered) {
-      if (result.includes(form)) result = result.replaceAll(form, this.forms.get(form)!);
-    }
-    return result;
+    if (this.pattern === undefined) return text;
+    return text.replace(this.pattern, (...groups: unknown[]) => {
+      const index = groups.findIndex((group, at) => at > 0 && group !== undefined);
+      return this.masks.get(this.ordered[index - 1]!)!;
+    });
   }
 }
 

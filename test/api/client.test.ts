@@ -175,6 +175,33 @@ describe('listPets', () => {
     );
   });
 
+  it('masks an echoed key before an excerpt is cut, so not even its start is shown', async () => {
+    // The key straddles the excerpt's end (120 characters): cut first, its start would remain.
+    const body = `<html>${'x'.repeat(108)}${KEY.toUpperCase()}</html>`;
+    nock(ORIGIN).get('/v1/pets').reply(502, body, { 'content-type': 'text/html' });
+    const error = (await client({ retries: 0 })
+      .instance.listPets()
+      .catch((e: unknown) => e)) as ApiError;
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error.message).toContain('x****');
+    expect(error.message).not.toMatch(/sk_test/i);
+  });
+
+  it('masks the key in the values and headers a service sends, however it spells it', async () => {
+    const escaped = Array.from(KEY, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+    nock(ORIGIN)
+      .get('/v1/pets')
+      .reply(200, `[{"id":1,"name":"pet ${escaped.join('')}","categoryId":1}]`, {
+        ...JSON_HEADERS,
+        'x-request-id': `req-${KEY}`,
+      });
+    const { instance, log } = client();
+    const [pet] = await instance.listPets();
+    expect(pet?.name).toBe('pet ****1234');
+    expect(log.join('\n')).toContain('x-request-id: req-****1234');
+    expect(log.join('\n')).not.toContain(KEY);
+  });
+
   it('logs exchanges with the key redacted', async () => {
     nock(ORIGIN).get('/v1/pets').reply(200, [], JSON_HEADERS);
     const { instance, log } = client();

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { stringifyJson } from '../../src/core/json.js';
-import { SecretRedactor } from '../../src/core/redact.js';
+import { maskKey, SecretRedactor } from '../../src/core/redact.js';
 
 describe('SecretRedactor', () => {
   it('masks a key in every form text can carry it: as is, JSON-escaped, percent-encoded', () => {
@@ -9,11 +9,12 @@ describe('SecretRedactor', () => {
     redactor.add(key);
     const echoed = stringifyJson({ message: `API key ${key} is invalid` });
     const inUrl = `> GET https://api.test/v1/pets?key=${encodeURIComponent(key)}`;
-    for (const text of [`plain ${key}`, echoed, inUrl]) {
-      const redacted = redactor.redact(text);
-      expect(redacted).toContain('****?x=1');
-      expect(redacted).not.toContain('quoted');
-    }
+    const mask = maskKey(key);
+    expect(redactor.redact(`plain ${key}`)).toBe(`plain ${mask}`);
+    expect(JSON.parse(redactor.redact(echoed))).toEqual({ message: `API key ${mask} is invalid` });
+    expect(redactor.redact(inUrl)).toBe(
+      `> GET https://api.test/v1/pets?key=${encodeURIComponent(mask)}`,
+    );
   });
 
   it('masks a key that contains another key whole', () => {
@@ -21,6 +22,29 @@ describe('SecretRedactor', () => {
     redactor.add('sk_abcdef');
     redactor.add('sk_abcdef_longer_key');
     expect(redactor.redact('x sk_abcdef_longer_key y sk_abcdef z')).toBe('x ****_key y ****cdef z');
+  });
+
+  it('masks a key whatever its letter case, and with invisible characters inside it', () => {
+    const key = 'sk_live_Q7wP3mZ9vR2tY8uB';
+    const redactor = new SecretRedactor();
+    redactor.add(key);
+    const hidden = `${key.slice(0, 5)}\u200b${key.slice(5, 9)}\u0000\u202e${key.slice(9)}`;
+    for (const form of [key.toUpperCase(), key.toLowerCase(), hidden]) {
+      expect(redactor.redact(`invalid key ${form}!`)).toBe('invalid key ****Y8uB!');
+    }
+  });
+
+  it('keeps JSON and URLs valid: each form is replaced by the mask in the same form', () => {
+    const key = 'sk_live_a"b\\c"d';
+    const redactor = new SecretRedactor();
+    redactor.add(key);
+    const json = JSON.stringify({ message: `key ${key}`, other: 'x' });
+    expect(JSON.parse(redactor.redact(json))).toEqual({
+      message: `key ${maskKey(key)}`,
+      other: 'x',
+    });
+    const url = `https://x.test/?k=${encodeURIComponent(key)}`;
+    expect(new URL(redactor.redact(url)).searchParams.get('k')).toBe(maskKey(key));
   });
 
   it('leaves keys too short to tell from words alone', () => {

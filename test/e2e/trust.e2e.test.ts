@@ -15,7 +15,11 @@ describe('the key never leaves in any text', () => {
       const key = (req.headers.authorization ?? '').replace(/^Bearer /, '');
       const echo = { 'x-seen-key': key };
       // Only the stored key passes the check auth login makes; every other request fails.
-      if (req.url === '/v1/pets?limit=1' && key === STORED_KEY) {
+      if (req.url === '/v1/pets?limit=7') {
+        // Upper-cased, at the end of a page long enough to be cut to an excerpt.
+        res.writeHead(502, { 'content-type': 'text/html', ...echo });
+        res.end(`<html>${'x'.repeat(100)}${key.toUpperCase()}</html>`);
+      } else if (req.url === '/v1/pets?limit=1' && key === STORED_KEY) {
         sendJson(res, 200, '[]', echo);
       } else {
         const body = { code: 'invalid_key', message: `API key ${key} is invalid`, status: 401 };
@@ -40,6 +44,15 @@ describe('the key never leaves in any text', () => {
     const all = result.stdout + result.stderr;
     expect(all).toContain('****4321');
     expect(all).not.toContain(ENV_KEY);
+  });
+
+  it('masks the key however the service changed it, and before any excerpt is cut', async () => {
+    const result = await runCli(['pets', 'list', '--limit', '7', '--retries', '0'], {
+      env: { PETSTORE_BASE_URL: `${server.url}/v1`, PETSTORE_API_KEY: ENV_KEY },
+    });
+    expect(result.code).toBe(6);
+    expect(result.stderr).toContain('HTTP 502');
+    expect(result.stdout + result.stderr).not.toMatch(/sk_live_echo/i);
   });
 
   it('masks the key in the JUnit report smoke writes to a file', async () => {
