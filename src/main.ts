@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import type { Env, IO } from './core/io.js';
+import { processIO, type Env, type IO } from './core/io.js';
 import type { MainDeps } from './run-main.js';
 
 export type { MainDeps } from './run-main.js';
@@ -50,35 +50,40 @@ function builtHelp(keys: readonly string[]): string | undefined {
  */
 export async function main(
   argv: readonly string[],
-  io?: IO,
-  env?: Env,
+  io: IO = processIO(),
+  env: Env = process.env,
   deps?: MainDeps,
 ): Promise<number> {
-  const out = io?.stdout ?? process.stdout;
+  const out = io.stdout;
+  /** The exit code of an answer written here: 0, unless stdout could not take it. */
+  const written = async () => {
+    await io.stdoutFlushed();
+    const failure = io.stdoutError();
+    if (failure === undefined) return 0;
+    const { reportOutputFailure } = await import('./run-main.js');
+    return reportOutputFailure(failure, io, env);
+  };
   if (argv.length === 1 && argv[0] === '--version') {
     out.write(`${__PETSTORE_VERSION__}\n`);
-    return 0;
+    return written();
   }
   // The keyring helper: the tool runs itself as a child process to reach the OS keyring.
   if (argv[0] === '__keyring') {
     const { runKeyringHelper } = await import('./config/keyring-helper.js');
-    return runKeyringHelper(argv.slice(1), {
-      stdin: io?.stdin ?? process.stdin,
-      stdout: out,
-    });
+    return runKeyringHelper(argv.slice(1), { stdin: io.stdin, stdout: out });
   }
   // Shell completion of profile names: answered without loading the program.
   if (argv.length === 2 && argv[0] === '__complete' && argv[1] === 'profiles') {
     const { profileNamesForCompletion } = await import('./config/profile-names.js');
-    out.write(profileNamesForCompletion(env ?? process.env).join('\n') + '\n');
-    return 0;
+    out.write(profileNamesForCompletion(env).join('\n') + '\n');
+    return written();
   }
   const keys = helpKeys(argv);
-  if (keys !== undefined && !(io?.stdoutIsTTY ?? process.stdout.isTTY)) {
+  if (keys !== undefined && !io.stdoutIsTTY) {
     const text = builtHelp(keys);
     if (text !== undefined) {
       out.write(text);
-      return 0;
+      return written();
     }
   }
   const { runMain } = await import('./run-main.js');

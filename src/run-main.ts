@@ -7,7 +7,7 @@ import { verbPath, type RunVerb } from './cmdutil/run-verb.js';
 import { createContext, type Context, type Keyring } from './context/context.js';
 import { resolveTarget } from './context/resolve-target.js';
 import { outputFormatOrTable, resolveSettings, type RawGlobalOptions } from './context/settings.js';
-import { InterruptedError } from './core/errors.js';
+import { InterruptedError, OutputFailedError } from './core/errors.js';
 import { processIO, type Env, type IO } from './core/io.js';
 import { redactingIO, SecretRedactor } from './core/redact.js';
 import { ExitCode, reportError } from './output/report-error.js';
@@ -34,6 +34,19 @@ const loadClientFactory: ClientFactory = async (target, settings) => {
   const { createClient } = await import('./api/create-client.js');
   return createClient(target, settings);
 };
+
+/**
+ * For the answers main() gives before the program is loaded (--version, help): stdout could
+ * not be written. Reported in the form the run's errors would take.
+ */
+export function reportOutputFailure(failure: NodeJS.ErrnoException, io: IO, env: Env): number {
+  const json = errorsAsJson(outputFormatOrTable({}, env, io));
+  return reportError(new OutputFailedError(failure), {
+    json,
+    verbose: false,
+    write: (text) => io.stderr.write(text),
+  });
+}
 
 /** Runs the command line and returns the exit code; never exits the process itself. */
 export async function runMain(
@@ -83,6 +96,9 @@ export async function runMain(
   try {
     args = expandHelpCommand(program, argv);
     await program.parseAsync(args, { from: 'user' });
+    await io.stdoutFlushed();
+    const failure = io.stdoutError();
+    if (failure) throw new OutputFailedError(failure);
     return ExitCode.ok;
   } catch (caught) {
     let error = caught;

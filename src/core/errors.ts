@@ -119,6 +119,23 @@ export class OutputClosedError extends PetstoreError {
   readonly code = 'output_closed';
 }
 
+/**
+ * stdout could not be written for another reason than its reader going away (a full disk, an
+ * I/O error): the output is incomplete, though the command itself ran (a write took effect).
+ */
+export class OutputFailedError extends PetstoreError {
+  readonly code = 'output_failed';
+  constructor(
+    failure: NodeJS.ErrnoException,
+    what = 'the output is incomplete',
+    hint = 'Make room or send the output elsewhere. The command itself ran: check what a write did (petstore pets list) before running it again.',
+  ) {
+    // "ENOSPC: no space left on device, write" -> "ENOSPC: no space left on device"
+    const reason = failure.message.replace(/, \w+$/, '');
+    super(`standard output could not be written (${reason}): ${what}`, { hint, cause: failure });
+  }
+}
+
 /** Some records of a bulk run failed; each was reported as it happened. */
 export class BulkFailedError extends PetstoreError {
   readonly code = 'bulk_failed';

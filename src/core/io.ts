@@ -20,6 +20,13 @@ export interface IO {
    */
   stdoutClosed(): boolean;
   /**
+   * Why stdout could not be written, when it was not its reader going away: a full disk, an
+   * I/O error. The run must then fail, since its output is incomplete. Undefined until then.
+   */
+  stdoutError(): NodeJS.ErrnoException | undefined;
+  /** Resolves once what was written to stdout so far has reached the system, or failed to. */
+  stdoutFlushed(): Promise<void>;
+  /**
    * Calls the listener on SIGINT or SIGTERM, instead of the default of ending the process at
    * once, until the returned function is called.
    */
@@ -39,25 +46,43 @@ function isTTY(stream: { isTTY?: boolean | undefined }): boolean {
 /**
  * A process stream that treats a closed reader as normal: the EPIPE that Node would throw as an
  * uncaught error (a stack trace and exit 1) only marks the stream closed, and later writes are
- * dropped. Any other write failure is said once on stderr.
+ * dropped. Any other write failure (ENOSPC, EIO) also closes it, and is kept for the run to
+ * report once it has finished.
  */
-function guarded(stream: NodeJS.WriteStream, name: string) {
+function guarded(stream: NodeJS.WriteStream) {
   let closed = false;
-  stream.on('error', (error: NodeJS.ErrnoException) => {
-    if (!closed && error.code !== 'EPIPE' && name === 'standard output') {
-      process.stderr.write(`petstore: cannot write to ${name}: ${error.code ?? error.message}\n`);
-    }
+  let failure: NodeJS.ErrnoException | undefined;
+  const fail = (error: NodeJS.ErrnoException) => {
+    if (!closed && error.code !== 'EPIPE') failure = error;
     closed = true;
-  });
+  };
+  stream.on('error', fail);
+  const write = (text: string) => {
+    if (closed) return false;
+    const written = stream.write(text);
+    // A write that fails at once (a file, or a pipe, both written synchronously) marks the
+    // stream errored now, its 'error' event only later: a caller checking stdoutClosed() right
+    // after the write must already know that this text was not written.
+    if (stream.errored) fail(stream.errored);
+    return written;
+  };
   return {
-    output: { write: (text: string) => (closed ? false : stream.write(text)) },
+    output: { write },
     closed: () => closed,
+    failure: () => failure,
+    // The callback of an empty write comes once every earlier write is done or has failed; the
+    // failure's 'error' event follows it within the same turn of the event loop.
+    flushed: () =>
+      new Promise<void>((resolve) => {
+        if (closed) resolve();
+        else stream.write('', () => setImmediate(resolve));
+      }),
   };
 }
 
 export function processIO(): IO {
-  const stdout = guarded(process.stdout, 'standard output');
-  const stderr = guarded(process.stderr, 'standard error');
+  const stdout = guarded(process.stdout);
+  const stderr = guarded(process.stderr);
   return {
     stdout: stdout.output,
     stderr: stderr.output,
@@ -73,6 +98,8 @@ export function processIO(): IO {
     },
     stdoutColumns: isTTY(process.stdout) ? process.stdout.columns || undefined : undefined,
     stdoutClosed: stdout.closed,
+    stdoutError: stdout.failure,
+    stdoutFlushed: stdout.flushed,
     onSignal(listener) {
       // While a command handles signals itself it is their only handler. Others are set aside:
       // conf's atomic writer (when-exit) answers a signal by sending it again to end the process,

@@ -7,6 +7,7 @@ import {
   MissingCredentialError,
   NetworkError,
   OutputClosedError,
+  OutputFailedError,
   PetstoreError,
   ProtocolError,
   SmokeFailedError,
@@ -43,6 +44,8 @@ export function exitCodeFor(error: unknown): number {
   if (error instanceof NetworkError) return ExitCode.network;
   if (error instanceof SmokeFailedError) return ExitCode.smokeFailed;
   if (error instanceof OutputClosedError) return ExitCode.outputClosed;
+  // Like a file that cannot be written: the machine's state.
+  if (error instanceof OutputFailedError) return ExitCode.usage;
   if (error instanceof InterruptedError) {
     return error.signal === 'SIGTERM' ? ExitCode.terminated : ExitCode.interrupted;
   }

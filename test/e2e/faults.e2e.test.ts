@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BIN, freshHome, runCli } from '../helpers/run-cli.js';
 import { sendJson, startTestServer, type TestServer } from '../helpers/test-server.js';
@@ -36,15 +37,18 @@ function records(count: number): string {
   return Array.from({ length: count }, (_, i) => `{"name":"P${i}","categoryId":1}\n`).join('');
 }
 
-/** Runs `petstore ARGS | READER` in bash; resolves with petstore's exit code and stderr. */
+/**
+ * Runs `petstore ARGS SINK` in bash (SINK: `| head -1 >/dev/null`, `>/dev/full`); resolves
+ * with petstore's exit code and stderr.
+ */
 function pipeline(
   args: string[],
-  reader: string,
+  sink: string,
   env: Record<string, string>,
   input = '',
 ): Promise<{ code: number; stderr: string }> {
   const quoted = args.map((arg) => `'${arg}'`).join(' ');
-  const script = `"${process.execPath}" "${BIN}" ${quoted} 2>"$ERR" | ${reader} >/dev/null; echo "\${PIPESTATUS[0]}"; cat "$ERR"`;
+  const script = `"${process.execPath}" "${BIN}" ${quoted} 2>"$ERR" ${sink}; echo "\${PIPESTATUS[0]}"; cat "$ERR"`;
   const child = spawn('bash', ['-c', script], {
     env: { PATH: process.env.PATH, HOME: freshHome(), ERR: `${freshHome()}/err`, ...env },
     stdio: ['pipe', 'pipe', 'inherit'],
@@ -64,13 +68,13 @@ function pipeline(
 
 describe('closed pipes are normal', () => {
   it('--help | head -1 ends quietly with exit 0', async () => {
-    const result = await pipeline(['--help'], 'head -1', {});
+    const result = await pipeline(['--help'], '| head -1 >/dev/null', {});
     expect(result).toEqual({ code: 0, stderr: '' });
   });
 
   it('pets list | head -c 10 ends quietly with exit 0', async () => {
     const { server } = await slowService(0);
-    const result = await pipeline(['pets', 'list'], 'head -c 10', {
+    const result = await pipeline(['pets', 'list'], '| head -c 10 >/dev/null', {
       PETSTORE_BASE_URL: `${server.url}/v1`,
       PETSTORE_API_KEY: 'k_pipes',
     });
@@ -81,7 +85,7 @@ describe('closed pipes are normal', () => {
     const { server, state } = await slowService(5);
     const result = await pipeline(
       ['pets', 'add', '--file', '-', '--concurrency', '2'],
-      'head -1',
+      '| head -1 >/dev/null',
       { PETSTORE_BASE_URL: `${server.url}/v1`, PETSTORE_API_KEY: 'k_pipes' },
       records(400),
     );
@@ -93,6 +97,65 @@ describe('closed pipes are normal', () => {
     expect(state.created).toBeLessThan(400);
     const ids = /created ids: ([\d, ]+)/.exec(result.stderr)![1]!.split(', ');
     expect(ids).toHaveLength(state.created);
+  });
+});
+
+describe.skipIf(!existsSync('/dev/full'))('a stdout that cannot be written fails the run', () => {
+  const failed = (stderr: string) => JSON.parse(stderr.trim().split('\n').at(-1)!) as object;
+
+  it.each([[['--version']], [['--help']], [['completion', 'bash']]])(
+    '%j > /dev/full exits 2 and says so, without a stack trace',
+    async (args) => {
+      const result = await pipeline(args, '>/dev/full', {});
+      expect(result.code).toBe(2);
+      expect(failed(result.stderr)).toMatchObject({
+        code: 'output_failed',
+        message: expect.stringContaining('ENOSPC') as unknown,
+      });
+    },
+  );
+
+  it('pets list > /dev/full exits 2, not 0 as for a reader that went away', async () => {
+    const { server } = await slowService(0);
+    const result = await pipeline(['pets', 'list', '--json'], '>/dev/full', {
+      PETSTORE_BASE_URL: `${server.url}/v1`,
+      PETSTORE_API_KEY: 'k_full',
+    });
+    expect(result.code).toBe(2);
+    expect(failed(result.stderr)).toMatchObject({ code: 'output_failed' });
+  });
+
+  it('a bulk add stops; its resume prints every pet it created, none twice', async () => {
+    const { server, state } = await slowService(0);
+    const env = { PETSTORE_BASE_URL: `${server.url}/v1`, PETSTORE_API_KEY: 'k_full' };
+    const journal = `${freshHome()}/run.journal`;
+    const result = await pipeline(
+      ['pets', 'add', '--file', '-', '--journal', journal],
+      '>/dev/full',
+      env,
+      records(50),
+    );
+    expect(result.code).toBe(2);
+    expect(result.stderr).not.toMatch(/\n\s+at /);
+    expect(failed(result.stderr)).toMatchObject({
+      code: 'output_failed',
+      hint: expect.stringContaining(
+        `... | petstore pets add --file - --resume ${journal}`,
+      ) as unknown,
+    });
+    expect(state.created).toBeGreaterThan(0);
+    const resumed = await runCli(['pets', 'add', '--file', '-', '--resume', journal], {
+      env,
+      input: records(50),
+    });
+    expect(resumed.code).toBe(0);
+    const ids = resumed.stdout
+      .trimEnd()
+      .split('\n')
+      .map((line) => (JSON.parse(line) as { id: number }).id);
+    // The resume created the rest and printed them, and the pets the first run could not print.
+    expect(state.created).toBe(50);
+    expect(new Set(ids).size).toBe(50);
   });
 });
 

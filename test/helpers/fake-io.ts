@@ -6,6 +6,8 @@ export interface FakeIO extends IO {
   err(): string;
   /** Acts as the reader of stdout going away (`| head`): later writes are dropped. */
   closeStdout(): void;
+  /** Acts as a stdout that cannot be written (a full disk): later writes are dropped. */
+  failStdout(error: NodeJS.ErrnoException): void;
   /** Delivers a signal to whatever listens, as Ctrl-C or a service manager would. */
   signal(signal: StopSignal): void;
 }
@@ -14,6 +16,7 @@ export function fakeIO(options: { tty?: boolean; stdin?: string; columns?: numbe
   let out = '';
   let err = '';
   let closed = false;
+  let failure: NodeJS.ErrnoException | undefined;
   const listeners = new Set<(signal: StopSignal) => void>();
   const tty = options.tty ?? false;
   return {
@@ -30,10 +33,16 @@ export function fakeIO(options: { tty?: boolean; stdin?: string; columns?: numbe
     stdinIsTTY: tty,
     stdoutColumns: tty ? options.columns : undefined,
     stdoutClosed: () => closed,
+    stdoutError: () => failure,
+    stdoutFlushed: () => Promise.resolve(),
     out: () => out,
     err: () => err,
     closeStdout: () => {
       closed = true;
+    },
+    failStdout: (error) => {
+      closed = true;
+      failure = error;
     },
     onSignal: (listener) => {
       listeners.add(listener);

@@ -72,7 +72,7 @@ const EXIT_CODE_MEANINGS: Record<keyof typeof ExitCode, string> = {
   ok: 'success (an empty list is success)',
   unexpected: 'unexpected failure: a bug in petstore; rerun with `--verbose` and report it',
   usage:
-    'usage: bad flags, arguments or input, nothing sent; or the machine refused (a port in use, a file or folder that cannot be read or written)',
+    'usage: bad flags, arguments or input, nothing sent; or the machine refused (a port in use, a file or folder that cannot be read or written, a full disk under stdout)',
   auth: 'authentication: no key configured, or the service answered 401/403',
   notFound: 'not found (404)',
   invalid: 'the service rejected the request as invalid (400/409/422 and other 4xx)',

@@ -7,6 +7,7 @@ import {
   MissingCredentialError,
   NetworkError,
   OutputClosedError,
+  OutputFailedError,
   UsageError,
 } from '../../core/errors.js';
 import type { StopSignal } from '../../core/io.js';
@@ -38,6 +39,8 @@ export interface BulkAddOptions {
   printAll: boolean;
   /** Where each record is recorded before it is sent, and its outcome after. */
   journal: JournalWriter;
+  /** The command that completes this run (resumeCommand), for the hints. */
+  resumeCommand: string;
 }
 
 /** How many created ids a run that lost its stdout lists on stderr (the journal has all). */
@@ -93,8 +96,8 @@ export async function runPetsAddBulk(ctx: Context, options: BulkAddOptions): Pro
   let signal: StopSignal | undefined;
 
   const unknownHint = () =>
-    `Each may or may not have been created. Resume with: petstore pets add --resume ${journal.path} --retry-unknown (it sends each again with its Idempotency-Key; a service that honours the key creates nothing twice).`;
-  const resumeHint = () => `Complete the run with: petstore pets add --resume ${journal.path}`;
+    `Each may or may not have been created. Resume with: ${options.resumeCommand} --retry-unknown (it sends each again with its Idempotency-Key; a service that honours the key creates nothing twice).`;
+  const resumeHint = () => `Complete the run with: ${options.resumeCommand}`;
   const summary = () => {
     const notAttempted = send.length - next;
     const parts = [
@@ -286,6 +289,14 @@ export async function runPetsAddBulk(ctx: Context, options: BulkAddOptions): Pro
       ? ` and ${unlisted} more (every one is in the journal ${journal.path})`
       : '';
     const ids = createdCount ? `; created ids: ${createdIds.join(', ')}${rest}` : '';
+    const failure = ctx.io.stdoutError();
+    if (failure) {
+      throw new OutputFailedError(
+        failure,
+        `${summary()}${ids}`,
+        `Make room or send the output elsewhere, then: ${options.resumeCommand} (it prints the pets not printed yet).`,
+      );
+    }
     throw new OutputClosedError(`standard output was closed: ${summary()}${ids}`);
   }
   if (fatal !== undefined) {

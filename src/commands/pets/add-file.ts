@@ -14,6 +14,7 @@ import { runPetsAddBulk } from './add-bulk.js';
 import { journalReadError, JournalWriter, readJournal } from './journal.js';
 import { lockJournal } from './journal-lock.js';
 import { parsePetsFile } from './pets-file.js';
+import { resumeCommand } from './resume-command.js';
 import { planRun, type RetryChoices } from './resume-plan.js';
 
 export interface PetsAddFileOptions extends RetryChoices {
@@ -134,9 +135,8 @@ async function addFromFile(
     options.resume !== undefined && unlock !== undefined
       ? await JournalWriter.append(options.resume, unlock)
       : await JournalWriter.create(options.journal ?? (await defaultJournalPath(ctx, input)));
-  ctx.notice(
-    `Journal: ${journal.path} (if the run stops, complete it with: petstore pets add --resume ${journal.path})`,
-  );
+  const resume = resumeCommand(journal.path, input);
+  ctx.notice(`Journal: ${journal.path} (if the run stops, complete it with: ${resume})`);
   try {
     await journal.write({
       type: options.resume !== undefined ? 'resume' : 'run',
@@ -156,6 +156,7 @@ async function addFromFile(
       resendUnknown: options.retryUnknown,
       printAll: options.printAll,
       journal,
+      resumeCommand: resume,
     });
   } finally {
     await journal.close();
