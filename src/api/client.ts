@@ -100,6 +100,38 @@ function outcomeUnknownError(
   );
 }
 
+/**
+ * A write the service answered with a failure of its own (5xx), or with success (2xx) in a body
+ * that cannot be read: it may have been carried out, so its error says the outcome is unknown
+ * and how to send it again safely. A refusal (4xx) did nothing and is left as it is.
+ */
+function answeredWithoutOutcome(
+  error: unknown,
+  status: number,
+  request: HttpRequest,
+  unknown: UnknownOutcome,
+): unknown {
+  const succeeded = status >= 200 && status <= 299;
+  if (!(succeeded || status >= 500)) return error;
+  if (!(error instanceof ApiError || error instanceof ProtocolError)) return error;
+  const key = request.headers[IDEMPOTENCY_KEY_HEADER];
+  const why = succeeded
+    ? `The service answered HTTP ${status} (success) but its answer cannot be read: ${unknown.what}.`
+    : `The service failed after receiving the request: ${unknown.what}.`;
+  const options = {
+    hint: `${why} ${resendHint(unknown, key)}`,
+    cause: error,
+    outcomeUnknown: true,
+    idempotencyKey: key,
+  };
+  return error instanceof ApiError
+    ? new ApiError(error.status, error.code, error.message, {
+        ...options,
+        requestId: error.requestId,
+      })
+    : new ProtocolError(error.status, error.message, options);
+}
+
 /** One page of the list, and the page after it when the service links one (RFC 8288). */
 export interface PetsPage {
   pets: Pet[];
@@ -119,9 +151,9 @@ export interface WriteOptions {
   /** Sent as Idempotency-Key; a new random UUID when absent. */
   idempotencyKey?: string | undefined;
   /**
-   * When no answer comes after the request may have been sent, send it again with the same key
-   * (up to the client's retries). Only when the user asked: a service that ignores the key
-   * may then do the write twice.
+   * When no answer comes after the request may have been sent, or the service answers 5xx,
+   * send it again with the same key (up to the client's retries). Only when the user asked: a
+   * service that ignores the key may then do the write twice.
    */
   resendWhenUnknown?: boolean | undefined;
   /** Called when the service says its answer is a replay of an earlier send with the key. */
@@ -302,10 +334,15 @@ export class PetstoreClient {
     what: string,
   ): Promise<T> {
     const response = await this.send(request, unknownOutcome, options);
-    const created = decodeResponse<T>(response, check, what, {
-      401: AUTH_HINT,
-      400: 'Fix the input and try again; nothing was created.',
-    });
+    let created: T;
+    try {
+      created = decodeResponse<T>(response, check, what, {
+        401: AUTH_HINT,
+        400: 'Fix the input and try again; nothing was created.',
+      });
+    } catch (error) {
+      throw answeredWithoutOutcome(error, response.status, request, unknownOutcome);
+    }
     return scrubStrings(created, this.redact);
   }
 
@@ -330,8 +367,9 @@ export class PetstoreClient {
   /**
    * Sends with retries. GET is retried on network errors and 429/502/503/504. POST is retried,
    * with its Idempotency-Key unchanged, when it certainly did nothing: it never left this
-   * machine (refused, DNS) or the service answered 429. A POST with no answer is sent again
-   * only when the caller asks (resendWhenUnknown); otherwise its outcome is reported unknown.
+   * machine (refused, DNS) or the service answered 429. A POST with no answer, or answered 5xx,
+   * is sent again only when the caller asks (resendWhenUnknown); otherwise its outcome is
+   * reported unknown.
    */
   private async send(
     request: HttpRequest,
@@ -371,7 +409,10 @@ export class PetstoreClient {
       }
       this.noticeDeprecation(request, response);
       if (!safe && response.headers[IDEMPOTENT_REPLAYED_HEADER] === 'true') write.onReplayed?.();
-      const retryable = safe ? RETRYABLE_STATUSES.has(response.status) : response.status === 429;
+      // A write answered 5xx may have been carried out: sent again only when asked, with its key.
+      const retryable = safe
+        ? RETRYABLE_STATUSES.has(response.status)
+        : response.status === 429 || (write.resendWhenUnknown === true && response.status >= 500);
       if (canRetry && retryable) {
         const retryAfter = parseRetryAfter(response.headers['retry-after'], now());
         if (retryAfter === undefined || retryAfter <= MAX_RETRY_AFTER_MS) {

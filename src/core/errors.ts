@@ -9,12 +9,28 @@ export abstract class PetstoreError extends Error {
   readonly status: number = 0;
   /** One line telling the user what to do next. */
   readonly hint: string | undefined;
+  /**
+   * A write the service may or may not have carried out: sent with no answer, answered 5xx,
+   * or answered 2xx with a body that cannot be read. Never sent again unasked.
+   */
+  readonly outcomeUnknown: boolean;
+  /** The Idempotency-Key such a write was sent with: sending again with it is safe. */
+  readonly idempotencyKey: string | undefined;
 
-  constructor(message: string, options: { hint?: string | undefined; cause?: unknown } = {}) {
+  constructor(message: string, options: PetstoreErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = new.target.name;
     this.hint = options.hint;
+    this.outcomeUnknown = options.outcomeUnknown ?? false;
+    this.idempotencyKey = options.idempotencyKey;
   }
+}
+
+export interface PetstoreErrorOptions {
+  hint?: string | undefined;
+  cause?: unknown;
+  outcomeUnknown?: boolean | undefined;
+  idempotencyKey?: string | undefined;
 }
 
 /** Bad flags, arguments or input: nothing was sent. */
@@ -46,9 +62,9 @@ export class ApiError extends PetstoreError {
     status: number,
     code: string,
     message: string,
-    options: { hint?: string | undefined; requestId?: string | undefined } = {},
+    options: PetstoreErrorOptions & { requestId?: string | undefined } = {},
   ) {
-    super(message, { hint: options.hint });
+    super(message, options);
     this.status = status;
     this.code = code;
     this.requestId = options.requestId;
@@ -59,7 +75,7 @@ export class ApiError extends PetstoreError {
 export class ProtocolError extends PetstoreError {
   readonly code = 'unexpected_response';
   override readonly status: number;
-  constructor(status: number, message: string, options: { hint?: string } = {}) {
+  constructor(status: number, message: string, options: PetstoreErrorOptions = {}) {
     super(message, options);
     this.status = status;
   }
@@ -68,27 +84,9 @@ export class ProtocolError extends PetstoreError {
 /** The service could not be reached: refused, DNS, TLS, reset, timeout. */
 export class NetworkError extends PetstoreError {
   readonly code: string;
-  /**
-   * A write was sent but no answer came back: the service may or may not have carried it out.
-   * Such an error is never retried, and says so.
-   */
-  readonly outcomeUnknown: boolean;
-  /** The Idempotency-Key the unknown write was sent with: re-sending with it is safe. */
-  readonly idempotencyKey: string | undefined;
-  constructor(
-    code: string,
-    message: string,
-    options: {
-      hint?: string | undefined;
-      cause?: unknown;
-      outcomeUnknown?: boolean;
-      idempotencyKey?: string | undefined;
-    } = {},
-  ) {
+  constructor(code: string, message: string, options: PetstoreErrorOptions = {}) {
     super(message, options);
     this.code = code;
-    this.outcomeUnknown = options.outcomeUnknown ?? false;
-    this.idempotencyKey = options.idempotencyKey;
   }
 }
 

@@ -90,6 +90,8 @@ export interface ErrorFields {
   requestId?: string;
   /** Of a list that failed part way: how many items were printed before the failure. */
   printed?: number;
+  /** Of a write whose outcome is unknown: the key to send it again with, safely. */
+  idempotencyKey?: string;
 }
 
 export function errorFields(error: unknown): ErrorFields {
@@ -121,6 +123,9 @@ export function errorFields(error: unknown): ErrorFields {
   if (answered instanceof ApiError && answered.requestId)
     fields.requestId = sanitizeLine(answered.requestId);
   if (error instanceof IncompleteListError) fields.printed = error.printed;
+  if (error instanceof PetstoreError && error.outcomeUnknown && error.idempotencyKey) {
+    fields.idempotencyKey = sanitizeLine(error.idempotencyKey);
+  }
   return fields;
 }
 
@@ -133,12 +138,15 @@ export interface ErrorReportOptions {
 /** What a report says before the message: "petstore: " or "petstore: record 3 (Rex): ". */
 interface Subject {
   label?: string;
+  /** Said instead of the error's own hint. */
+  hint?: string | undefined;
   /** Extra members of the JSON form, e.g. { record: 3 }. */
   fields?: Record<string, unknown>;
 }
 
 function writeReport(error: unknown, options: ErrorReportOptions, subject: Subject): void {
   const fields = errorFields(error);
+  if (subject.hint !== undefined) fields.hint = sanitizeLine(subject.hint);
   if (options.json) {
     options.write(JSON.stringify({ ...fields, ...subject.fields }) + '\n');
     return;
@@ -170,7 +178,7 @@ export function reportError(error: unknown, options: ErrorReportOptions): number
 export function reportRecordError(
   error: unknown,
   options: Omit<ErrorReportOptions, 'verbose'>,
-  record: { position: number; name: string },
+  record: { position: number; name: string; hint?: string | undefined },
 ): void {
   writeReport(
     error,
@@ -178,6 +186,7 @@ export function reportRecordError(
     {
       label: `record ${record.position} (${sanitizeLine(record.name)})`,
       fields: { record: record.position },
+      hint: record.hint,
     },
   );
 }

@@ -330,6 +330,50 @@ describe('network faults (real sockets on 127.0.0.1)', () => {
     }
   });
 
+  it.each([
+    [500, '{"code":"internal","message":"boom","status":500}', 'application/json', ApiError],
+    [201, '{"id":1,"na', 'application/json', ProtocolError],
+    [201, '<html>ok</html>', 'text/html', ProtocolError],
+    [201, '{"created":true}', 'application/json', ProtocolError],
+  ])(
+    'a write answered %i with %s may have been done: its error says so, with its key',
+    async (status, body, type, kind) => {
+      nock(ORIGIN).post('/v1/pets').reply(status, body, { 'content-type': type });
+      const error = (await client()
+        .instance.createPet({ name: 'Rex', categoryId: 1 }, { idempotencyKey: 'k-maybe' })
+        .catch((e: unknown) => e)) as ApiError;
+      expect(error).toBeInstanceOf(kind);
+      expect(error).toMatchObject({ outcomeUnknown: true, idempotencyKey: 'k-maybe' });
+      expect(error.hint).toContain('the pet may or may not have been created');
+      expect(error.hint).toContain('--idempotency-key k-maybe');
+    },
+  );
+
+  it('a write refused with 4xx did nothing, and is not called unknown', async () => {
+    nock(ORIGIN)
+      .post('/v1/pets')
+      .reply(409, '{"code":"conflict","message":"exists","status":409}', JSON_HEADERS);
+    const error = (await client()
+      .instance.createPet({ name: 'Rex', categoryId: 1 })
+      .catch((e: unknown) => e)) as ApiError;
+    expect(error).toMatchObject({ status: 409, outcomeUnknown: false });
+  });
+
+  it('sends a write answered 5xx again, same key, only when asked (resendWhenUnknown)', async () => {
+    nock(ORIGIN)
+      .post('/v1/pets')
+      .matchHeader('idempotency-key', 'k-5xx')
+      .reply(502, '{"code":"bad_gateway","message":"down","status":502}', JSON_HEADERS)
+      .post('/v1/pets')
+      .matchHeader('idempotency-key', 'k-5xx')
+      .reply(201, '{"id":3,"name":"Rex","categoryId":1}', JSON_HEADERS);
+    const pet = await client().instance.createPet(
+      { name: 'Rex', categoryId: 1 },
+      { idempotencyKey: 'k-5xx', resendWhenUnknown: true },
+    );
+    expect(pet.id).toBe(3);
+  });
+
   it('never sends a POST answered 503 again: the service may have acted', async () => {
     const server = await startTestServer((_req, res) =>
       sendJson(res, 503, '{"code":"unavailable","message":"down","status":503}'),

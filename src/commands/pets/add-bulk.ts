@@ -8,6 +8,7 @@ import {
   NetworkError,
   OutputClosedError,
   OutputFailedError,
+  PetstoreError,
   UsageError,
 } from '../../core/errors.js';
 import type { StopSignal } from '../../core/io.js';
@@ -89,6 +90,8 @@ export async function runPetsAddBulk(ctx: Context, options: BulkAddOptions): Pro
     ({ index, error }) => ({ index, error: errorFromSummary(error) }),
   );
   const unknown: number[] = [...options.earlier.unknown];
+  /** The exit codes of this run's unknown records (earlier runs' count as network, 7). */
+  const unknownExitCodes = new Map<number, number>();
   const inFlight = new Set<number>();
   let next = 0;
   let stop: StopReason | undefined;
@@ -214,7 +217,7 @@ export async function runPetsAddBulk(ctx: Context, options: BulkAddOptions): Pro
           onReplayed: () => replayed++,
         });
       } catch (error) {
-        const outcomeUnknown = error instanceof NetworkError && error.outcomeUnknown;
+        const outcomeUnknown = error instanceof PetstoreError && error.outcomeUnknown;
         journal.append({
           type: outcomeUnknown ? 'unknown' : 'failed',
           record,
@@ -233,14 +236,21 @@ export async function runPetsAddBulk(ctx: Context, options: BulkAddOptions): Pro
         fatal ??= error as Error;
         return;
       }
-      const outcomeUnknown = error instanceof NetworkError && error.outcomeUnknown;
-      if (outcomeUnknown) unknown.push(index);
-      else failures.push({ index, error });
+      const outcomeUnknown = error instanceof PetstoreError && error.outcomeUnknown;
+      if (outcomeUnknown) {
+        unknown.push(index);
+        unknownExitCodes.set(index, exitCodeFor(error));
+      } else failures.push({ index, error });
       if (options.failFast) stop ??= 'fail-fast';
       reportRecordError(
-        outcomeUnknown ? withHint(error, unknownHint()) : error,
+        error,
         { json: errorsAsJson(ctx.settings.output), write: (text) => ctx.io.stderr.write(text) },
-        { position: record, name: snippet(pet.name, 40) },
+        {
+          position: record,
+          name: snippet(pet.name, 40),
+          // The run's own way to send it again: resume, not the single-pet command.
+          hint: outcomeUnknown ? unknownHint() : undefined,
+        },
       );
     } finally {
       inFlight.delete(index);
@@ -313,8 +323,11 @@ export async function runPetsAddBulk(ctx: Context, options: BulkAddOptions): Pro
     index: Infinity,
     error: undefined,
   });
+  const firstUnknown = Math.min(...unknown);
   const exitCode =
-    firstFailure.index < Math.min(...unknown) ? exitCodeFor(firstFailure.error) : ExitCode.network;
+    firstFailure.index < firstUnknown
+      ? exitCodeFor(firstFailure.error)
+      : (unknownExitCodes.get(firstUnknown) ?? ExitCode.network);
   const skipped = [
     options.earlier.failed.length ? '--retry-failed sends the failed ones again' : '',
     options.earlier.unknown.length ? '--retry-unknown the unknown ones' : '',
@@ -335,15 +348,6 @@ function errorFromSummary(summary: ErrorSummary): Error {
   return summary.status > 0
     ? new ApiError(summary.status, summary.code, summary.message)
     : new NetworkError(summary.code, summary.message);
-}
-
-function withHint(error: NetworkError, hint: string): NetworkError {
-  return new NetworkError(error.code, error.message, {
-    hint,
-    cause: error,
-    outcomeUnknown: true,
-    idempotencyKey: error.idempotencyKey,
-  });
 }
 
 /** 1-based record positions, in order. */

@@ -18,7 +18,7 @@ afterEach(async () => {
  * A service that honours Idempotency-Key like the sandbox, and can be told to create a pet
  * and then drop the connection (the unknown outcome), or to reject names starting "bad".
  */
-async function service(options: { dropNames?: Set<string> } = {}) {
+async function service(options: { dropNames?: Set<string>; failNames?: Set<string> } = {}) {
   let nextId = 1;
   const byKey = new Map<string, string>();
   const created: string[] = [];
@@ -38,7 +38,10 @@ async function service(options: { dropNames?: Set<string> } = {}) {
     byKey.set(key, body);
     created.push(pet.name);
     if (options.dropNames?.delete(pet.name)) res.socket?.destroy();
-    else sendJson(res, 201, body);
+    // Created, then a failure of its own: the outcome a 5xx leaves the client with.
+    else if (options.failNames?.delete(pet.name)) {
+      sendJson(res, 500, '{"code":"internal","message":"boom","status":500}');
+    } else sendJson(res, 201, body);
   });
   servers.push(server);
   const env = {
@@ -119,6 +122,30 @@ describe('pets add --file keeps a journal, and --resume completes the run', () =
     expect(created).toEqual(['A', 'B', 'D']);
     // Every run's stdout together: one line per created record.
     expect(names(first.out() + plain.out() + retried.out())).toEqual(['A', 'B', 'D']);
+  });
+
+  it('journals a record answered 5xx as unknown, not failed: only its key sends it again', async () => {
+    const { env, created, server } = await service({ failNames: new Set(['B']) });
+    const file = input(['A', 'B', 'C']);
+    const first = fakeIO();
+    // The 500's own exit code, 6: the run's first record not created.
+    expect(await main(['pets', 'add', '--file', file, '--concurrency', '1'], first, env)).toBe(6);
+    const path = journalNamed(first.err());
+    const journal = await readJournal(path);
+    expect(journal.states.get(2)?.outcome).toBe('unknown');
+    expect(first.err()).toContain('--retry-unknown');
+    // --retry-failed would send it with a new key (a new pet): it is not a failed record.
+    const failedOnly = fakeIO();
+    expect(await main(['pets', 'add', '--resume', path, '--retry-failed'], failedOnly, env)).toBe(
+      7,
+    );
+    expect(server.requests).toHaveLength(3);
+    const retried = fakeIO();
+    expect(await main(['pets', 'add', '--resume', path, '--retry-unknown'], retried, env)).toBe(0);
+    expect(names(retried.out())).toEqual(['B']);
+    expect(created).toEqual(['A', 'B', 'C']);
+    const keys = server.requests.map((request) => request.headers['idempotency-key']);
+    expect(keys[3]).toBe(keys[1]);
   });
 
   it('--retry-unknown in a new run sends a record with no answer again, with its key', async () => {
