@@ -135,6 +135,8 @@ function answeredWithoutOutcome(
 /** One page of the list, and the page after it when the service links one (RFC 8288). */
 export interface PetsPage {
   pets: Pet[];
+  /** The address this page was fetched from. */
+  url: URL;
   next: URL | undefined;
 }
 
@@ -223,7 +225,7 @@ export class PetstoreClient {
       decodeResponse<Pet[]>(response, checkPets, 'a list of pets', { 401: AUTH_HINT }),
       this.redact,
     );
-    return { pets, next: linkTarget(response.headers.link, 'next', url) };
+    return { pets, url, next: linkTarget(response.headers.link, 'next', url) };
   }
 
   async createPet(pet: NewPet, options: WriteOptions = {}): Promise<Pet> {

@@ -49,6 +49,8 @@ export async function walkPages(walk: PageWalk): Promise<WalkResult> {
       throw new IncompleteListError(error, pets, pages + 1);
     }
     pages++;
+    // The first page's address too: a service may link back to it.
+    seen.add(page.url.href);
     const wanted = walk.maxItems === undefined ? page.pets.length : walk.maxItems - pets;
     const taken = page.pets.length > wanted ? page.pets.slice(0, wanted) : page.pets;
     if (taken.length > 0) walk.onPets(taken);

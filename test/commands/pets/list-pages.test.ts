@@ -124,6 +124,21 @@ describe('pets list across pages', () => {
     expect(err).toMatch(/page 3 of the list failed after 2 pets were printed.*already given/);
   });
 
+  it('detects a next link back to the first page, before fetching it a second time', async () => {
+    nock(ORIGIN)
+      .get('/v1/pets')
+      .query({ limit: '100' })
+      .reply(200, JSON.stringify([pet(1)]), {
+        ...JSON_TYPE,
+        link: '</v1/pets?limit=100>; rel="next"',
+      });
+    const { code, out, err } = await list(['--all', '-o', 'tsv']);
+    expect(code).toBe(6);
+    // The header and the first page's one pet: nothing printed twice.
+    expect(out.trimEnd().split('\n')).toHaveLength(2);
+    expect(err).toMatch(/page 2 of the list failed after 1 pet was printed.*already given/);
+  });
+
   it('never follows a next link to another origin with the key', async () => {
     nock(ORIGIN)
       .get('/v1/pets')
