@@ -1,5 +1,6 @@
 import { makeFolder } from '../core/make-folder.js';
 import { dirname } from 'node:path';
+import { DEFAULT_SANDBOX_KEY } from '../core/contract.js';
 import { ConfigError } from '../core/errors.js';
 import { randomHex } from '../core/random-hex.js';
 import { startSandboxServer } from './server.js';
@@ -32,6 +33,10 @@ export async function launchSandbox(options: { databaseFile: string }): Promise<
     port: 0,
     database: databaseFile,
     apiKeys: [apiKey],
+    // Each run has a key of its own, but it is the same user: an Idempotency-Key sent again
+    // by a later run (a resume, --idempotency-key) must find the first answer. The caller of
+    // `sandbox serve`'s default key, so the two share them over the same file.
+    caller: DEFAULT_SANDBOX_KEY,
     databaseHint: `The sandbox profile keeps its pets there. Move the file away (mv ${databaseFile} ${databaseFile}.bad) to start with an empty sandbox, or set XDG_DATA_HOME to use another folder.`,
   });
   return {

@@ -13,6 +13,11 @@ export interface SandboxServerOptions {
   /** A SQLite file, or ':memory:'. */
   database: string;
   apiKeys: string[];
+  /**
+   * The caller every accepted key stands for, when not itself: Idempotency-Keys are kept per
+   * caller. The sandbox profile makes a new key each run for one and the same user.
+   */
+  caller?: string | undefined;
   idStart?: bigint | undefined;
   /** Every commit synced to disk (synchronous=FULL), at a cost in write speed. */
   durable?: boolean | undefined;
@@ -80,7 +85,12 @@ export async function startSandboxServer(options: SandboxServerOptions): Promise
   });
   const faults = options.faults ? new Faults(options.faults) : undefined;
   const server = createServer(
-    createSandboxHandler({ db, apiKeys: new Set(options.apiKeys), faults, now: options.now }),
+    createSandboxHandler({
+      db,
+      apiKeys: new Map(options.apiKeys.map((key) => [key, options.caller ?? key])),
+      faults,
+      now: options.now,
+    }),
   );
   server.keepAliveTimeout = 5_000;
   try {

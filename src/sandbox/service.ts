@@ -27,7 +27,11 @@ export const MAX_BODY_BYTES = 64 * 1024;
 
 export interface SandboxServiceOptions {
   db: SandboxDatabase;
-  apiKeys: ReadonlySet<string>;
+  /**
+   * Each accepted API key, and the caller it stands for: Idempotency-Keys are kept per caller
+   * (usually the key itself).
+   */
+  apiKeys: ReadonlyMap<string, string>;
   /** Faults to show on purpose; none when absent. */
   faults?: Faults | undefined;
   /** For Idempotency-Key lifetimes; Date.now when absent. */
@@ -110,8 +114,8 @@ function unauthorized(message: string, error?: 'invalid_request' | 'invalid_toke
   return new HttpProblem(401, 'unauthorized', message, { 'www-authenticate': challenge });
 }
 
-/** Returns the API key the request carries, once it is known to be accepted. */
-function authenticate(req: IncomingMessage, apiKeys: ReadonlySet<string>): string {
+/** Returns the caller the request's API key stands for, once the key is known to be accepted. */
+function authenticate(req: IncomingMessage, apiKeys: ReadonlyMap<string, string>): string {
   const header = req.headers.authorization;
   if (header === undefined || header === '') {
     throw unauthorized('missing API key: send Authorization: Bearer <API_KEY>');
@@ -120,8 +124,9 @@ function authenticate(req: IncomingMessage, apiKeys: ReadonlySet<string>): strin
   if (!match) {
     throw unauthorized('the Authorization header must be "Bearer <API_KEY>"', 'invalid_request');
   }
-  if (!apiKeys.has(match[1]!)) throw unauthorized('API key invalid', 'invalid_token');
-  return match[1]!;
+  const caller = apiKeys.get(match[1]!);
+  if (caller === undefined) throw unauthorized('API key invalid', 'invalid_token');
+  return caller;
 }
 
 function idempotencyKeyOf(req: IncomingMessage): string | undefined {
@@ -144,11 +149,11 @@ function sha256(text: string): string {
 /** Scopes by route and API key, computed once per pair (a handful per server). */
 const scopes = new Map<string, string>();
 
-function keyScope(route: string, apiKey: string): string {
-  const id = `${route}\n${apiKey}`;
+function keyScope(route: string, caller: string): string {
+  const id = `${route}\n${caller}`;
   let scope = scopes.get(id);
   if (scope === undefined) {
-    scope = `${route} ${sha256(apiKey).slice(0, 32)}`;
+    scope = `${route} ${sha256(caller).slice(0, 32)}`;
     if (scopes.size < 1000) scopes.set(id, scope);
   }
   return scope;
@@ -156,8 +161,9 @@ function keyScope(route: string, apiKey: string): string {
 
 interface Write {
   req: IncomingMessage;
-  apiKey: string;
-  /** Method and path: a key is scoped to its route and to the API key that sent it. */
+  /** Who sent it (see SandboxServiceOptions.apiKeys). */
+  caller: string;
+  /** Method and path: a key is scoped to its route and to the caller that sent it. */
   route: string;
   /** What was asked, as checked: the same key is only replayed for the same content. */
   content: unknown;
@@ -174,7 +180,7 @@ async function performWrite(db: SandboxDatabase, now: () => number, write: Write
     return { ...(await db.write(write.perform)), headers: {}, tookEffect: true };
   }
   const request = {
-    scope: keyScope(write.route, write.apiKey),
+    scope: keyScope(write.route, write.caller),
     key,
     digest: sha256(stringifyJson(write.content)),
     now: now(),
@@ -279,11 +285,11 @@ interface Request {
   route: Route;
   req: IncomingMessage;
   url: URL;
-  apiKey: string;
+  caller: string;
 }
 
 async function dispatch(
-  { route, req, url, apiKey }: Request,
+  { route, req, url, caller }: Request,
   db: SandboxDatabase,
   now: () => number,
 ): Promise<Reply> {
@@ -297,7 +303,7 @@ async function dispatch(
       const pet = checked(checkNewPet(await readJsonBody(req)));
       return performWrite(db, now, {
         req,
-        apiKey,
+        caller,
         route: `POST ${API_BASE_PATH}/pets`,
         content: { name: pet.name, categoryId: pet.categoryId, status: pet.status ?? null },
         perform: () => ({ status: 201, body: createPet(db, pet) }),
@@ -320,7 +326,7 @@ async function dispatch(
       const message = checked(checkMessage(await readJsonBody(req)));
       return performWrite(db, now, {
         req,
-        apiKey,
+        caller,
         route: `POST ${QUICKSTART_BASE_PATH}/messages`,
         content: { message },
         perform: () => ({ status: 202, body: stringifyJson(db.addMessage(message)) }),
@@ -380,8 +386,8 @@ export function createSandboxHandler(options: SandboxServiceOptions) {
           },
         );
       }
-      const apiKey = authenticate(req, options.apiKeys);
-      return dispatch({ route, req, url, apiKey }, options.db, now);
+      const caller = authenticate(req, options.apiKeys);
+      return dispatch({ route, req, url, caller }, options.db, now);
     };
     const answer = (done: Reply) => {
       if (done.tookEffect && faults?.dropsAnswer()) {

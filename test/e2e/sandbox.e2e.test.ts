@@ -32,6 +32,18 @@ describe('the built-in sandbox profile, on a fresh machine', () => {
     expect(JSON.parse(listed.stdout)).toEqual([pet]);
   });
 
+  it('answers an Idempotency-Key sent again by a later run with the first answer', async () => {
+    // Each run starts the sandbox with a key of its own; the Idempotency-Key must outlive it.
+    const add = ['-q', 'pets', 'add', '--name', 'Once', '--category-id', '1', '--json'];
+    const args = [...add, '--idempotency-key', 'k-again-1'];
+    const first = await runCli(args, { env });
+    const again = await runCli(args, { env });
+    expect([first.code, again.code]).toEqual([0, 0]);
+    expect(again.stdout).toBe(first.stdout);
+    const listed = await runCli(['pets', 'list', '--json'], { env });
+    expect((JSON.parse(listed.stdout) as unknown[]).length).toBe(1);
+  });
+
   it('says nothing about the profile when it is chosen explicitly', async () => {
     const result = await runCli(['--profile', 'sandbox', 'pets', 'list'], { env });
     expect(result.code).toBe(0);
