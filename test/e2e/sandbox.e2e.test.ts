@@ -44,6 +44,18 @@ describe('the built-in sandbox profile, on a fresh machine', () => {
     expect((JSON.parse(listed.stdout) as unknown[]).length).toBe(1);
   });
 
+  it('running the same bulk input again creates nothing twice', async () => {
+    const input =
+      '{"name":"A","categoryId":1}\n{"name":"A","categoryId":1}\n{"name":"B","categoryId":2}\n';
+    const args = ['-q', 'pets', 'add', '--file', '-', '--json', '--concurrency', '1'];
+    const first = await runCli(args, { env, input });
+    const again = await runCli(args, { env, input });
+    expect([first.code, again.code]).toEqual([0, 0]);
+    expect(again.stdout).toBe(first.stdout);
+    const listed = await runCli(['pets', 'list', '--json'], { env });
+    expect((JSON.parse(listed.stdout) as unknown[]).length).toBe(3);
+  });
+
   it('says nothing about the profile when it is chosen explicitly', async () => {
     const result = await runCli(['--profile', 'sandbox', 'pets', 'list'], { env });
     expect(result.code).toBe(0);

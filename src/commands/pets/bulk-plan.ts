@@ -24,8 +24,8 @@ export interface SendList {
   /** The input index (0-based) of the record at this position of the list. */
   indexAt(position: number): number;
   /**
-   * The record at this position, with its key: the journaled one for a record sent before,
-   * else a new one on every call (so a run calls it once per record).
+   * The record at this position, with its key: the journaled one for a record whose outcome
+   * is unknown, a new one for a rejected record sent again, else the one the input gives it.
    */
   record(position: number): BulkRecord;
 }

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { hash, randomUUID } from 'node:crypto';
 import { UsageError } from '../../core/errors.js';
 import type { EarlierOutcomes, SendList } from './bulk-plan.js';
 import { recordDigest, type JournalContents } from './journal.js';
@@ -16,33 +16,53 @@ export interface RetryChoices {
   retryUnknown: boolean;
 }
 
-function sendList(records: PetRecords, indexes: number[], keys: Map<number, string>): SendList {
+/**
+ * The Idempotency-Key of each record: a digest of the whole input and the record's position
+ * in it. Running the same input again sends the same keys, so a service that honours them
+ * answers what it did the first time instead of creating the pets twice, even where no
+ * journal of the first run is at hand (a CI job run again on a fresh machine). Another input,
+ * even one sharing records with it, has keys of its own.
+ */
+function inputKeys(inputText: string): (index: number) => string {
+  const input = hash('sha256', inputText).slice(0, 24);
+  return (index) => `pets-${input}-${index + 1}`;
+}
+
+function sendList(
+  records: PetRecords,
+  indexes: number[],
+  keyOf: (index: number) => string,
+): SendList {
   return {
     length: indexes.length,
     indexAt: (position) => indexes[position]!,
     record: (position) => {
       const index = indexes[position]!;
-      return { index, pet: records.at(index), key: keys.get(index) ?? randomUUID() };
+      return { index, pet: records.at(index), key: keyOf(index) };
     },
   };
 }
 
 /**
- * Which records a run sends. A new run sends all, each with a new Idempotency-Key. A resumed
- * run checks first that the input is the one journaled (same count, same digest for every
+ * Which records a run sends. A new run sends all, each with the key the input gives it. A
+ * resumed run checks first that the input is the one journaled (same count, same digest for every
  * journaled record), then skips the created ones and, unless asked, the failed and unknown.
  */
 export function planRun(
   records: PetRecords,
+  /** The input's text, as read: the keys come from it. */
+  inputText: string,
   journal: JournalContents | undefined,
   retry: RetryChoices,
 ): Plan {
   const earlier: EarlierOutcomes = { created: [], failed: [], unknown: [] };
-  const keys = new Map<number, string>();
+  const inputKey = inputKeys(inputText);
   if (!journal) {
     const all = Array.from({ length: records.count }, (_, index) => index);
-    return { send: sendList(records, all, keys), earlier };
+    return { send: sendList(records, all, inputKey), earlier };
   }
+  /** Keys other than the content's: the journaled key of an unknown, a new one after a rejection. */
+  const keys = new Map<number, string>();
   const changed = (why: string) =>
     new UsageError(`the input changed since the journaled run: ${why}; nothing was sent`, {
       hint: 'Resume with the input the run read (--file PATH), or start a new run without --resume.',
@@ -63,8 +83,10 @@ export function planRun(
       earlier.created.push({ index, pet: state.pet, printed: state.printed });
     } else if (state.outcome === 'failed') {
       // A rejection is certain: a new key, so a service that stored the error answers afresh.
-      if (retry.retryFailed) indexes.push(index);
-      else {
+      if (retry.retryFailed) {
+        indexes.push(index);
+        keys.set(index, randomUUID());
+      } else {
         const error = state.error ?? { code: 'failed', message: 'failed earlier', status: 0 };
         earlier.failed.push({ index, error });
       }
@@ -73,5 +95,6 @@ export function planRun(
       keys.set(index, state.key);
     } else earlier.unknown.push(index);
   }
-  return { send: sendList(records, indexes, keys), earlier };
+  const keyOf = (index: number) => keys.get(index) ?? inputKey(index);
+  return { send: sendList(records, indexes, keyOf), earlier };
 }

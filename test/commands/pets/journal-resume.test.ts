@@ -27,7 +27,7 @@ async function service(options: { dropNames?: Set<string>; failNames?: Set<strin
     const key = String(req.headers['idempotency-key']);
     const replay = byKey.get(key);
     if (replay) {
-      sendJson(res, 201, replay);
+      sendJson(res, 201, replay, { 'idempotent-replayed': 'true' });
       return;
     }
     if (pet.name.startsWith('bad')) {
@@ -122,6 +122,27 @@ describe('pets add --file keeps a journal, and --resume completes the run', () =
     expect(created).toEqual(['A', 'B', 'D']);
     // Every run's stdout together: one line per created record.
     expect(names(first.out() + plain.out() + retried.out())).toEqual(['A', 'B', 'D']);
+  });
+
+  it('a new run of the same input sends the same keys: nothing is created twice', async () => {
+    const { env, created, server } = await service({ dropNames: new Set(['B']) });
+    // Two identical records are two pets: the n-th occurrence has a key of its own.
+    const file = input(['A', 'B', 'A', 'C']);
+    const first = fakeIO();
+    expect(await main(['pets', 'add', '--file', file, '--concurrency', '1'], first, env)).toBe(7);
+    // Run again from scratch, as a CI job would on a fresh machine: no --resume.
+    const again = fakeIO();
+    expect(await main(['pets', 'add', '--file', file, '--concurrency', '1'], again, env)).toBe(0);
+    expect(created).toEqual(['A', 'B', 'A', 'C']);
+    expect(names(again.out())).toEqual(['A', 'A', 'B', 'C']);
+    expect(again.err()).toContain("4 answered from the service's record of an earlier send");
+    const keys = server.requests.map((request) => String(request.headers['idempotency-key']));
+    expect(new Set(keys.slice(0, 4)).size).toBe(4);
+    expect(keys.slice(4)).toEqual(keys.slice(0, 4));
+    // Another input, even one sharing a record, has keys of its own: its A is a new pet.
+    const other = fakeIO();
+    expect(await main(['pets', 'add', '--file', input(['A', 'D'])], other, env)).toBe(0);
+    expect(created).toEqual(['A', 'B', 'A', 'C', 'A', 'D']);
   });
 
   it('journals a record answered 5xx as unknown, not failed: only its key sends it again', async () => {
