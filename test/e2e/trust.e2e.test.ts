@@ -55,6 +55,18 @@ describe('the key never leaves in any text', () => {
     expect(result.stdout + result.stderr).not.toMatch(/sk_live_echo/i);
   });
 
+  it('masks the key in the journal a bulk run writes to a file', async () => {
+    const journal = join(freshHome(), 'run.journal');
+    const result = await runCli(['pets', 'add', '--file', '-', '--journal', journal], {
+      env: { PETSTORE_BASE_URL: `${server.url}/v1`, PETSTORE_API_KEY: ENV_KEY },
+      input: '{"name":"A","categoryId":1}\n',
+    });
+    expect(result.code).toBe(3);
+    const text = readFileSync(journal, 'utf8');
+    expect(text).toContain('****4321');
+    expect(text).not.toContain(ENV_KEY);
+  });
+
   it('masks the key in the JUnit report smoke writes to a file', async () => {
     const report = join(freshHome(), 'smoke.xml');
     const result = await runCli(['smoke', '--junit', report], {
