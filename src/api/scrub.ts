@@ -1,19 +1,27 @@
 import type { HttpResponse } from './http.js';
 
-/** Masks every secret in a text (SecretRedactor.redact). */
+/** Masks every secret in a text (SecretRedactor.redact); returns the same string when none. */
 export type Redact = (text: string) => string;
 
 /**
  * The response with every secret masked in its body and header values, as it arrives: before
  * anything parses it, logs it or cuts an excerpt from it. A service echoing the API key (in an
- * error, a pet's name, a header) cannot get it printed, not even in part.
+ * error, a pet's name, a header) cannot get it printed, not even in part. The response itself
+ * when there is nothing to mask, which is nearly always: a bulk run makes one per record.
  */
 export function scrubResponse(response: HttpResponse, redact: Redact): HttpResponse {
-  const headers: HttpResponse['headers'] = {};
-  for (const [name, value] of Object.entries(response.headers)) {
-    headers[name] = value === undefined ? undefined : redact(value);
+  const text = redact(response.text);
+  let headers = response.headers;
+  for (const name in response.headers) {
+    const value = response.headers[name];
+    if (value === undefined) continue;
+    const masked = redact(value);
+    if (masked === value) continue;
+    if (headers === response.headers) headers = { ...response.headers };
+    headers[name] = masked;
   }
-  return { status: response.status, headers, text: redact(response.text) };
+  if (text === response.text && headers === response.headers) return response;
+  return { status: response.status, headers, text };
 }
 
 /**
@@ -21,13 +29,19 @@ export function scrubResponse(response: HttpResponse, redact: Redact): HttpRespo
  * with \u escapes, which the text itself does not show.
  */
 export function scrubStrings<T>(value: T, redact: Redact): T {
+  if (typeof value === 'string') return redact(value) as T;
+  if (typeof value !== 'object' || value === null) return value;
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) value[i] = scrubStrings(value[i] as unknown, redact);
-  } else if (typeof value === 'object' && value !== null) {
-    const record = value as Record<string, unknown>;
-    for (const key of Object.keys(record)) record[key] = scrubStrings(record[key], redact);
-  } else if (typeof value === 'string') {
-    return redact(value) as T;
+    return value;
+  }
+  const record = value as Record<string, unknown>;
+  for (const key in record) {
+    const field = record[key];
+    // Only strings can change: numbers and the like are left untouched, not even written.
+    if (typeof field === 'string' || (typeof field === 'object' && field !== null)) {
+      record[key] = scrubStrings(field, redact);
+    }
   }
   return value;
 }
