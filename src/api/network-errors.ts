@@ -40,18 +40,26 @@ function isTlsCode(code: string): boolean {
   );
 }
 
-export function toNetworkError(error: unknown, url: URL, timeoutSeconds: number): NetworkError {
+export function toNetworkError(
+  error: unknown,
+  url: URL,
+  timeoutSeconds: number,
+  /** The request went through the proxy the environment names: a refusal may be the proxy's. */
+  viaProxy = false,
+): NetworkError {
   const code = errorCode(error) ?? 'network_error';
-  const target = url.host;
+  const target = viaProxy ? `${url.host} through the proxy (HTTP_PROXY/HTTPS_PROXY)` : url.host;
   let description = DESCRIPTIONS[code];
   if (!description && isTlsCode(code)) description = `TLS failure (${code})`;
   description ??= error instanceof Error ? error.message : 'network failure';
   const timedOut = code.includes('TIMEOUT') || code === 'ETIMEDOUT';
   const hint = timedOut
     ? `The limit is ${timeoutSeconds}s per request; raise it with --timeout SECONDS.`
-    : code === 'ECONNREFUSED' || code === 'ENOTFOUND'
-      ? 'Check the base URL (petstore profile show) and that the service is running.'
-      : undefined;
+    : viaProxy && NOT_SENT.has(code)
+      ? 'Check the proxy variables (HTTP_PROXY, HTTPS_PROXY), or name the host in NO_PROXY.'
+      : code === 'ECONNREFUSED' || code === 'ENOTFOUND'
+        ? 'Check the base URL (petstore profile show) and that the service is running.'
+        : undefined;
   return new NetworkError(code, `cannot reach ${target}: ${description}`, { hint, cause: error });
 }
 

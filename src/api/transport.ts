@@ -1,9 +1,9 @@
 import type { Dispatcher } from 'undici';
 import AgentClass from 'undici/lib/dispatcher/agent.js';
-import EnvHttpProxyAgentClass from 'undici/lib/dispatcher/env-http-proxy-agent.js';
 import type { HttpRequest, HttpResponse, Transport } from './http.js';
 import { ProtocolError, UsageError } from '../core/errors.js';
 import { deadlineError, deadlineSeconds, errorCode, toNetworkError } from './network-errors.js';
+import { isLoopbackHost } from './url-policy.js';
 import { BodyTooLarge, DeadlinePassed, exchangeText } from './text-exchange.js';
 
 const MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
@@ -16,39 +16,51 @@ function flattenHeaders(headers: Record<string, string | string[] | undefined>) 
   return flat;
 }
 
+/** The agents of one timeout: direct, and through the proxy when the environment names one. */
+interface Agents {
+  direct: Dispatcher;
+  proxied: Dispatcher | undefined;
+}
+
 /**
- * Keep-alive agents shared by every client in the process, one per timeout (an agent fixes its
- * connect timeout when it is made), each closed with the last client that uses it.
+ * Keep-alive agents shared by every client in the process, one set per timeout (an agent fixes
+ * its connect timeout when it is made), each closed with the last client that uses it.
  */
-const sharedAgents = new Map<number, { agent: Dispatcher; users: number }>();
+const sharedAgents = new Map<number, { agents: Promise<Agents>; users: number }>();
 
 const PROXY_VARIABLES = ['HTTP_PROXY', 'http_proxy', 'HTTPS_PROXY', 'https_proxy'];
 
-function acquireAgent(timeoutMs: number): Dispatcher {
+async function makeAgents(timeoutMs: number): Promise<Agents> {
+  const options = {
+    connect: { timeout: timeoutMs },
+    headersTimeout: timeoutMs,
+    bodyTimeout: timeoutMs,
+    maxResponseSize: MAX_RESPONSE_BYTES,
+  };
+  const direct = new AgentClass(options);
+  // The proxy-aware agent looks at the proxy variables on every request; with none set, the
+  // plain agent does the same work without that cost (or loading it).
+  if (!PROXY_VARIABLES.some((name) => process.env[name])) return { direct, proxied: undefined };
+  const { proxyAgent } = await import('./proxy-agent.js');
+  return { direct, proxied: proxyAgent(options) };
+}
+
+function acquireAgents(timeoutMs: number): Promise<Agents> {
   let entry = sharedAgents.get(timeoutMs);
   if (!entry) {
-    const options = {
-      connect: { timeout: timeoutMs },
-      headersTimeout: timeoutMs,
-      bodyTimeout: timeoutMs,
-      maxResponseSize: MAX_RESPONSE_BYTES,
-    };
-    // The proxy-aware agent looks at the proxy variables on every request; with none set, a
-    // plain agent does the same work without that cost.
-    const proxied = PROXY_VARIABLES.some((name) => process.env[name]);
-    const agent = proxied ? new EnvHttpProxyAgentClass(options) : new AgentClass(options);
-    entry = { agent, users: 0 };
+    entry = { agents: makeAgents(timeoutMs), users: 0 };
     sharedAgents.set(timeoutMs, entry);
   }
   entry.users++;
-  return entry.agent;
+  return entry.agents;
 }
 
-async function releaseAgent(timeoutMs: number): Promise<void> {
+async function releaseAgents(timeoutMs: number): Promise<void> {
   const entry = sharedAgents.get(timeoutMs);
   if (!entry || --entry.users > 0) return;
   sharedAgents.delete(timeoutMs);
-  await entry.agent.close();
+  const { direct, proxied } = await entry.agents;
+  await Promise.all([direct.close(), proxied?.close()]);
 }
 
 /** A response petstore will not read; fetching it again would not make it smaller. */
@@ -60,21 +72,27 @@ function tooLarge(req: HttpRequest, status: number): ProtocolError {
   );
 }
 
-/** Sends requests with undici (honouring HTTP(S)_PROXY and NO_PROXY). */
+/**
+ * Sends requests with undici, honouring HTTP(S)_PROXY and NO_PROXY, except to this machine
+ * (localhost, 127.0.0.0/8, ::1), as Go's and curl's clients do: a proxy elsewhere cannot
+ * reach this machine's loopback, where the embedded sandbox and a local `sandbox serve` are.
+ */
 export class UndiciTransport implements Transport {
   private readonly timeoutMs: number;
-  private readonly dispatcher: Dispatcher;
+  private readonly agents: Promise<Agents>;
   private closed = false;
 
   constructor(private readonly timeoutSeconds: number) {
     this.timeoutMs = Math.round(timeoutSeconds * 1000);
-    this.dispatcher = acquireAgent(this.timeoutMs);
+    this.agents = acquireAgents(this.timeoutMs);
   }
 
   async send(req: HttpRequest): Promise<HttpResponse> {
+    const { direct, proxied } = await this.agents;
+    const viaProxy = proxied !== undefined && !isLoopbackHost(req.url.hostname);
     try {
       const response = await exchangeText(
-        this.dispatcher,
+        viaProxy ? proxied : direct,
         {
           origin: req.url.origin,
           path: `${req.url.pathname}${req.url.search}`,
@@ -98,13 +116,13 @@ export class UndiciTransport implements Transport {
       if (errorCode(error) === 'UND_ERR_INVALID_ARG') {
         throw new UsageError(`the request could not be built: ${(error as Error).message}`);
       }
-      throw toNetworkError(error, req.url, this.timeoutSeconds);
+      throw toNetworkError(error, req.url, this.timeoutSeconds, viaProxy);
     }
   }
 
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    await releaseAgent(this.timeoutMs);
+    await releaseAgents(this.timeoutMs);
   }
 }

@@ -11,3 +11,15 @@ declare module 'undici/lib/dispatcher/agent.js' {
   const AgentClass: typeof Agent;
   export default AgentClass;
 }
+
+declare module 'undici/lib/dispatcher/dispatcher.js' {
+  import type { Dispatcher } from 'undici';
+  const DispatcherClass: typeof Dispatcher;
+  export default DispatcherClass;
+}
+
+declare module 'undici/lib/api/api-connect.js' {
+  import type { Dispatcher } from 'undici';
+  const connect: Dispatcher['connect'];
+  export default connect;
+}

@@ -2,8 +2,9 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createSecureServer } from 'node:http2';
+import { createServer as createHttpServer } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
-import type { AddressInfo } from 'node:net';
+import { connect, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -60,7 +61,7 @@ beforeAll(() => {
       '-subj',
       '/CN=127.0.0.1',
       '-addext',
-      'subjectAltName=IP:127.0.0.1',
+      'subjectAltName=IP:127.0.0.1,DNS:animal-store.test',
     ],
     { stdio: 'ignore' },
   );
@@ -87,5 +88,73 @@ describe('pets list over HTTPS', () => {
       stdout: '[{"id":9223372036854775807,"name":"Rex","categoryId":1}]\n',
     });
     expect(seen.at(-1)).toEqual({ httpVersion, url: '/v1/pets', authorization: 'Bearer k' });
+  });
+});
+
+describe('through a proxy (HTTPS_PROXY)', () => {
+  /** A proxy that tunnels every CONNECT to `port` on this machine, whatever host it names. */
+  async function proxyTo(port: number) {
+    const tunnels: string[] = [];
+    const proxy = createHttpServer((_req, res) => res.writeHead(502).end());
+    proxy.on('connect', (req: IncomingMessage, client: import('node:net').Socket) => {
+      tunnels.push(req.url ?? '');
+      const upstream = connect(port, '127.0.0.1', () => {
+        client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+        upstream.pipe(client);
+        client.pipe(upstream);
+      });
+      upstream.on('error', () => client.destroy());
+      client.on('error', () => upstream.destroy());
+    });
+    servers.push(proxy);
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+    return { url: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`, tunnels };
+  }
+
+  it("reaches an https:// service through the proxy's CONNECT tunnel", async () => {
+    const port = Number(new URL(await serve(false)).port);
+    const proxy = await proxyTo(port);
+    const result = await runCli(['pets', 'list', '--json'], {
+      env: {
+        PETSTORE_BASE_URL: 'https://animal-store.test/v1',
+        PETSTORE_API_KEY: 'k',
+        NODE_EXTRA_CA_CERTS: cert,
+        HTTPS_PROXY: proxy.url,
+      },
+    });
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect(proxy.tunnels).toEqual(['animal-store.test:443']);
+  });
+
+  it('never sends a request for this machine (127.0.0.1, localhost) to the proxy', async () => {
+    const baseUrl = await serve(false);
+    // Nothing listens there: a request sent through it would fail.
+    const result = await runCli(['pets', 'list', '--json'], {
+      env: {
+        PETSTORE_BASE_URL: baseUrl,
+        PETSTORE_API_KEY: 'k',
+        NODE_EXTRA_CA_CERTS: cert,
+        HTTPS_PROXY: 'http://127.0.0.1:9',
+        HTTP_PROXY: 'http://127.0.0.1:9',
+      },
+    });
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+  });
+
+  it('names the proxy when it cannot be reached', async () => {
+    const result = await runCli(['pets', 'list', '--json', '--retries', '0'], {
+      env: {
+        PETSTORE_BASE_URL: 'https://animal-store.test/v1',
+        PETSTORE_API_KEY: 'k',
+        HTTPS_PROXY: 'http://127.0.0.1:9',
+      },
+    });
+    expect(result.code).toBe(7);
+    expect(JSON.parse(result.stderr)).toMatchObject({
+      message: expect.stringContaining('animal-store.test through the proxy') as unknown,
+      hint: expect.stringContaining('NO_PROXY') as unknown,
+    });
   });
 });

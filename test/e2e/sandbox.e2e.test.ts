@@ -56,6 +56,13 @@ describe('the built-in sandbox profile, on a fresh machine', () => {
     expect((JSON.parse(listed.stdout) as unknown[]).length).toBe(3);
   });
 
+  it('works with a proxy set for the network (HTTP_PROXY): the sandbox is never proxied', async () => {
+    const result = await runCli(['-q', 'pets', 'list', '--json'], {
+      env: { ...env, HTTP_PROXY: 'http://127.0.0.1:9', HTTPS_PROXY: 'http://127.0.0.1:9' },
+    });
+    expect(result).toMatchObject({ code: 0, stdout: '[]\n', stderr: '' });
+  });
+
   it('says nothing about the profile when it is chosen explicitly', async () => {
     const result = await runCli(['--profile', 'sandbox', 'pets', 'list'], { env });
     expect(result.code).toBe(0);

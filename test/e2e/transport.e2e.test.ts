@@ -29,22 +29,32 @@ describe('transport, end to end', () => {
   it('sends requests through HTTP_PROXY, and not for hosts in NO_PROXY', async () => {
     const proxy = await startTestServer((_req, res) => sendJson(res, 200, '[]'));
     servers.push(proxy);
-    // The service's address has nothing listening: only the proxy can answer.
-    const closed = await startTestServer(() => undefined);
-    await closed.close();
+    // A name no resolver knows: only the proxy can answer for it.
     const env = {
       HTTP_PROXY: proxy.url,
-      PETSTORE_BASE_URL: `${closed.url}/v1`,
+      PETSTORE_BASE_URL: 'http://animal-store.test:8080/v1',
       PETSTORE_API_KEY: 'k',
     };
-    const proxied = await runCli(['pets', 'list'], { env });
+    const args = ['pets', 'list', '--allow-insecure-http', '--retries', '0'];
+    const proxied = await runCli(args, { env });
     expect(proxied.code).toBe(0);
-    expect(proxy.requests.at(-1)!.url).toBe(`${closed.url}/v1/pets`);
+    expect(proxy.requests.at(-1)!.url).toBe('http://animal-store.test:8080/v1/pets');
 
-    const direct = await runCli(['pets', 'list', '--retries', '0'], {
-      env: { ...env, NO_PROXY: '127.0.0.1' },
-    });
+    const direct = await runCli(args, { env: { ...env, NO_PROXY: 'animal-store.test' } });
     expect(direct.code).toBe(7);
     expect(proxy.requests).toHaveLength(1);
+  });
+
+  it('never sends a request for this machine to HTTP_PROXY', async () => {
+    const proxy = await startTestServer((_req, res) => sendJson(res, 502, '{}'));
+    servers.push(proxy);
+    const service = await startTestServer((_req, res) => sendJson(res, 200, '[]'));
+    servers.push(service);
+    const result = await runCli(['pets', 'list'], {
+      env: { HTTP_PROXY: proxy.url, PETSTORE_BASE_URL: `${service.url}/v1`, PETSTORE_API_KEY: 'k' },
+    });
+    expect(result.code).toBe(0);
+    expect(proxy.requests).toHaveLength(0);
+    expect(service.requests).toHaveLength(1);
   });
 });
