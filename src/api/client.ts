@@ -37,6 +37,8 @@ export interface ClientOptions {
   baseUrl?: string | undefined;
   quickstartUrl?: string | undefined;
   apiKey: string;
+  /** A local socket the base URL's origin is reached through (the embedded sandbox). */
+  socketPath?: string | undefined;
   timeoutSeconds: number;
   retries: number;
   userAgent: string;
@@ -286,7 +288,15 @@ export class PetstoreClient {
   private async transportFor(): Promise<Transport> {
     if (!this.transport) {
       const { UndiciTransport } = await import('./transport.js');
-      this.transport ??= this.ownTransport = new UndiciTransport(this.options.timeoutSeconds);
+      const { baseUrl, socketPath } = this.options;
+      const local =
+        socketPath !== undefined && baseUrl !== undefined
+          ? { origin: new URL(baseUrl).origin, socketPath }
+          : undefined;
+      this.transport ??= this.ownTransport = new UndiciTransport(
+        this.options.timeoutSeconds,
+        local,
+      );
     }
     return this.transport;
   }

@@ -8,12 +8,14 @@ export interface ServiceTarget {
   baseUrl: string | undefined;
   quickstartUrl: string | undefined;
   apiKey: string | undefined;
+  /** A local socket the base URL's origin is reached through (the embedded sandbox). */
+  socketPath?: string | undefined;
 }
 
 /** Everything about a client but its target. */
 export type ClientSettings = Omit<
   ClientOptions,
-  'profile' | 'baseUrl' | 'quickstartUrl' | 'apiKey'
+  'profile' | 'baseUrl' | 'quickstartUrl' | 'apiKey' | 'socketPath'
 > & {
   allowInsecureHttp: boolean;
 };
@@ -56,5 +58,6 @@ export function createClient(target: ServiceTarget, settings: ClientSettings): P
     baseUrl: target.baseUrl,
     quickstartUrl: target.quickstartUrl,
     apiKey,
+    socketPath: target.socketPath,
   });
 }

@@ -30,13 +30,17 @@ const sharedAgents = new Map<number, { agents: Promise<Agents>; users: number }>
 
 const PROXY_VARIABLES = ['HTTP_PROXY', 'http_proxy', 'HTTPS_PROXY', 'https_proxy'];
 
-async function makeAgents(timeoutMs: number): Promise<Agents> {
-  const options = {
+function agentOptions(timeoutMs: number) {
+  return {
     connect: { timeout: timeoutMs },
     headersTimeout: timeoutMs,
     bodyTimeout: timeoutMs,
     maxResponseSize: MAX_RESPONSE_BYTES,
   };
+}
+
+async function makeAgents(timeoutMs: number): Promise<Agents> {
+  const options = agentOptions(timeoutMs);
   const direct = new AgentClass(options);
   // The proxy-aware agent looks at the proxy variables on every request; with none set, the
   // plain agent does the same work without that cost (or loading it).
@@ -80,19 +84,33 @@ function tooLarge(req: HttpRequest, status: number): ProtocolError {
 export class UndiciTransport implements Transport {
   private readonly timeoutMs: number;
   private readonly agents: Promise<Agents>;
+  /** The agent for the origin served on a local socket, with that origin. */
+  private readonly local: { origin: string; agent: Dispatcher } | undefined;
   private closed = false;
 
-  constructor(private readonly timeoutSeconds: number) {
+  constructor(
+    private readonly timeoutSeconds: number,
+    /** An origin reached through a local socket instead of the network (the embedded sandbox). */
+    local?: { origin: string; socketPath: string },
+  ) {
     this.timeoutMs = Math.round(timeoutSeconds * 1000);
     this.agents = acquireAgents(this.timeoutMs);
+    if (local) {
+      const agent = new AgentClass({
+        ...agentOptions(this.timeoutMs),
+        connect: { timeout: this.timeoutMs, socketPath: local.socketPath },
+      });
+      this.local = { origin: local.origin, agent };
+    }
   }
 
   async send(req: HttpRequest): Promise<HttpResponse> {
     const { direct, proxied } = await this.agents;
-    const viaProxy = proxied !== undefined && !isLoopbackHost(req.url.hostname);
+    const onSocket = this.local !== undefined && req.url.origin === this.local.origin;
+    const viaProxy = !onSocket && proxied !== undefined && !isLoopbackHost(req.url.hostname);
     try {
       const response = await exchangeText(
-        viaProxy ? proxied : direct,
+        onSocket ? this.local.agent : viaProxy ? proxied : direct,
         {
           origin: req.url.origin,
           path: `${req.url.pathname}${req.url.search}`,
@@ -123,6 +141,6 @@ export class UndiciTransport implements Transport {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    await releaseAgents(this.timeoutMs);
+    await Promise.all([releaseAgents(this.timeoutMs), this.local?.agent.close()]);
   }
 }

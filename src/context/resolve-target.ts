@@ -36,6 +36,7 @@ export async function resolveTarget(ctx: Context): Promise<Target> {
       baseUrl: sandbox.baseUrl,
       quickstartUrl: settings.quickstartUrl ?? sandbox.quickstartUrl,
       apiKey: envKey ?? sandbox.apiKey,
+      socketPath: sandbox.socketPath,
       keySource: envKey ? 'env' : 'sandbox',
       close: sandbox.close,
     };

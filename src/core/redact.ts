@@ -11,13 +11,21 @@ export function maskKey(key: string): string {
  */
 export const MIN_REDACTED_LENGTH = 6;
 
-/** Characters that sanitising removes later: hidden between a key's characters, they must not hide it. */
-const HIDDEN = '[\\p{Cc}\\p{Cf}]*';
 const SYNTAX = /[\\^$.*+?()[\]{}|/]/g;
+/**
+ * Characters that sanitising removes later (control characters but tab and line feed, which it
+ * turns into spaces; invisible format characters): hidden between a key's characters, they
+ * must not hide it.
+ */
+const HIDDEN_CLASS = '(?:(?![\\t\\n])[\\p{Cc}\\p{Cf}])';
+/** Whether a text holds one; a carriage return ending a line (CSV's CRLF) does not count. */
+const HIDDEN = /(?![\t\n\r])\p{Cc}|\p{Cf}|\r(?!\n)/u;
 
-/** A pattern for one form of a secret: any letter case, invisible characters allowed between. */
-function formPattern(form: string): string {
-  return Array.from(form, (char) => char.replace(SYNTAX, '\\$&')).join(HIDDEN);
+const escape = (text: string) => text.replace(SYNTAX, '\\$&');
+
+/** A pattern for one form of a secret, with hidden characters allowed between its characters. */
+function spreadPattern(form: string): string {
+  return Array.from(form, escape).join(`${HIDDEN_CLASS}*`);
 }
 
 /**
@@ -45,8 +53,14 @@ function forms(secret: string): [form: string, mask: string][] {
 export class SecretRedactor {
   /** form -> mask, longest form first, so a secret that contains another is masked whole. */
   private readonly masks = new Map<string, string>();
-  private pattern: RegExp | undefined;
   private ordered: string[] = [];
+  /** The forms as they are, in any letter case: small, so quick to build and to run. */
+  private plain: RegExp | undefined;
+  /**
+   * The forms with hidden characters allowed inside, made only for a text that holds such a
+   * character: this pattern takes milliseconds to compile, and almost no text needs it.
+   */
+  private spread: RegExp | undefined;
 
   add(secret: string | undefined): void {
     if (secret === undefined || secret.length < MIN_REDACTED_LENGTH) return;
@@ -58,19 +72,26 @@ export class SecretRedactor {
     }
     if (!added) return;
     this.ordered = [...this.masks.keys()].sort((a, b) => b.length - a.length);
-    this.pattern = new RegExp(
-      this.ordered.map((form) => `(${formPattern(form)})`).join('|'),
-      'giu',
-    );
+    this.plain = new RegExp(this.ordered.map((form) => `(${escape(form)})`).join('|'), 'gi');
+    this.spread = undefined;
   }
 
   redact(text: string): string {
-    if (this.pattern === undefined) return text;
-    return text.replace(this.pattern, (...groups: unknown[]) => {
-      const index = groups.findIndex((group, at) => at > 0 && group !== undefined);
-      return this.masks.get(this.ordered[index - 1]!)!;
-    });
+    if (this.plain === undefined) return text;
+    const masked = text.replace(this.plain, this.maskOf);
+    if (!HIDDEN.test(masked)) return masked;
+    this.spread ??= new RegExp(
+      this.ordered.map((form) => `(${spreadPattern(form)})`).join('|'),
+      'giu',
+    );
+    return masked.replace(this.spread, this.maskOf);
   }
+
+  /** The mask of the form whose group matched (each form is one group, in `ordered`). */
+  private readonly maskOf = (...groups: unknown[]): string => {
+    const index = groups.findIndex((group, at) => at > 0 && group !== undefined);
+    return this.masks.get(this.ordered[index - 1]!)!;
+  };
 }
 
 function redacting(output: Output, redactor: SecretRedactor): Output {

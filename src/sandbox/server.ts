@@ -7,9 +7,12 @@ import { SandboxDatabase } from './database.js';
 import { Faults, type FaultSettings } from './faults.js';
 import { API_BASE_PATH, createSandboxHandler, QUICKSTART_BASE_PATH } from './service.js';
 
-export interface SandboxServerOptions {
-  host: string;
-  port: number;
+/** Where the server listens: a TCP address, or a local socket (a path, or \0name on Linux). */
+export type SandboxAddress = { host: string; port: number } | { socketPath: string };
+
+export type SandboxServerOptions = SandboxAddress & SandboxServerSettings;
+
+interface SandboxServerSettings {
   /** A SQLite file, or ':memory:'. */
   database: string;
   apiKeys: string[];
@@ -30,6 +33,7 @@ export interface SandboxServerOptions {
 }
 
 export interface RunningSandbox {
+  /** On a local socket: http://localhost/v1, reached through `socketPath`. */
   apiBaseUrl: string;
   quickstartUrl: string;
   /** One line per fault that is on; empty when none is. */
@@ -96,17 +100,22 @@ export async function startSandboxServer(options: SandboxServerOptions): Promise
   try {
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
-      server.listen(options.port, options.host, () => {
+      const listening = () => {
         server.off('error', reject);
         resolve();
-      });
+      };
+      if ('socketPath' in options) server.listen(options.socketPath, listening);
+      else server.listen(options.port, options.host, listening);
     });
   } catch (error) {
     db.close();
     throw error;
   }
-  const { port } = server.address() as AddressInfo;
-  const origin = `http://${urlHost(options.host)}:${port}`;
+  // A request through a local socket still names a host: localhost, this machine.
+  const origin =
+    'socketPath' in options
+      ? 'http://localhost'
+      : `http://${urlHost(options.host)}:${(server.address() as AddressInfo).port}`;
   return {
     apiBaseUrl: `${origin}${API_BASE_PATH}`,
     quickstartUrl: `${origin}${QUICKSTART_BASE_PATH}`,

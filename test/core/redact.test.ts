@@ -28,7 +28,7 @@ describe('SecretRedactor', () => {
     const key = 'sk_live_Q7wP3mZ9vR2tY8uB';
     const redactor = new SecretRedactor();
     redactor.add(key);
-    const hidden = `${key.slice(0, 5)}\u200b${key.slice(5, 9)}\u0000\u202e${key.slice(9)}`;
+    const hidden = `${key.slice(0, 5)}\u200b${key.slice(5, 9)}\u0000\r\u202e${key.slice(9)}`;
     for (const form of [key.toUpperCase(), key.toLowerCase(), hidden]) {
       expect(redactor.redact(`invalid key ${form}!`)).toBe('invalid key ****Y8uB!');
     }
