@@ -82,17 +82,22 @@ function guarded(stream: NodeJS.WriteStream) {
 
 export function processIO(): IO {
   const stdout = guarded(process.stdout);
-  const stderr = guarded(process.stderr);
+  let stderr: ReturnType<typeof guarded> | undefined;
   return {
     stdout: stdout.output,
-    stderr: stderr.output,
+    // Made when first written: a pipe's stream costs milliseconds, and --version never uses it.
+    get stderr() {
+      return (stderr ??= guarded(process.stderr)).output;
+    },
     // Made when first used: on a file or /dev/null, process.stdin is a file stream, whose
     // module loads node:fs/promises and readline (about 10 ms) for commands that read nothing.
     get stdin() {
       return process.stdin;
     },
     stdoutIsTTY: isTTY(process.stdout),
-    stderrIsTTY: isTTY(process.stderr),
+    get stderrIsTTY() {
+      return isatty(2);
+    },
     get stdinIsTTY() {
       return isatty(0);
     },

@@ -100,11 +100,13 @@ function redacting(output: Output, redactor: SecretRedactor): Output {
 
 /** The same streams, with every secret the redactor knows masked in what is written. */
 export function redactingIO(io: IO, redactor: SecretRedactor): IO {
-  // Copied by descriptor, not spread: a spread would read `stdin`, which the process's IO
-  // makes only when a command reads it.
+  // Copied by descriptor, not spread: a spread would read `stdin` and `stderr`, which the
+  // process's IO makes only when a command uses them.
+  let stderr: Output | undefined;
   return Object.defineProperties({} as IO, {
     ...Object.getOwnPropertyDescriptors(io),
     stdout: { value: redacting(io.stdout, redactor), enumerable: true },
-    stderr: { value: redacting(io.stderr, redactor), enumerable: true },
+    // Read when first used, as the process's IO makes its stderr stream.
+    stderr: { get: () => (stderr ??= redacting(io.stderr, redactor)), enumerable: true },
   });
 }

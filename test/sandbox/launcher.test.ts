@@ -13,7 +13,7 @@ describe('launchSandbox', () => {
       const sandbox = await launchSandbox({ databaseFile: join(folder, 'sandbox.db') });
       try {
         expect(sandbox.socketPath?.startsWith('\0petstore-sandbox-')).toBe(true);
-        expect(sandbox.baseUrl).toBe('http://localhost/v1');
+        expect(sandbox.baseUrl).toBe('http://127.0.0.1/v1');
         const answer = await new Promise<{ status: number; body: string }>((resolve, reject) => {
           const req = request(
             {
