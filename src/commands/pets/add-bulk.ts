@@ -23,7 +23,7 @@ import {
   reportRecordError,
 } from '../../output/report-error.js';
 import { PET_COLUMNS } from './columns.js';
-import { encodeEntry, recordDigest, type ErrorSummary, type JournalWriter } from './journal.js';
+import { encodeEntry, type ErrorSummary, type JournalWriter } from './journal.js';
 import type { BulkRecord, EarlierOutcomes, SendList } from './bulk-plan.js';
 
 export interface BulkAddOptions {
@@ -189,8 +189,8 @@ export async function runPetsAddBulk(ctx: Context, options: BulkAddOptions): Pro
   const announce = () => {
     for (const until = Math.min(send.length, next + lookahead); announced < until; announced++) {
       const bulkRecord = send.record(announced);
-      const { index, pet, key } = bulkRecord;
-      const entry = { type: 'sending', record: index + 1, digest: recordDigest(pet), key } as const;
+      const { index, digest, key } = bulkRecord;
+      const entry = { type: 'sending', record: index + 1, digest, key } as const;
       announcedRecords.set(announced, { bulkRecord, sequence: journal.append(entry) });
     }
   };

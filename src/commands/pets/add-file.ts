@@ -98,7 +98,7 @@ async function addFromFile(
     });
   });
   const records = parsePetsFile(text, source);
-  const plan = planRun(records, text, earlier, options);
+  const plan = planRun(records, input === '-' ? '-' : basename(input), earlier, options);
 
   const client = await ctx.client();
   const target = await ctx.target();

@@ -180,9 +180,9 @@ stdout (one JSON line) as soon as the service confirms it, so an interrupted run
 a record of what it created. The run's journal (named on stderr) lets --resume complete it
 without creating any record twice; it prints only the pets earlier runs did not, so the
 outputs of all runs together hold one line per record (--print-all prints every one).
-Each record's Idempotency-Key comes from the input and the record's position in it: running
-the same input again, even without its journal, creates nothing twice at a service that
-honours the keys (the sandbox does).`,
+Each record's Idempotency-Key comes from the input's file name, the record's content and its
+occurrence: running the input again, even without its journal or after fixing other records,
+creates nothing twice at a service that honours the keys (the sandbox does).`,
     )
     .action((flags: Flags, command: Command) =>
       runVerb(command, () => toPetsAddOptions(flags), runPetsAdd),

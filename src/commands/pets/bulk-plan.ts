@@ -7,6 +7,8 @@ import type { ErrorSummary } from './journal.js';
 export interface BulkRecord {
   index: number;
   pet: NewPet;
+  /** recordDigest(pet), which the journal keeps. */
+  digest: string;
   key: string;
 }
 
@@ -25,7 +27,8 @@ export interface SendList {
   indexAt(position: number): number;
   /**
    * The record at this position, with its key: the journaled one for a record whose outcome
-   * is unknown, a new one for a rejected record sent again, else the one the input gives it.
+   * is unknown, a new one for a rejected record sent again, else the one its input and content
+   * give it.
    */
   record(position: number): BulkRecord;
 }

@@ -17,46 +17,61 @@ export interface RetryChoices {
 }
 
 /**
- * The Idempotency-Key of each record: a digest of the whole input and the record's position
- * in it. Running the same input again sends the same keys, so a service that honours them
- * answers what it did the first time instead of creating the pets twice, even where no
- * journal of the first run is at hand (a CI job run again on a fresh machine). Another input,
- * even one sharing records with it, has keys of its own.
+ * The Idempotency-Key of each record, from the input's name, the record's content and its
+ * occurrence (the n-th record with that content). Running the same input again sends the
+ * same keys, so a service that honours them answers what it did the first time instead of
+ * creating the pets twice, even where no journal of the first run is at hand (a CI job run
+ * again on a fresh machine) and even after other records were fixed or added. Identical
+ * records are as many pets; an input of another name has keys of its own.
  */
-function inputKeys(inputText: string): (index: number) => string {
-  const input = hash('sha256', inputText).slice(0, 24);
-  return (index) => `pets-${input}-${index + 1}`;
+function recordKeys(
+  records: PetRecords,
+  inputName: string,
+): (index: number, digest: string) => string {
+  const occurrence = new Uint32Array(records.count);
+  const seen = new Map<string, number>();
+  for (let index = 0; index < records.count; index++) {
+    const digest = recordDigest(records.at(index));
+    const count = (seen.get(digest) ?? 0) + 1;
+    seen.set(digest, count);
+    occurrence[index] = count;
+  }
+  return (index, digest) =>
+    `pets-${hash('sha256', `${inputName}\n${digest}\n${occurrence[index]}`).slice(0, 32)}`;
 }
 
 function sendList(
   records: PetRecords,
   indexes: number[],
-  keyOf: (index: number) => string,
+  keyOf: (index: number, digest: string) => string,
 ): SendList {
   return {
     length: indexes.length,
     indexAt: (position) => indexes[position]!,
     record: (position) => {
       const index = indexes[position]!;
-      return { index, pet: records.at(index), key: keyOf(index) };
+      const pet = records.at(index);
+      const digest = recordDigest(pet);
+      return { index, pet, digest, key: keyOf(index, digest) };
     },
   };
 }
 
 /**
- * Which records a run sends. A new run sends all, each with the key the input gives it. A
+ * Which records a run sends. A new run sends all, each with the key its input and content give
+ * it (recordKeys). A
  * resumed run checks first that the input is the one journaled (same count, same digest for every
  * journaled record), then skips the created ones and, unless asked, the failed and unknown.
  */
 export function planRun(
   records: PetRecords,
-  /** The input's text, as read: the keys come from it. */
-  inputText: string,
+  /** The input's file name (`-` for stdin): records' keys are made in its name. */
+  inputName: string,
   journal: JournalContents | undefined,
   retry: RetryChoices,
 ): Plan {
   const earlier: EarlierOutcomes = { created: [], failed: [], unknown: [] };
-  const inputKey = inputKeys(inputText);
+  const inputKey = recordKeys(records, inputName);
   if (!journal) {
     const all = Array.from({ length: records.count }, (_, index) => index);
     return { send: sendList(records, all, inputKey), earlier };
@@ -95,6 +110,6 @@ export function planRun(
       keys.set(index, state.key);
     } else earlier.unknown.push(index);
   }
-  const keyOf = (index: number) => keys.get(index) ?? inputKey(index);
+  const keyOf = (index: number, digest: string) => keys.get(index) ?? inputKey(index, digest);
   return { send: sendList(records, indexes, keyOf), earlier };
 }

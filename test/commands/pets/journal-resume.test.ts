@@ -52,9 +52,9 @@ async function service(options: { dropNames?: Set<string>; failNames?: Set<strin
   return { server, created, env };
 }
 
-function input(names: string[]): string {
+function input(names: string[], fileName = 'pets.ndjson'): string {
   const folder = mkdtempSync(join(tmpdir(), 'petstore-journal-'));
-  const path = join(folder, 'pets.ndjson');
+  const path = join(folder, fileName);
   writeFileSync(path, names.map((name) => `{"name":"${name}","categoryId":1}\n`).join(''));
   return path;
 }
@@ -139,10 +139,14 @@ describe('pets add --file keeps a journal, and --resume completes the run', () =
     const keys = server.requests.map((request) => String(request.headers['idempotency-key']));
     expect(new Set(keys.slice(0, 4)).size).toBe(4);
     expect(keys.slice(4)).toEqual(keys.slice(0, 4));
-    // Another input, even one sharing a record, has keys of its own: its A is a new pet.
-    const other = fakeIO();
-    expect(await main(['pets', 'add', '--file', input(['A', 'D'])], other, env)).toBe(0);
-    expect(created).toEqual(['A', 'B', 'A', 'C', 'A', 'D']);
+    // The input fixed and grown, and run again: only the new record is created.
+    const edited = input(['A', 'B', 'E', 'A', 'C']);
+    expect(await main(['pets', 'add', '--file', edited], fakeIO(), env)).toBe(0);
+    expect(created).toEqual(['A', 'B', 'A', 'C', 'E']);
+    // An input of another name has keys of its own, even for the same record: a new A.
+    const other = input(['A', 'D'], 'more-pets.ndjson');
+    expect(await main(['pets', 'add', '--file', other], fakeIO(), env)).toBe(0);
+    expect(created).toEqual(['A', 'B', 'A', 'C', 'E', 'A', 'D']);
   });
 
   it('journals a record answered 5xx as unknown, not failed: only its key sends it again', async () => {
