@@ -20,7 +20,7 @@ import {
 } from './decode.js';
 import { linkTarget } from './link-header.js';
 import { DEADLINE_EXCEEDED, wasNeverSent } from './network-errors.js';
-import { scrubResponse, scrubStrings, type Redact } from './scrub.js';
+import { scrubResponse, type Redact } from './scrub.js';
 import { DEFAULT_BACKOFF, RETRYABLE_STATUSES, backoffDelay, parseRetryAfter } from './retry.js';
 import type { HttpRequest, HttpResponse, Transport } from './http.js';
 
@@ -223,10 +223,7 @@ export class PetstoreClient {
       if (from.limit !== undefined) url.searchParams.set('limit', String(from.limit));
     }
     const response = await this.send(this.build('GET', url));
-    const pets = scrubStrings(
-      decodeResponse<Pet[]>(response, checkPets, 'a list of pets', { 401: AUTH_HINT }),
-      this.redact,
-    );
+    const pets = this.decode<Pet[]>(response, checkPets, 'a list of pets', { 401: AUTH_HINT });
     return { pets, url, next: linkTarget(response.headers.link, 'next', url) };
   }
 
@@ -247,11 +244,10 @@ export class PetstoreClient {
   async getPet(id: Int64): Promise<Pet> {
     const url = this.apiUrl(`pets/${id.toString()}`);
     const response = await this.send(this.build('GET', url));
-    const pet = decodeResponse<Pet>(response, checkPet, 'a pet', {
+    return this.decode<Pet>(response, checkPet, 'a pet', {
       401: AUTH_HINT,
       404: `No animal has id ${id.toString()}. List them with: petstore pets list`,
     });
-    return scrubStrings(pet, this.redact);
   }
 
   async sendMessage(message: string, options: WriteOptions = {}): Promise<MessageReceipt> {
@@ -346,16 +342,24 @@ export class PetstoreClient {
     what: string,
   ): Promise<T> {
     const response = await this.send(request, unknownOutcome, options);
-    let created: T;
     try {
-      created = decodeResponse<T>(response, check, what, {
+      return this.decode<T>(response, check, what, {
         401: AUTH_HINT,
         400: 'Fix the input and try again; nothing was created.',
       });
     } catch (error) {
       throw answeredWithoutOutcome(error, response.status, request, unknownOutcome);
     }
-    return scrubStrings(created, this.redact);
+  }
+
+  /** decodeResponse, with every secret masked in the strings it decodes. */
+  private decode<T>(
+    response: HttpResponse,
+    check: ShapeCheck,
+    what: string,
+    hints: Partial<Record<number, string>>,
+  ): T {
+    return decodeResponse<T>(response, check, what, hints, this.redact);
   }
 
   private build(

@@ -3,6 +3,9 @@ import { snippet } from '../core/sanitize.js';
 import { isInt64 } from '../core/int64.js';
 import { JsonTooDeepError, MAX_JSON_DEPTH, parseJson } from '../core/json.js';
 import type { HttpResponse } from './http.js';
+import { scrubStrings, type Redact } from './scrub.js';
+
+const asIs: Redact = (text) => text;
 
 /** Returns a description of what is wrong with the value, or undefined when it fits. */
 export type ShapeCheck = (value: unknown) => string | undefined;
@@ -50,9 +53,17 @@ function describeBody(response: HttpResponse): string {
   return `"${snippet(response.text)}"`;
 }
 
-function tryParse(text: string): { ok: true; value: unknown } | { ok: false; tooDeep: boolean } {
+/**
+ * The body's JSON, with every secret masked in its strings: JSON can spell a key with \u
+ * escapes, which the text itself (already masked) does not show. Whatever reads the value (a
+ * table, an error message, the journal) gets it masked.
+ */
+function tryParse(
+  text: string,
+  redact: Redact,
+): { ok: true; value: unknown } | { ok: false; tooDeep: boolean } {
   try {
-    return { ok: true, value: parseJson(text) };
+    return { ok: true, value: scrubStrings(parseJson(text), redact) };
   } catch (error) {
     return { ok: false, tooDeep: error instanceof JsonTooDeepError };
   }
@@ -64,9 +75,10 @@ export function decodeResponse<T>(
   check: ShapeCheck,
   what: string,
   hints: Partial<Record<number, string>> = {},
+  redact: Redact = asIs,
 ): T {
   const { status } = response;
-  if (status < 200 || status > 299) throw errorFromResponse(response, hints);
+  if (status < 200 || status > 299) throw errorFromResponse(response, hints, redact);
   if (!isJsonContentType(response.headers['content-type'])) {
     const type = response.headers['content-type'] ?? 'no content type';
     throw new ProtocolError(
@@ -74,7 +86,7 @@ export function decodeResponse<T>(
       `expected JSON (${what}) in the HTTP ${status} response, got ${type} with ${describeBody(response)}`,
     );
   }
-  const parsed = tryParse(response.text);
+  const parsed = tryParse(response.text, redact);
   if (!parsed.ok) {
     throw new ProtocolError(
       status,
@@ -98,11 +110,12 @@ const IDEMPOTENCY_KEY_HINT =
 export function errorFromResponse(
   response: HttpResponse,
   hints: Partial<Record<number, string>> = {},
+  redact: Redact = asIs,
 ): ApiError {
   const { status } = response;
   const requestId = response.headers['x-request-id'];
   const hint = hints[status];
-  const parsed = tryParse(response.text);
+  const parsed = tryParse(response.text, redact);
   if (parsed.ok && isObject(parsed.value)) {
     const { code, message } = parsed.value;
     if (typeof code === 'string' && typeof message === 'string') {

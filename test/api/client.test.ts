@@ -202,6 +202,17 @@ describe('listPets', () => {
     expect(log.join('\n')).not.toContain(KEY);
   });
 
+  it('masks a key an Error body spells with \\u escapes, in the error it becomes', async () => {
+    const escaped = Array.from(KEY, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+    nock(ORIGIN)
+      .post('/v1/pets')
+      .reply(400, `{"code":"bad","message":"key ${escaped.join('')} rejected"}`, JSON_HEADERS);
+    const error = (await client()
+      .instance.createPet({ name: 'Rex', categoryId: 1 })
+      .catch((e: unknown) => e)) as ApiError;
+    expect(error).toMatchObject({ status: 400, message: 'key ****1234 rejected' });
+  });
+
   it('logs exchanges with the key redacted', async () => {
     nock(ORIGIN).get('/v1/pets').reply(200, [], JSON_HEADERS);
     const { instance, log } = client();

@@ -22,8 +22,15 @@ describe('the key never leaves in any text', () => {
       } else if (req.url === '/v1/pets?limit=1' && key === STORED_KEY) {
         sendJson(res, 200, '[]', echo);
       } else {
-        const body = { code: 'invalid_key', message: `API key ${key} is invalid`, status: 401 };
-        sendJson(res, 401, JSON.stringify(body), echo);
+        // To a write, the key spelled with \u escapes: JSON text that does not show it, a
+        // message (and so the journal's record of the error) that does.
+        const spelled = Array.from(
+          key,
+          (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+        );
+        const shown = req.method === 'POST' ? spelled.join('') : key;
+        const body = `{"code":"invalid_key","message":"API key ${shown} is invalid","status":401}`;
+        sendJson(res, 401, body, echo);
       }
     });
   });
