@@ -146,7 +146,7 @@ function sha256(text: string): string {
   return hash('sha256', text);
 }
 
-/** Scopes by route and API key, computed once per pair (a handful per server). */
+/** Scopes by route and caller, computed once per pair (a handful per server). */
 const scopes = new Map<string, string>();
 
 function keyScope(route: string, caller: string): string {
@@ -171,8 +171,8 @@ interface Write {
 }
 
 /**
- * A write, done at most once per Idempotency-Key: with a key seen before (same route, same API
- * key, last 24 h), the first answer is replayed; with the key seen for other content, 422.
+ * A write, done at most once per Idempotency-Key: with a key seen before (same route, same
+ * caller, last 24 h), the first answer is replayed; with the key seen for other content, 422.
  */
 async function performWrite(db: SandboxDatabase, now: () => number, write: Write): Promise<Reply> {
   const key = idempotencyKeyOf(write.req);
