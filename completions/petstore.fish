@@ -26,6 +26,7 @@ complete -c petstore -n '__fish_seen_subcommand_from pets; and __fish_seen_subco
 complete -c petstore -n '__fish_seen_subcommand_from pets; and __fish_seen_subcommand_from add' -l concurrency
 complete -c petstore -n '__fish_seen_subcommand_from pets; and __fish_seen_subcommand_from add' -l fail-fast
 complete -c petstore -n '__fish_seen_subcommand_from pets; and __fish_seen_subcommand_from add' -l idempotency-key
+complete -c petstore -n '__fish_seen_subcommand_from pets; and __fish_seen_subcommand_from add' -l batch-id
 complete -c petstore -n '__fish_seen_subcommand_from pets; and __fish_seen_subcommand_from add' -l dry-run
 complete -c petstore -n '__fish_seen_subcommand_from pets; and __fish_seen_subcommand_from add' -l journal
 complete -c petstore -n '__fish_seen_subcommand_from pets; and __fish_seen_subcommand_from add' -l resume

@@ -15,11 +15,14 @@ export const LAYERS = {
   sandbox: { may: ['core'], packages: [] },
   config: { may: ['core'], packages: ['conf', '@napi-rs/keyring'] },
   output: { may: ['core'], packages: ['chalk', 'cli-table3'] },
+  // The bulk engine: journal, lock, records, plan, runner. Its ports are interfaces, so it
+  // reaches no client, config or context; output only for the one map of errors to exit codes.
+  bulk: { may: ['core', 'output'], packages: [] },
   // The target resolution starts the embedded service, through its launcher only.
   context: { may: ['core', 'api', 'config', 'output', 'sandbox/launcher.ts'], packages: [] },
   cmdutil: { may: ['core', 'context'], packages: ['commander'] },
   commands: {
-    may: ['core', 'api', 'config', 'output', 'context', 'cmdutil'],
+    may: ['core', 'api', 'config', 'output', 'context', 'cmdutil', 'bulk'],
     packages: ['commander'],
   },
   // The sandbox's own verbs run the service.

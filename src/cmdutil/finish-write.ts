@@ -2,6 +2,7 @@ import { resendHint, type UnknownOutcome } from '../core/unknown-outcome.js';
 import type { Context } from '../context/context.js';
 import { InterruptedError } from '../core/errors.js';
 import type { StopSignal } from '../core/io.js';
+import { StopController } from '../core/stop.js';
 
 /**
  * Runs one write so that Ctrl-C or SIGTERM cannot leave its outcome unsaid. A first signal
@@ -15,33 +16,22 @@ export async function finishWrite<T>(
   /** The write's Idempotency-Key, so the user can send it again safely. */
   idempotencyKey: string,
 ): Promise<{ result: T; interrupted: StopSignal | undefined }> {
-  let interrupted: StopSignal | undefined;
-  let abandon!: (error: InterruptedError) => void;
-  const abandoned = new Promise<never>((_resolve, reject) => (abandon = reject));
-  const stopListening = ctx.io.onSignal((signal) => {
-    if (interrupted === undefined) {
-      interrupted = signal;
+  const stop = new StopController(ctx.io, {
+    onFirst: (signal) =>
       ctx.io.stderr.write(
         `petstore: ${signal}: waiting for the request in flight to finish (send it again to stop at once)\n`,
-      );
-      return;
-    }
-    abandon(
+      ),
+    onSecond: (signal) =>
       new InterruptedError(
         `stopped at once on a second ${signal}: the outcome is unknown, ${unknown.what} (Idempotency-Key ${idempotencyKey})`,
-        {
-          signal,
-          immediate: true,
-          hint: resendHint(unknown, idempotencyKey),
-        },
+        { signal, immediate: true, hint: resendHint(unknown, idempotencyKey) },
       ),
-    );
   });
   try {
-    const result = await Promise.race([write(), abandoned]);
-    return { result, interrupted };
+    const result = await Promise.race([write(), stop.abandoned]);
+    return { result, interrupted: stop.signal };
   } finally {
-    stopListening();
+    stop.dispose();
   }
 }
 

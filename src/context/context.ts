@@ -12,7 +12,7 @@ import { stringifyJson } from '../core/json.js';
 import { sanitizeLine } from '../core/sanitize.js';
 import { pickColumns } from '../output/columns.js';
 import { renderData, type Column } from '../output/render.js';
-import { openRows, type RowsOptions, type RowWriter } from '../output/rows.js';
+import { lineFormat, openRows, type RowsOptions, type RowWriter } from '../output/rows.js';
 import type { Settings } from './settings.js';
 import { missingKeyProblem, missingUrlProblem, unusableKeyError, type Target } from './target.js';
 
@@ -39,6 +39,11 @@ export interface Context {
   render<Row>(data: Row | Row[], columns: Column<Row>[], view?: DataView): Promise<void>;
   /** Rows on stdout as they arrive (a page at a time), in the chosen output format. */
   openRows<Row>(columns: Column<Row>[], view?: DataView): Promise<RowWriter<Row>>;
+  /**
+   * One line per row on stdout, in the chosen format (JSON as JSON lines), for output written
+   * and accounted for row by row; undefined when the format is a table.
+   */
+  lineRows<Row>(columns: Column<Row>[]): LineRows<Row> | undefined;
   /** The service to talk to (profile, URLs, key), resolved on first use. */
   target(): Promise<Target>;
   /** The API client for the target, created on first use. */
@@ -57,6 +62,14 @@ export interface Context {
   redact(text: string): string;
   /** Releases what the run opened (sockets, an embedded sandbox). */
   close(): Promise<void>;
+}
+
+export interface LineRows<Row> {
+  /** What precedes the first row (a CSV header), or ''. */
+  header: string;
+  line(row: Row): string;
+  /** Writes to stdout; returns how many of the text's bytes reached it. */
+  write(text: string): number;
 }
 
 export interface ContextDeps {
@@ -123,6 +136,11 @@ export function createContext(deps: ContextDeps): Context {
     },
     openRows(columns, view = {}) {
       return openRows(pickColumns(columns, view.fields), rowsOptions(view));
+    },
+    lineRows(columns) {
+      if (settings.output === 'table') return undefined;
+      const { header, line } = lineFormat(columns, settings.output);
+      return { header, line, write: (text) => io.stdout.write(text) };
     },
     target() {
       target ??= deps.resolveTarget(ctx).then((resolved) => {

@@ -11,6 +11,8 @@ export interface Target extends ServiceTarget {
   label: string;
   /** True when the base URL came from --base-url or PETSTORE_BASE_URL, not from the profile. */
   baseUrlOverridden: boolean;
+  /** True when requests go to the embedded sandbox this run started (the sandbox profile). */
+  embeddedSandbox: boolean;
   keySource: KeySource;
   /** Stops what serving this target needed (the embedded sandbox). */
   close?: () => Promise<void>;

@@ -1,7 +1,12 @@
+import { writeSync } from 'node:fs';
 import { isatty } from 'node:tty';
 
 export interface Output {
-  write(text: string): unknown;
+  /**
+   * Writes the text. Returns how many of its bytes (UTF-8) reached the output: all of them,
+   * unless the write failed part way (a full disk), or the output was closed or failed before.
+   */
+  write(text: string): number;
 }
 
 /** Everything a command may touch of the process's streams; tests pass fakes. */
@@ -43,11 +48,20 @@ function isTTY(stream: { isTTY?: boolean | undefined }): boolean {
   return stream.isTTY === true;
 }
 
+/** Node's stream for a file (a SyncWriteStream) says "fs"; a pipe "pipe", a terminal "tty". */
+function isFileStream(stream: NodeJS.WriteStream): boolean {
+  return (stream as { _type?: string })._type === 'fs';
+}
+
 /**
  * A process stream that treats a closed reader as normal: the EPIPE that Node would throw as an
  * uncaught error (a stack trace and exit 1) only marks the stream closed, and later writes are
  * dropped. Any other write failure (ENOSPC, EIO) also closes it, and is kept for the run to
  * report once it has finished.
+ *
+ * A file is written here, not by Node's stream: that stream takes a short write (a disk that
+ * fills part way through a line) for a whole one and drops the rest, so a torn line would pass
+ * for a written one. Here the rest is written, or its failure known, before write() returns.
  */
 function guarded(stream: NodeJS.WriteStream) {
   let closed = false;
@@ -57,14 +71,30 @@ function guarded(stream: NodeJS.WriteStream) {
     closed = true;
   };
   stream.on('error', fail);
-  const write = (text: string) => {
-    if (closed) return false;
-    const written = stream.write(text);
-    // A write that fails at once (a file, or a pipe, both written synchronously) marks the
-    // stream errored now, its 'error' event only later: a caller checking stdoutClosed() right
-    // after the write must already know that this text was not written.
-    if (stream.errored) fail(stream.errored);
-    return written;
+  const toFile = isFileStream(stream);
+  const { fd } = stream as unknown as { fd: number };
+  const writeFile = (text: string): number => {
+    const bytes = Buffer.from(text);
+    let done = 0;
+    try {
+      while (done < bytes.length) done += writeSync(fd, bytes, done);
+    } catch (error) {
+      fail(error as NodeJS.ErrnoException);
+    }
+    return done;
+  };
+  const write = (text: string): number => {
+    if (closed) return 0;
+    if (toFile) return writeFile(text);
+    stream.write(text);
+    // A write that fails at once (a pipe, written synchronously) marks the stream errored now,
+    // its 'error' event only later: a caller checking stdoutClosed() right after the write
+    // must already know that this text was not written (how much of it was, Node does not say).
+    if (stream.errored) {
+      fail(stream.errored);
+      return 0;
+    }
+    return Buffer.byteLength(text);
   };
   return {
     output: { write },
@@ -74,7 +104,7 @@ function guarded(stream: NodeJS.WriteStream) {
     // failure's 'error' event follows it within the same turn of the event loop.
     flushed: () =>
       new Promise<void>((resolve) => {
-        if (closed) resolve();
+        if (closed || toFile) resolve();
         else stream.write('', () => setImmediate(resolve));
       }),
   };

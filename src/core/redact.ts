@@ -95,7 +95,16 @@ export class SecretRedactor {
 }
 
 function redacting(output: Output, redactor: SecretRedactor): Output {
-  return { write: (text: string) => output.write(redactor.redact(text)) };
+  return {
+    write: (text: string) => {
+      const masked = redactor.redact(text);
+      const written = output.write(masked);
+      if (masked === text) return written;
+      // A masked text is not the one given: only all of it or none of it maps back.
+      const whole = Buffer.byteLength(masked);
+      return written === whole ? Buffer.byteLength(text) : 0;
+    },
+  };
 }
 
 /** The same streams, with every secret the redactor knows masked in what is written. */

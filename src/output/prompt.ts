@@ -10,7 +10,7 @@ interface RawModeStream {
 export async function confirm(io: IO, question: string): Promise<boolean> {
   const readline = createInterface({
     input: io.stdin,
-    output: io.stderr as NodeJS.WritableStream,
+    output: io.stderr as unknown as NodeJS.WritableStream,
     terminal: false,
   });
   // End of input (Ctrl-D) without an answer is a no.

@@ -33,6 +33,30 @@ export function projectRow<Row>(row: Row, fields: readonly string[] | undefined)
   );
 }
 
+/** A format that writes one row per line, so rows can be written (and counted) one by one. */
+export type LineFormat = 'json' | 'ndjson' | 'csv' | 'tsv';
+
+/**
+ * The header and the line of each row in a format of one row per line. JSON is written as
+ * JSON lines here, one compact object each: what a run that prints as it goes can keep whole.
+ */
+export function lineFormat<Row>(
+  columns: readonly Column<Row>[],
+  format: LineFormat,
+  fields?: readonly string[],
+): { header: string; line: (row: Row) => string } {
+  if (format === 'json' || format === 'ndjson') {
+    return { header: '', line: (row) => stringifyJson(projectRow(row, fields)) + '\n' };
+  }
+  // RFC 4180: CRLF between records, as spreadsheets expect.
+  const [separator, field, eol] =
+    format === 'csv' ? [',', csvField, '\r\n'] : ['\t', tsvField, '\n'];
+  return {
+    header: columns.map((c) => c.header).join(separator) + eol,
+    line: (row) => columns.map((c) => field(c.value(row))).join(separator) + eol,
+  };
+}
+
 function indent(text: string): string {
   return text.replace(/^/gm, '  ');
 }
@@ -48,8 +72,9 @@ export async function openRows<Row>(
   const { write, fields, pretty } = options;
   let count = 0;
   // A header row once, before the first row, or alone for an empty list.
-  const delimited = (separator: string, field: (value: unknown) => string, eol: string) => {
-    let header = columns.map((c) => c.header).join(separator) + eol;
+  const delimited = (format: 'csv' | 'tsv') => {
+    const lines = lineFormat(columns, format, fields);
+    let header = lines.header;
     const takeHeader = () => {
       const text = header;
       header = '';
@@ -59,9 +84,7 @@ export async function openRows<Row>(
       write(rows: readonly Row[]) {
         if (rows.length === 0) return;
         let text = takeHeader();
-        for (const row of rows) {
-          text += columns.map((c) => field(c.value(row))).join(separator) + eol;
-        }
+        for (const row of rows) text += lines.line(row);
         count += rows.length;
         write(text);
       },
@@ -100,12 +123,9 @@ export async function openRows<Row>(
         end() {},
       };
       break;
-    // RFC 4180: CRLF between records, as spreadsheets expect.
     case 'csv':
-      writer = delimited(',', csvField, '\r\n');
-      break;
     case 'tsv':
-      writer = delimited('\t', tsvField, '\n');
+      writer = delimited(options.format);
       break;
     case 'table': {
       const { TableWriter } = await import('./table.js');

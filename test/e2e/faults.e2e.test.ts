@@ -91,7 +91,9 @@ describe('closed pipes are normal', () => {
     );
     expect(result.code).toBe(141);
     expect(result.stderr).not.toMatch(/\n\s+at /);
-    const reported = /standard output was closed: added (\d+) of 400 pets/.exec(result.stderr);
+    const reported = /standard output was closed: 400 records to \S+: created (\d+) now/.exec(
+      result.stderr,
+    );
     expect(reported, result.stderr).not.toBeNull();
     expect(Number(reported![1])).toBe(state.created);
     expect(state.created).toBeLessThan(400);
@@ -206,7 +208,7 @@ describe('an interrupted bulk add leaves a complete record', () => {
     expect(run.err()).toContain(`${signal}: starting no more requests`);
     expect(run.err()).toMatch(
       new RegExp(
-        `${signal}: added ${lines.length} of 300 pets to http://127\\.0\\.0\\.1:\\d+/v1; \\d+ not attempted`,
+        `${signal}: 300 records to http://127\\.0\\.0\\.1:\\d+/v1: created ${lines.length} now; \\d+ not attempted`,
       ),
     );
     expect(run.err()).not.toMatch(/\n\s+at /);
@@ -228,7 +230,7 @@ describe('an interrupted bulk add leaves a complete record', () => {
     const lines = run.out().trimEnd().split('\n');
     expect(run.err()).toMatch(
       new RegExp(
-        `stopped at once on a second SIGINT: added ${lines.length} of 300 pets to \\S+; (\\d+) unknown \\(record [\\d, ]+\\)`,
+        `stopped at once on a second SIGINT: 300 records to \\S+: created ${lines.length} now; (\\d+) unknown \\(record [\\d, ]+\\)`,
       ),
     );
   });

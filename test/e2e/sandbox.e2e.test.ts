@@ -44,16 +44,21 @@ describe('the built-in sandbox profile, on a fresh machine', () => {
     expect((JSON.parse(listed.stdout) as unknown[]).length).toBe(1);
   });
 
-  it('running the same bulk input again creates nothing twice', async () => {
+  it('a bulk input run again as the same batch creates nothing twice; as a new run, again', async () => {
     const input =
       '{"name":"A","categoryId":1}\n{"name":"A","categoryId":1}\n{"name":"B","categoryId":2}\n';
     const args = ['-q', 'pets', 'add', '--file', '-', '--json', '--concurrency', '1'];
-    const first = await runCli(args, { env, input });
-    const again = await runCli(args, { env, input });
+    const named = { ...env, PETSTORE_BATCH_ID: 'e2e-batch-1' };
+    const first = await runCli(args, { env: named, input });
+    const again = await runCli(args, { env: named, input });
     expect([first.code, again.code]).toEqual([0, 0]);
     expect(again.stdout).toBe(first.stdout);
-    const listed = await runCli(['pets', 'list', '--json'], { env });
-    expect((JSON.parse(listed.stdout) as unknown[]).length).toBe(3);
+    const count = async () =>
+      (JSON.parse((await runCli(['pets', 'list', '--json'], { env })).stdout) as unknown[]).length;
+    expect(await count()).toBe(3);
+    // Unnamed, each run is a batch of its own: another three pets.
+    expect((await runCli(args, { env, input })).code).toBe(0);
+    expect(await count()).toBe(6);
   });
 
   it('works with a proxy set for the network (HTTP_PROXY): the sandbox is never proxied', async () => {

@@ -8,6 +8,11 @@ export interface FakeIO extends IO {
   closeStdout(): void;
   /** Acts as a stdout that cannot be written (a full disk): later writes are dropped. */
   failStdout(error: NodeJS.ErrnoException): void;
+  /**
+   * Acts as a disk with room for `bytes` more bytes of stdout: the write that crosses it is
+   * cut there (a torn line), and fails with ENOSPC, as do all after it.
+   */
+  limitStdout(bytes: number): void;
   /** Delivers a signal to whatever listens, as Ctrl-C or a service manager would. */
   signal(signal: StopSignal): void;
 }
@@ -17,16 +22,35 @@ export function fakeIO(options: { tty?: boolean; stdin?: string; columns?: numbe
   let err = '';
   let closed = false;
   let failure: NodeJS.ErrnoException | undefined;
+  let room = Infinity;
   const listeners = new Set<(signal: StopSignal) => void>();
   const tty = options.tty ?? false;
   return {
     stdout: {
       write: (text: string) => {
-        if (!closed) out += text;
-        return !closed;
+        if (closed) return 0;
+        const bytes = Buffer.from(text);
+        if (bytes.length <= room) {
+          out += text;
+          room -= bytes.length;
+          return bytes.length;
+        }
+        // What fits is written, and the disk is then full.
+        const written = room;
+        out += bytes.subarray(0, written).toString('utf8');
+        closed = true;
+        failure = Object.assign(new Error('ENOSPC: no space left on device, write'), {
+          code: 'ENOSPC',
+        });
+        return written;
       },
     },
-    stderr: { write: (text: string) => (err += text) },
+    stderr: {
+      write: (text: string) => {
+        err += text;
+        return Buffer.byteLength(text);
+      },
+    },
     stdin: Readable.from(options.stdin === undefined ? [] : [options.stdin]),
     stdoutIsTTY: tty,
     stderrIsTTY: tty,
@@ -43,6 +67,9 @@ export function fakeIO(options: { tty?: boolean; stdin?: string; columns?: numbe
     failStdout: (error) => {
       closed = true;
       failure = error;
+    },
+    limitStdout: (bytes) => {
+      room = bytes;
     },
     onSignal: (listener) => {
       listeners.add(listener);

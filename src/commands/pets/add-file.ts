@@ -1,21 +1,26 @@
 import { constants } from 'node:fs';
 import { access } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
+import { newBatchId, recordKey, retryKey } from '../../bulk/batch.js';
+import { concludeBulk } from '../../bulk/conclude.js';
+import { lockJournal } from '../../bulk/journal-lock.js';
+import { journalReadError, readJournal, type JournalContents } from '../../bulk/journal-read.js';
+import { JournalWriter } from '../../bulk/journal-writer.js';
+import { planRun, type Plan, type RetryChoices } from '../../bulk/plan.js';
+import { digestInput, parsePetsFile, type InputDigests } from '../../bulk/records.js';
+import { runBulk } from '../../bulk/runner.js';
 import { readInputFile } from '../../cmdutil/read-input.js';
 import { dataDir } from '../../config/paths.js';
-import { SANDBOX_PROFILE } from '../../config/profiles.js';
 import type { Context } from '../../context/context.js';
-import type { Target } from '../../context/target.js';
 import { BULK_MAX_BYTES } from '../../core/contract.js';
-import { UsageError } from '../../core/errors.js';
+import { ApiError, UsageError } from '../../core/errors.js';
 import { stringifyJson } from '../../core/json.js';
 import { makeFolder } from '../../core/make-folder.js';
-import { runPetsAddBulk } from './add-bulk.js';
-import { journalReadError, JournalWriter, readJournal } from './journal.js';
-import { lockJournal } from './journal-lock.js';
-import { parsePetsFile } from './pets-file.js';
+import { snippet } from '../../core/sanitize.js';
+import { errorsAsJson } from '../../output/format.js';
+import { reportRecordError } from '../../output/report-error.js';
+import { PET_COLUMNS } from './columns.js';
 import { resumeCommand } from './resume-command.js';
-import { planRun, type RetryChoices } from './resume-plan.js';
 
 export interface PetsAddFileOptions extends RetryChoices {
   /** --file: the input; with --resume, defaults to the input the journal names. */
@@ -24,6 +29,8 @@ export interface PetsAddFileOptions extends RetryChoices {
   resume: string | undefined;
   /** --journal: where a new run keeps its journal. */
   journal: string | undefined;
+  /** --batch-id (or PETSTORE_BATCH_ID): the batch a new run's keys are made from. */
+  batchId: string | undefined;
   concurrency: number;
   failFast: boolean;
   dryRun: boolean;
@@ -70,18 +77,31 @@ export async function runPetsAddFile(ctx: Context, options: PetsAddFileOptions):
   }
 }
 
-/** What the journaled run sent to: its base URL, or the embedded sandbox. */
-function serviceOf(target: Target): string {
-  return target.profile === SANDBOX_PROFILE && !target.baseUrlOverridden
-    ? 'sandbox'
-    : (target.baseUrl ?? target.label);
+/** The input a run reads, its records planned against the journal of the run it completes. */
+interface Prepared {
+  input: string;
+  digests: InputDigests;
+  batch: string;
+  plan: Plan;
+  earlier: JournalContents | undefined;
 }
 
-async function addFromFile(
-  ctx: Context,
-  options: PetsAddFileOptions,
-  unlock: (() => Promise<void>) | undefined,
-): Promise<void> {
+function batchOf(options: PetsAddFileOptions, earlier: JournalContents | undefined): string {
+  if (earlier === undefined) return options.batchId ?? newBatchId();
+  if (
+    options.batchId !== undefined &&
+    earlier.batch !== undefined &&
+    options.batchId !== earlier.batch
+  ) {
+    throw new UsageError(
+      `the journaled run is batch ${earlier.batch}, not ${options.batchId} (PETSTORE_BATCH_ID or --batch-id)`,
+      { hint: 'A resume continues the batch of its journal: leave the batch id out.' },
+    );
+  }
+  return earlier.batch ?? options.batchId ?? newBatchId();
+}
+
+async function prepare(ctx: Context, options: PetsAddFileOptions): Promise<Prepared> {
   const earlier = options.resume === undefined ? undefined : await readJournal(options.resume);
   const input = options.file ?? earlier?.input;
   if (input === undefined) throw new UsageError('pets add needs --file or --resume');
@@ -98,11 +118,29 @@ async function addFromFile(
     });
   });
   const records = parsePetsFile(text, source);
-  const plan = planRun(records, input === '-' ? '-' : basename(input), earlier, options);
+  const digests = digestInput(records);
+  const batch = batchOf(options, earlier);
+  // Keys are made in the name the first run read its input by, wherever it is now.
+  const named = earlier?.input ?? input;
+  const inputName = named === '-' ? '-' : basename(named);
+  const plan = planRun(
+    { records, digests, firstKey: (record) => recordKey(batch, inputName, record), retryKey },
+    earlier,
+    options,
+  );
+  return { input, digests, batch, plan, earlier };
+}
 
+async function addFromFile(
+  ctx: Context,
+  options: PetsAddFileOptions,
+  unlock: (() => Promise<void>) | undefined,
+): Promise<void> {
+  const prepared = await prepare(ctx, options);
+  const { input, plan, earlier } = prepared;
   const client = await ctx.client();
   const target = await ctx.target();
-  const service = serviceOf(target);
+  const service = target.embeddedSandbox ? 'sandbox' : (target.baseUrl ?? target.label);
   if (earlier?.service !== undefined && earlier.service !== service) {
     throw new UsageError(
       `the journaled run sent to ${earlier.target} (${earlier.service}); this one would send to ${target.label} (${service}); nothing was sent`,
@@ -118,10 +156,11 @@ async function addFromFile(
       const request = client.previewCreatePet(pet, { idempotencyKey: key });
       ctx.io.stdout.write(stringifyJson({ record: index + 1, ...request }) + '\n');
     }
-    ctx.notice(`Dry run: ${plan.send.length} request(s) shown, none sent.`);
+    ctx.notice(
+      `Dry run: ${plan.send.length} request(s) shown, none sent (batch ${prepared.batch}).`,
+    );
     return;
   }
-
   if (
     options.journal !== undefined &&
     input !== '-' &&
@@ -142,23 +181,87 @@ async function addFromFile(
       type: options.resume !== undefined ? 'resume' : 'run',
       version: 1,
       input: input === '-' ? '-' : resolve(input),
-      records: records.count,
+      records: prepared.digests.records.length,
       target: target.label,
       service,
       at: new Date().toISOString(),
+      batch: prepared.batch,
+      digest: prepared.digests.whole,
+      digests: prepared.digests.compact,
     });
-    await runPetsAddBulk(ctx, {
-      total: records.count,
+    await send(ctx, options, prepared, { journal, resume, target: target.label });
+  } finally {
+    await journal.close();
+  }
+}
+
+/** The service refused a record's Idempotency-Key: sent before with another body. */
+function isKeyRefusal(error: unknown): boolean {
+  return error instanceof ApiError && /idempotency/i.test(error.code);
+}
+
+function keyReusedHint(batch: string): string {
+  return `Batch ${batch} sent another record at this position: the input changed since that batch ran (a record edited, inserted or removed). Restore the input, or send new and changed records as a batch of their own (another --batch-id, or none).`;
+}
+
+async function send(
+  ctx: Context,
+  options: PetsAddFileOptions,
+  { plan, batch, digests }: Prepared,
+  run: { journal: JournalWriter; resume: string; target: string },
+): Promise<void> {
+  const client = await ctx.client();
+  const json = errorsAsJson(ctx.settings.output);
+  const result = await runBulk(
+    {
+      createPet: (pet, write) => client.createPet(pet, write),
+      journal: run.journal,
+      rows: ctx.lineRows(PET_COLUMNS),
+      signals: ctx.io,
+      reportRecord: (error, record) =>
+        reportRecordError(
+          error,
+          { json, write: (text) => ctx.io.stderr.write(text) },
+          {
+            ...record,
+            name: snippet(record.name, 40),
+            hint: record.hint ?? (isKeyRefusal(error) ? keyReusedHint(batch) : undefined),
+          },
+        ),
+      say: (line) => ctx.io.stderr.write(`${line}\n`),
+      announceCreated: (pet) => ctx.notice(`created ${pet.id.toString()} ${pet.name}`),
+    },
+    {
+      total: digests.records.length,
       send: plan.send,
       earlier: plan.earlier,
       concurrency: options.concurrency,
       failFast: options.failFast,
       resendUnknown: options.retryUnknown,
       printAll: options.printAll,
-      journal,
-      resumeCommand: resume,
-    });
-  } finally {
-    await journal.close();
+      target: run.target,
+      resumeCommand: run.resume,
+    },
+  );
+  if (result.forTable.length > 0) await ctx.render(result.forTable, PET_COLUMNS);
+  const { summary, error } = concludeBulk(result, {
+    target: run.target,
+    resumeCommand: run.resume,
+    journal: run.journal.path,
+    stdoutFailure: ctx.io.stdoutError(),
+    skipped: { failed: plan.earlier.failed.length, unknown: plan.earlier.unknown.length },
+  });
+  const counts = result.ledger.counts();
+  if (json) {
+    if (!ctx.settings.quiet) {
+      const about = { ...counts, batchId: batch, journal: run.journal.path };
+      ctx.io.stderr.write(stringifyJson({ summary: about }) + '\n');
+    }
+  } else if (
+    error === undefined ||
+    (error === result.fatal && counts.createdNow + counts.replayed > 0)
+  ) {
+    ctx.notice(error === undefined ? `${summary}.` : `Stopped: ${summary}.`);
   }
+  if (error !== undefined) throw error;
 }

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
+import { parseBatchId } from '../../bulk/batch.js';
 import { parseConcurrency, parseIdempotencyKey, parseStatus } from '../../cmdutil/flags.js';
 import { replayedNotice, UNKNOWN_PET_OUTCOME } from '../../core/unknown-outcome.js';
 import { endInterrupted, finishWrite } from '../../cmdutil/finish-write.js';
@@ -27,6 +28,7 @@ interface Flags {
   retryFailed?: boolean;
   retryUnknown?: boolean;
   printAll?: boolean;
+  batchId?: string;
 }
 
 /** One pet from flags, or many from a file (a new run, or one resumed from its journal). */
@@ -50,6 +52,7 @@ function toNewPet(flags: Flags): NewPet {
 }
 
 const MANY_ONLY = [
+  'batchId',
   'concurrency',
   'failFast',
   'journal',
@@ -74,22 +77,11 @@ export function toPetsAddOptions(flags: Flags): PetsAddOptions {
       dryRun,
     };
   }
-  if (flags.name !== undefined || flags.categoryId !== undefined || flags.status !== undefined) {
-    throw new UsageError(
-      'give one pet with --name/--category-id/--status, or many with --file, not both',
-    );
-  }
-  if (flags.idempotencyKey !== undefined) {
-    throw new UsageError('--idempotency-key is for one pet; with --file each record gets its own', {
-      hint: "A bulk run keeps each record's key in its journal: complete it with --resume JOURNAL.",
-    });
-  }
-  if (flags.journal !== undefined && flags.resume !== undefined) {
-    throw new UsageError('give --journal for a new run or --resume for an earlier one, not both');
-  }
   const resumeOnly = (['retryFailed', 'printAll'] as const).filter((key) => flags[key]);
   if (resumeOnly.length > 0 && flags.resume === undefined) {
-    throw new UsageError(`${resumeOnly.map(toFlag).join(' and ')} go with --resume JOURNAL`);
+    throw new UsageError(
+      `${resumeOnly.map(toFlag).join(' and ')} go${resumeOnly.length === 1 ? 'es' : ''} with --resume JOURNAL`,
+    );
   }
   return {
     file: flags.file,
@@ -101,6 +93,7 @@ export function toPetsAddOptions(flags: Flags): PetsAddOptions {
     retryFailed: flags.retryFailed === true,
     retryUnknown: flags.retryUnknown === true,
     printAll: flags.printAll === true,
+    batchId: flags.batchId === undefined ? undefined : parseBatchId(flags.batchId, '--batch-id'),
   };
 }
 
@@ -110,7 +103,13 @@ function toFlag(key: string): string {
 
 export async function runPetsAdd(ctx: Context, options: PetsAddOptions): Promise<void> {
   if (!('pet' in options)) {
-    await runPetsAddFile(ctx, options);
+    const fromEnv = ctx.env.PETSTORE_BATCH_ID;
+    const batchId =
+      options.batchId ??
+      (fromEnv === undefined || fromEnv === ''
+        ? undefined
+        : parseBatchId(fromEnv, 'PETSTORE_BATCH_ID'));
+    await runPetsAddFile(ctx, { ...options, batchId });
     return;
   }
   const client = await ctx.client();
@@ -139,6 +138,9 @@ export async function runPetsAdd(ctx: Context, options: PetsAddOptions): Promise
   }
 }
 
+/** The flags of one pet, which a bulk run's records replace. */
+const ONE_PET_FLAGS = ['name', 'categoryId', 'status', 'idempotencyKey'];
+
 export function registerPetsAdd(pets: Command, runVerb: RunVerb): void {
   pets
     .command('add')
@@ -146,7 +148,12 @@ export function registerPetsAdd(pets: Command, runVerb: RunVerb): void {
     .option('--name <name>', "the animal's name")
     .option('--category-id <int64>', 'identifier of its category')
     .option('--status <status>', 'available, pending or sold')
-    .option('--file <path>', 'add many: a JSON array or NDJSON of NewPet records, - for stdin')
+    .addOption(
+      new Option(
+        '--file <path>',
+        'add many: a JSON array or NDJSON of NewPet records, - for stdin',
+      ).conflicts(ONE_PET_FLAGS),
+    )
     .option(
       '--concurrency <n>',
       `with --file: requests at once, ${BULK_CONCURRENCY.min} to ${BULK_CONCURRENCY.max} (default ${BULK_CONCURRENCY.default})`,
@@ -156,9 +163,19 @@ export function registerPetsAdd(pets: Command, runVerb: RunVerb): void {
       '--idempotency-key <key>',
       'one pet: send with this Idempotency-Key (default: a new UUID)',
     )
+    .option(
+      '--batch-id <id>',
+      'with --file: the batch its keys are made from (env PETSTORE_BATCH_ID; default: a new one); the same batch and input send the same keys, so re-running a CI job creates nothing twice',
+    )
     .option('--dry-run', 'print the request(s) that would be sent (key redacted); send nothing')
     .option('--journal <file>', 'with --file: where to journal the run (default: beside the input)')
-    .option('--resume <journal>', 'complete an interrupted run from its journal')
+    .addOption(
+      new Option('--resume <journal>', 'complete an interrupted run from its journal').conflicts([
+        ...ONE_PET_FLAGS,
+        'journal',
+        'batchId',
+      ]),
+    )
     .option('--retry-failed', 'with --resume: send again the records the service rejected')
     .option(
       '--retry-unknown',
@@ -180,9 +197,13 @@ stdout (one JSON line) as soon as the service confirms it, so an interrupted run
 a record of what it created. The run's journal (named on stderr) lets --resume complete it
 without creating any record twice; it prints only the pets earlier runs did not, so the
 outputs of all runs together hold one line per record (--print-all prints every one).
-Each record's Idempotency-Key comes from the input's file name, the record's content and its
-occurrence: running the input again, even without its journal or after fixing other records,
-creates nothing twice at a service that honours the keys (the sandbox does).`,
+
+Each record's Idempotency-Key stands for one attempt to create that one record: it comes from
+the run's batch, the input's file name and the record's position, never from its content, so
+two records alike are two pets. A new run is a new batch; --resume continues its journal's.
+To re-run a CI job safely where its journal is gone, name the batch: the same --batch-id and
+input send the same keys, and a service that honours them creates nothing twice (the sandbox
+does), e.g. PETSTORE_BATCH_ID="pets-$CI_PIPELINE_ID" petstore pets add --file pets.ndjson`,
     )
     .action((flags: Flags, command: Command) =>
       runVerb(command, () => toPetsAddOptions(flags), runPetsAdd),

@@ -15,7 +15,7 @@ describe('petstore completion', () => {
     expect(code).toBe(0);
     expect(out).toContain('"") words="pets message profile auth sandbox smoke completion"');
     expect(out).toContain(
-      '"pets add") words="--name --category-id --status --file --concurrency --fail-fast --idempotency-key --dry-run --journal --resume --retry-failed --retry-unknown --print-all"',
+      '"pets add") words="--name --category-id --status --file --concurrency --fail-fast --idempotency-key --batch-id --dry-run --journal --resume --retry-failed --retry-unknown --print-all"',
     );
     expect(out).toContain('compgen -W "available pending sold"');
     expect(out).toContain('complete -F _petstore petstore');

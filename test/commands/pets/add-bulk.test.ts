@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parsePetsFile, type PetRecords } from '../../../src/commands/pets/pets-file.js';
+import { parsePetsFile, type PetRecords } from '../../../src/bulk/records.js';
 import type { HttpRequest } from '../../../src/api/http.js';
 import { main } from '../../../src/main.js';
 import { fakeIO } from '../../helpers/fake-io.js';
@@ -150,7 +150,7 @@ describe('pets add --file', () => {
     expect(errors[0]).toMatchObject({ code: 'invalid_name', status: 400, record: 2 });
     expect(errors.at(-1)).toMatchObject({
       code: 'bulk_failed',
-      message: expect.stringContaining('added 2 of 3 pets') as string,
+      message: expect.stringContaining('3 records to') as string,
     });
   });
 
@@ -171,7 +171,7 @@ describe('pets add --file', () => {
       'petstore: record 2 (bad): bad name (invalid_name, HTTP 400)\nhint: Fix the input and try again; nothing was created.',
     );
     expect(io.err()).toContain(
-      `added 1 of 3 pets to ${server.url}/v1; 1 failed, 1 not attempted (--fail-fast)`,
+      `3 records to ${server.url}/v1: created 1 now; 1 failed, 1 not attempted (--fail-fast)`,
     );
     expect(io.out()).toMatch(/^100\s+A\s/m);
   });
@@ -184,9 +184,30 @@ describe('pets add --file', () => {
   });
 
   it.each([
-    [['--file', 'x', '--name', 'A'], 'not both'],
+    [
+      ['--file', 'x', '--name', 'A'],
+      "option '--file <path>' cannot be used with option '--name <name>'",
+    ],
     [['--concurrency', '2', '--name', 'A', '--category-id', '1'], 'goes with --file or --resume'],
     [['--file', 'x', '--concurrency', '0'], '--concurrency must be a whole number from 1 to 16'],
+    [
+      ['--file', 'x', '--idempotency-key', 'k'],
+      "'--file <path>' cannot be used with option '--idempotency-key",
+    ],
+    [
+      ['--resume', 'j', '--batch-id', 'b'],
+      "'--resume <journal>' cannot be used with option '--batch-id",
+    ],
+    [
+      ['--resume', 'j', '--journal', 'k'],
+      "'--resume <journal>' cannot be used with option '--journal",
+    ],
+    [
+      ['--batch-id', 'b', '--name', 'A', '--category-id', '1'],
+      '--batch-id goes with --file or --resume',
+    ],
+    [['--file', 'x', '--batch-id', 'two words'], '--batch-id must be 1 to 128 letters'],
+    [['--file', 'x', '--retry-failed'], '--retry-failed goes with --resume JOURNAL'],
   ])('rejects %j with exit 2', async (args, message) => {
     const io = fakeIO({ tty: true });
     expect(await main(['pets', 'add', ...args], io, env)).toBe(2);
@@ -211,9 +232,12 @@ describe('pets add --file, failures of the whole run', () => {
       expect(code).toBe(3);
       expect(refused.requests).toHaveLength(1);
       const lines = io.err().trim().split('\n');
-      expect(lines).toHaveLength(2);
+      expect(lines).toHaveLength(3);
       expect(lines[0]).toMatch(/^Journal: /);
-      expect(JSON.parse(lines[1]!)).toMatchObject({ code: 'unauthorized', status: 401 });
+      expect(JSON.parse(lines[1]!)).toMatchObject({
+        summary: { records: 3, createdNow: 0, notAttempted: 2 },
+      });
+      expect(JSON.parse(lines[2]!)).toMatchObject({ code: 'unauthorized', status: 401 });
     } finally {
       await refused.close();
     }

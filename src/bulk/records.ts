@@ -1,7 +1,8 @@
-import { isInt64 } from '../../core/int64.js';
-import { JsonTooDeepError, parseJson } from '../../core/json.js';
-import { isPetStatus, PET_STATUSES, type NewPet } from '../../core/types.js';
-import { UsageError } from '../../core/errors.js';
+import { hash } from 'node:crypto';
+import { isInt64 } from '../core/int64.js';
+import { JsonTooDeepError, parseJson, stringifyJson } from '../core/json.js';
+import { isPetStatus, PET_STATUSES, type NewPet } from '../core/types.js';
+import { UsageError } from '../core/errors.js';
 
 const FIELDS = new Set(['name', 'categoryId', 'status']);
 const MAX_REPORTED_PROBLEMS = 20;
@@ -97,4 +98,41 @@ export function parsePetsFile(text: string, source: string): PetRecords {
     });
   }
   return records;
+}
+
+/** The digest a record is recognised by when a run is resumed (its content, as given). */
+export function recordDigest(pet: NewPet): string {
+  return hash('sha256', stringifyJson(pet)).slice(0, 32);
+}
+
+/** What a journal keeps of an input, so a resume can tell whether anything in it changed. */
+export interface InputDigests {
+  /** Each record's digest, by 0-based position. */
+  records: string[];
+  /** The digest of the whole input: every record, in order. */
+  whole: string;
+  /** The first 8 bytes of each record's digest, base64: enough to name the first change. */
+  compact: string;
+}
+
+export function digestInput(records: PetRecords): InputDigests {
+  const digests = Array.from({ length: records.count }, (_, index) =>
+    recordDigest(records.at(index)),
+  );
+  const compact = Buffer.from(digests.map((digest) => digest.slice(0, 16)).join(''), 'hex');
+  return {
+    records: digests,
+    whole: hash('sha256', digests.join('\n')),
+    compact: compact.toString('base64'),
+  };
+}
+
+/** The 0-based position of the first record whose compact digest differs, if any does. */
+export function firstChangedRecord(digests: InputDigests, compact: string): number | undefined {
+  const journaled = Buffer.from(compact, 'base64');
+  for (let index = 0; index < digests.records.length; index++) {
+    const ours = digests.records[index]!.slice(0, 16);
+    if (journaled.subarray(index * 8, index * 8 + 8).toString('hex') !== ours) return index;
+  }
+  return undefined;
 }

@@ -1,0 +1,37 @@
+import { hash, randomUUID } from 'node:crypto';
+import { UsageError } from '../core/errors.js';
+
+/**
+ * An Idempotency-Key stands for one attempt to create one record: it is made from the batch
+ * (one run, or the runs that complete it, or the runs a user names as one with --batch-id),
+ * the input's name and the record's position, and never from the record's content alone. Two
+ * records with the same content are two pets unless they are the same record of one batch.
+ */
+
+/** A batch id given by the user: printable, no spaces, short enough to read in a log. */
+const BATCH_ID = /^[\w.:@/+-]{1,128}$/;
+
+export function parseBatchId(text: string, source: string): string {
+  if (!BATCH_ID.test(text)) {
+    throw new UsageError(
+      `${source} must be 1 to 128 letters, digits or . _ - : @ / + (got ${JSON.stringify(text.slice(0, 40))})`,
+      { hint: 'Name the job it belongs to, e.g. --batch-id "import-$CI_PIPELINE_ID".' },
+    );
+  }
+  return text;
+}
+
+/** A new run's batch: unique, so its keys are no other run's. */
+export function newBatchId(): string {
+  return randomUUID();
+}
+
+/** The key of the first attempt to create the record at this 1-based position of the input. */
+export function recordKey(batch: string, inputName: string, record: number): string {
+  return `pets-${hash('sha256', `petstore bulk\n${batch}\n${inputName}\n${record}`).slice(0, 32)}`;
+}
+
+/** A key for another attempt at a record the service rejected: a new request, a new key. */
+export function retryKey(): string {
+  return `pets-${randomUUID()}`;
+}

@@ -1,0 +1,74 @@
+import {
+  BulkFailedError,
+  InterruptedError,
+  OutputClosedError,
+  OutputFailedError,
+} from '../core/errors.js';
+import type { BulkResult } from './runner.js';
+import { unknownHint } from './runner.js';
+
+/** What a finished run is reported with. */
+export interface RunAbout {
+  target: string;
+  resumeCommand: string;
+  journal: string;
+  /** Why stdout could not be written, when it failed (not when its reader went away). */
+  stdoutFailure: NodeJS.ErrnoException | undefined;
+  /** What earlier runs left that this one did not send again. */
+  skipped: { failed: number; unknown: number };
+}
+
+/**
+ * The error a run ends with, or undefined when every record ended created; with the sentence
+ * that sums the run up (said as a notice on success).
+ */
+export function concludeBulk(
+  result: BulkResult,
+  about: RunAbout,
+): { summary: string; error: Error | undefined } {
+  const { ledger } = result;
+  const summary = ledger.summary(about.target);
+  const { notAttempted } = ledger.counts();
+  if (result.signal !== undefined) {
+    const unfinished = ledger.unknown.length > 0 || notAttempted > 0;
+    const hint = ledger.unknown.length
+      ? unknownHint(about.resumeCommand)
+      : unfinished
+        ? `Complete the run with: ${about.resumeCommand}`
+        : undefined;
+    return {
+      summary,
+      error: new InterruptedError(`${result.signal}: ${summary}`, { signal: result.signal, hint }),
+    };
+  }
+  if (result.reason === 'stdout closed') {
+    const { listed, more } = ledger.ids();
+    const rest = more ? ` and ${more} more (every one is in the journal ${about.journal})` : '';
+    const ids = listed.length ? `; created ids: ${listed.join(', ')}${rest}` : '';
+    const error = about.stdoutFailure
+      ? new OutputFailedError(
+          about.stdoutFailure,
+          `${summary}${ids}`,
+          `Make room or send the output elsewhere, then: ${about.resumeCommand} (it prints the pets not printed yet).`,
+        )
+      : new OutputClosedError(`standard output was closed: ${summary}${ids}`);
+    return { summary, error };
+  }
+  if (result.fatal !== undefined) {
+    return {
+      summary,
+      error: result.fatal instanceof Error ? result.fatal : new Error(String(result.fatal)),
+    };
+  }
+  if (ledger.allCreated) return { summary, error: undefined };
+  const skipped = [
+    about.skipped.failed ? '--retry-failed sends the failed ones again' : '',
+    about.skipped.unknown ? '--retry-unknown the unknown ones' : '',
+  ].filter(Boolean);
+  const failFast = result.reason === 'fail-fast' ? ' (--fail-fast)' : '';
+  const notSent = skipped.length ? ` (not sent again: ${skipped.join(', ')})` : '';
+  return {
+    summary,
+    error: new BulkFailedError(`${summary}${failFast}${notSent}`, ledger.exitCode()),
+  };
+}

@@ -1,0 +1,111 @@
+import { isInt64 } from '../core/int64.js';
+import { stringifyJson } from '../core/json.js';
+import type { Pet } from '../core/types.js';
+
+/**
+ * The lines of a bulk run's journal, and the check each line read back must pass. A journal is
+ * an append-only NDJSON file: a header per run, then per record `sending` (flushed to disk
+ * before its request goes out), its outcome, and `printed` once its line reached stdout.
+ */
+
+export type ErrorSummary = { code: string; message: string; status: number };
+
+export interface RunHeader {
+  type: 'run' | 'resume';
+  version: 1;
+  /** The input's absolute path, or "-" for stdin. */
+  input: string;
+  records: number;
+  /** How the run named its target, and what it sent to (the base URL, or "sandbox"). */
+  target: string;
+  service?: string | undefined;
+  at: string;
+  /** The batch every key of the run is made from (absent in journals of earlier versions). */
+  batch?: string | undefined;
+  /** The digest of the whole input, and each record's (8 bytes each, base64). */
+  digest?: string | undefined;
+  digests?: string | undefined;
+}
+
+export type RecordEntry =
+  | { type: 'sending'; record: number; digest: string; key: string }
+  | { type: 'created'; record: number; pet: Pet; replayed?: boolean | undefined }
+  | { type: 'printed'; record: number }
+  /** A record journaled as sending that the run then did not send after all. */
+  | { type: 'withdrawn'; record: number }
+  | { type: 'failed' | 'unknown'; record: number; error: ErrorSummary };
+
+export type JournalEntry = RunHeader | RecordEntry;
+
+/** An entry made ready to append, so appending it later costs one system call. */
+export type EncodedEntry = Buffer;
+
+export function encodeEntry(entry: JournalEntry): EncodedEntry {
+  return Buffer.from(stringifyJson(entry) + '\n');
+}
+
+type Fields = Record<string, unknown>;
+
+const isObject = (value: unknown): value is Fields =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+const isText = (value: unknown): value is string => typeof value === 'string';
+const isOptionalText = (value: unknown) => value === undefined || isText(value);
+const isCount = (value: unknown): value is number =>
+  typeof value === 'number' && Number.isSafeInteger(value) && value >= 1;
+
+function headerProblem(entry: Fields): string | undefined {
+  if (entry.version !== 1) return 'written by another version';
+  if (!isText(entry.input) || !isText(entry.target) || !isText(entry.at)) {
+    return 'a run header without its input, target or time';
+  }
+  if (!isCount(entry.records)) return 'a run header whose record count is not a whole number';
+  const optional = [entry.service, entry.batch, entry.digest, entry.digests];
+  if (!optional.every(isOptionalText)) return 'a run header with a field of the wrong type';
+  return undefined;
+}
+
+function errorProblem(error: unknown): string | undefined {
+  if (!isObject(error)) return 'an outcome without its error';
+  const { code, message, status } = error;
+  return isText(code) && isText(message) && typeof status === 'number' && Number.isInteger(status)
+    ? undefined
+    : 'an error without its code, message or status';
+}
+
+function recordProblem(entry: Fields, records: number): string | undefined {
+  const { record } = entry;
+  if (!isCount(record)) return 'a record number that is not a whole number from 1';
+  if (record > records) return `record ${record}, past the ${records} the run read`;
+  switch (entry.type) {
+    case 'sending':
+      return isText(entry.digest) && isText(entry.key) && entry.key !== ''
+        ? undefined
+        : 'a sending entry without its digest or key';
+    case 'created':
+      if (!isObject(entry.pet) || !isInt64(entry.pet.id)) return 'a created entry without a pet';
+      return entry.replayed === undefined || typeof entry.replayed === 'boolean'
+        ? undefined
+        : 'a created entry with a field of the wrong type';
+    case 'printed':
+    case 'withdrawn':
+      return undefined;
+    case 'failed':
+    case 'unknown':
+      return errorProblem(entry.error);
+    default:
+      return 'an entry of no known type';
+  }
+}
+
+/**
+ * The entry a parsed line holds, or what is wrong with it. `records` is the count of the run
+ * header read before it (undefined before any): a record entry must name one of them.
+ */
+export function checkEntry(value: unknown, records: number | undefined): JournalEntry | string {
+  if (!isObject(value)) return 'not an entry (a JSON object)';
+  if (value.type === 'run' || value.type === 'resume') {
+    return headerProblem(value) ?? (value as unknown as RunHeader);
+  }
+  if (records === undefined) return 'no run header before it';
+  return recordProblem(value, records) ?? (value as unknown as RecordEntry);
+}

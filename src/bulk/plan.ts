@@ -1,0 +1,141 @@
+import { UsageError } from '../core/errors.js';
+import type { NewPet, Pet } from '../core/types.js';
+import type { ErrorSummary } from './journal-entries.js';
+import type { JournalContents } from './journal-read.js';
+import { firstChangedRecord, type InputDigests, type PetRecords } from './records.js';
+
+/** One record to send: its 0-based position in the input, and the key it is sent with. */
+export interface BulkRecord {
+  index: number;
+  pet: NewPet;
+  /** recordDigest(pet), which the journal keeps. */
+  digest: string;
+  key: string;
+}
+
+/** What a resumed run found in its journal and does not send again. */
+export interface EarlierOutcomes {
+  /** `printed`: an earlier run wrote the pet to its stdout. */
+  created: { index: number; pet: Pet; printed: boolean; replayed: boolean }[];
+  failed: { index: number; error: ErrorSummary }[];
+  unknown: number[];
+}
+
+/** The records a run sends, in input order, each made (record and key) when it is needed. */
+export interface SendList {
+  readonly length: number;
+  /** The input index (0-based) of the record at this position of the list. */
+  indexAt(position: number): number;
+  record(position: number): BulkRecord;
+}
+
+export interface Plan {
+  send: SendList;
+  earlier: EarlierOutcomes;
+}
+
+export interface RetryChoices {
+  /** Send again records the service rejected (a new attempt, with a new key). */
+  retryFailed: boolean;
+  /** Send again records whose outcome is unknown, each with its journaled Idempotency-Key. */
+  retryUnknown: boolean;
+}
+
+/** What a run plans from: the input and its digests, and the key of each record's first attempt. */
+export interface PlanInput {
+  records: PetRecords;
+  digests: InputDigests;
+  /** The key of the first attempt at the record at this 1-based position (its batch's). */
+  firstKey: (record: number) => string;
+  /** A key for another attempt at a rejected record. */
+  retryKey: () => string;
+}
+
+function changed(why: string): UsageError {
+  return new UsageError(`the input changed since the journaled run: ${why}; nothing was sent`, {
+    hint: 'Resume with the input the run read (--file PATH), or start a new run without --resume.',
+  });
+}
+
+/**
+ * Refuses an input that is not, record for record, the one the journal was written for: any
+ * record changed, added or removed, sent or not yet, is named (the first of them).
+ */
+export function checkSameInput(input: PlanInput, journal: JournalContents): void {
+  const { records, digests } = input;
+  if (journal.records !== records.count) {
+    throw changed(`it holds ${records.count} records, the run read ${journal.records}`);
+  }
+  let first: number | undefined;
+  if (journal.digest !== undefined && journal.digest !== digests.whole) {
+    first =
+      journal.digests === undefined ? undefined : firstChangedRecord(digests, journal.digests);
+    if (first === undefined) throw changed('its records differ');
+  }
+  // Journals of earlier versions have only the digests of the records they sent.
+  for (const [record, state] of journal.states) {
+    if (
+      digests.records[record - 1] !== state.digest &&
+      (first === undefined || record - 1 < first)
+    ) {
+      first = record - 1;
+    }
+  }
+  if (first !== undefined) throw changed(`record ${first + 1} differs`);
+}
+
+function sendList(input: PlanInput, indexes: number[], keys: Map<number, string>): SendList {
+  return {
+    length: indexes.length,
+    indexAt: (position) => indexes[position]!,
+    record: (position) => {
+      const index = indexes[position]!;
+      return {
+        index,
+        pet: input.records.at(index),
+        digest: input.digests.records[index]!,
+        key: keys.get(index) ?? input.firstKey(index + 1),
+      };
+    },
+  };
+}
+
+/**
+ * Which records a run sends. A new run sends all. A resumed run checks first that the input is
+ * the one journaled, then skips the created ones and, unless asked, the failed and unknown:
+ * an unknown one is sent again with its journaled key, a failed one with a new key.
+ */
+export function planRun(
+  input: PlanInput,
+  journal: JournalContents | undefined,
+  retry: RetryChoices,
+): Plan {
+  const earlier: EarlierOutcomes = { created: [], failed: [], unknown: [] };
+  const keys = new Map<number, string>();
+  if (!journal) {
+    const all = Array.from({ length: input.records.count }, (_, index) => index);
+    return { send: sendList(input, all, keys), earlier };
+  }
+  checkSameInput(input, journal);
+  const indexes: number[] = [];
+  for (let index = 0; index < input.records.count; index++) {
+    const state = journal.states.get(index + 1);
+    if (!state) indexes.push(index);
+    else if (state.outcome === 'created') {
+      const { pet, printed, replayed } = state;
+      earlier.created.push({ index, pet, printed, replayed });
+    } else if (state.outcome === 'failed') {
+      if (retry.retryFailed) {
+        indexes.push(index);
+        keys.set(index, input.retryKey());
+      } else {
+        const error = state.error ?? { code: 'failed', message: 'failed earlier', status: 0 };
+        earlier.failed.push({ index, error });
+      }
+    } else if (retry.retryUnknown) {
+      indexes.push(index);
+      keys.set(index, state.key);
+    } else earlier.unknown.push(index);
+  }
+  return { send: sendList(input, indexes, keys), earlier };
+}

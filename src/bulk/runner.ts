@@ -1,0 +1,307 @@
+import {
+  ApiError,
+  ConfigError,
+  InterruptedError,
+  MissingCredentialError,
+  PetstoreError,
+  UsageError,
+} from '../core/errors.js';
+import type { StopSignal } from '../core/io.js';
+import { StopController, type SignalSource } from '../core/stop.js';
+import type { NewPet, Pet } from '../core/types.js';
+import { errorFields, exitCodeFor } from '../output/report-error.js';
+import type { ErrorSummary } from './journal-entries.js';
+import type { JournalSink } from './journal-writer.js';
+import { Ledger } from './ledger.js';
+import type { BulkRecord, EarlierOutcomes, SendList } from './plan.js';
+import { Printer, type RowOutput } from './printer.js';
+
+/** Creates one pet: the API client's createPet, or a test's stand-in. */
+export type CreatePet = (
+  pet: NewPet,
+  options: { idempotencyKey: string; resendWhenUnknown: boolean; onReplayed: () => void },
+) => Promise<Pet>;
+
+/** What the runner touches of the world: each is small, so every rule is a unit test. */
+export interface BulkPorts {
+  createPet: CreatePet;
+  journal: JournalSink;
+  /** Where pets are printed as they are created; absent: kept for a table at the end. */
+  rows: RowOutput | undefined;
+  signals: SignalSource;
+  /** Reports a record that did not end created (its 1-based position, name, a hint). */
+  reportRecord: (error: unknown, record: { position: number; name: string; hint?: string }) => void;
+  /** A line on stderr (what a first signal does). */
+  say: (line: string) => void;
+  /** Without rows, a line per pet on stderr while the table waits for the end. */
+  announceCreated?: ((pet: Pet) => void) | undefined;
+}
+
+export interface BulkOptions {
+  /** How many records the input holds. */
+  total: number;
+  /** The records to send, in input order. */
+  send: SendList;
+  earlier: EarlierOutcomes;
+  concurrency: number;
+  failFast: boolean;
+  /** Send a record whose outcome turns unknown again, with its key (--retry-unknown). */
+  resendUnknown: boolean;
+  /** Print the pets earlier runs printed too, not only those they did not. */
+  printAll: boolean;
+  /** How the run names its target, for the summary. */
+  target: string;
+  /** The command that completes this run, for the hints. */
+  resumeCommand: string;
+}
+
+/** Why a run starts no more requests. */
+export type StopReason = 'fail-fast' | 'run-wide failure' | 'stdout closed';
+
+export interface BulkResult {
+  ledger: Ledger;
+  reason: StopReason | 'signal' | undefined;
+  signal: StopSignal | undefined;
+  /** A failure that ended the whole run (a refused key, a journal that cannot be written). */
+  fatal: Error | undefined;
+  /** The pets for the table, when there are no rows to print them as they come. */
+  forTable: Pet[];
+}
+
+/** How many records per worker are journaled as sending ahead of their requests. */
+const LOOKAHEAD_PER_WORKER = 4;
+
+/** Failures that every record would meet alike: bad settings, no key, a key refused. */
+function concernsWholeRun(error: unknown): boolean {
+  return (
+    error instanceof UsageError ||
+    error instanceof ConfigError ||
+    error instanceof MissingCredentialError ||
+    (error instanceof ApiError && (error.status === 401 || error.status === 403))
+  );
+}
+
+/** What the journal keeps of an error: its contract fields. */
+function summarize(error: unknown): ErrorSummary {
+  const { code, message, status } = errorFields(error);
+  return { code, message, status };
+}
+
+function asError(error: unknown): Error {
+  return error instanceof Error ? error : new Error(`unexpected failure: ${String(error)}`);
+}
+
+export function unknownHint(resumeCommand: string): string {
+  return `Each may or may not have been created. Resume with: ${resumeCommand} --retry-unknown (it sends each again with its Idempotency-Key; a service that honours the key creates nothing twice).`;
+}
+
+/**
+ * Adds many pets, `concurrency` at a time. Before a record's request goes out, its `sending`
+ * entry (its key) is on disk; after, its outcome is journaled, then its pet printed. Whatever
+ * stops a run early (--fail-fast, a failure every record would meet, a closed stdout, a first
+ * SIGINT or SIGTERM), it starts no new request, lets those in flight finish and records them.
+ * A second signal stops at once (InterruptedError), naming the records in flight unknown.
+ */
+export async function runBulk(ports: BulkPorts, options: BulkOptions): Promise<BulkResult> {
+  return new BulkRun(ports, options).run();
+}
+
+class BulkRun {
+  private readonly ledger: Ledger;
+  private readonly stop: StopController<StopReason>;
+  private readonly printer: Printer | undefined;
+  private readonly forTable: Pet[] = [];
+  private readonly inFlight = new Set<number>();
+  private fatal: Error | undefined;
+  /** The next position of the send list to start, and how far `sending` was journaled. */
+  private next = 0;
+  private announced = 0;
+  private readonly announcements = new Map<number, { record: BulkRecord; sequence: number }>();
+
+  constructor(
+    private readonly ports: BulkPorts,
+    private readonly options: BulkOptions,
+  ) {
+    this.ledger = new Ledger(options.total, options.send.length, options.earlier);
+    this.stop = new StopController<StopReason>(ports.signals, {
+      onFirst: (signal) =>
+        ports.say(
+          `petstore: ${signal}: starting no more requests; waiting for ${this.inFlight.size} in flight (send it again to stop at once)`,
+        ),
+      onSecond: (signal) => this.abandon(signal),
+    });
+    this.printer =
+      ports.rows &&
+      new Printer(ports.rows, ports.journal, {
+        onClosed: () => this.stop.stop('stdout closed'),
+        onError: (error) => this.failRun(error),
+      });
+  }
+
+  async run(): Promise<BulkResult> {
+    try {
+      for (const { index, pet, printed } of this.options.earlier.created) {
+        this.ledger.listId(pet);
+        if (!this.printer || this.options.printAll || !printed) this.emit(pet, index + 1);
+      }
+      this.printer?.flush();
+      const { concurrency, send } = this.options;
+      const workers = Array.from({ length: Math.min(concurrency, send.length) }, () =>
+        this.worker(),
+      );
+      await Promise.race([Promise.all(workers), this.stop.abandoned]);
+    } finally {
+      this.stop.dispose();
+      try {
+        this.printer?.flush();
+      } catch (error) {
+        this.fatal ??= asError(error);
+      }
+      this.withdrawUnsent();
+    }
+    return {
+      ledger: this.ledger,
+      reason: this.stop.reason,
+      signal: this.stop.signal,
+      fatal: this.fatal,
+      forTable: this.forTable,
+    };
+  }
+
+  private async worker(): Promise<void> {
+    const { send } = this.options;
+    while (!this.stop.stopping && this.next < send.length) {
+      const position = this.next++;
+      this.announce();
+      // announce() has just journaled this position, if no earlier call did.
+      const { record, sequence } = this.announcements.get(position)!;
+      this.announcements.delete(position);
+      await this.send(record, sequence);
+    }
+  }
+
+  /**
+   * Journals `sending` for the records about to go out, ahead of their requests, so a record
+   * rarely waits for a disk sync of its own: one sync covers many. Those a stop leaves unsent
+   * are withdrawn at the end; a kill -9 leaves them unknown, never created.
+   */
+  private announce(): void {
+    const { send, concurrency } = this.options;
+    const until = Math.min(send.length, this.next + concurrency * LOOKAHEAD_PER_WORKER);
+    for (; this.announced < until; this.announced++) {
+      const record = send.record(this.announced);
+      const { index, digest, key } = record;
+      const sequence = this.ports.journal.append({
+        type: 'sending',
+        record: index + 1,
+        digest,
+        key,
+      });
+      this.announcements.set(this.announced, { record, sequence });
+    }
+  }
+
+  /** Journals the records announced but never started as not sent, so no resume calls them unknown. */
+  private withdrawUnsent(): void {
+    try {
+      for (let position = this.next; position < this.announced; position++) {
+        const record = this.options.send.indexAt(position) + 1;
+        this.ports.journal.append({ type: 'withdrawn', record });
+      }
+      this.ports.journal.flush();
+    } catch {
+      // A journal that cannot be written leaves them unknown: safe, only less precise.
+    }
+  }
+
+  private async send({ index, pet, key }: BulkRecord, sequence: number): Promise<void> {
+    const record = index + 1;
+    const { journal } = this.ports;
+    try {
+      // The record's key is on disk before its request leaves: a run killed at any moment
+      // leaves a journal that knows every record that may have been created.
+      await journal.syncedThrough(sequence);
+    } catch (error) {
+      // A journal that cannot be written concerns every record: none is sent without it.
+      this.failRun(error);
+      return;
+    }
+    this.ledger.started++;
+    this.inFlight.add(index);
+    try {
+      // Set by the client when the service answers from an earlier request with this key.
+      const answer = { replayed: false };
+      let created: Pet;
+      try {
+        created = await this.ports.createPet(pet, {
+          idempotencyKey: key,
+          resendWhenUnknown: this.options.resendUnknown,
+          onReplayed: () => (answer.replayed = true),
+        });
+      } catch (error) {
+        const unknown = error instanceof PetstoreError && error.outcomeUnknown;
+        journal.append({ type: unknown ? 'unknown' : 'failed', record, error: summarize(error) });
+        journal.flush();
+        throw error;
+      }
+      // Only a `sending` must be on disk first: a `created` reaches the file before the pet's
+      // line reaches stdout (the printer flushes the journal first).
+      const { replayed } = answer;
+      journal.append(
+        replayed
+          ? { type: 'created', record, pet: created, replayed }
+          : { type: 'created', record, pet: created },
+      );
+      this.ledger.created(created, replayed);
+      this.emit(created, record);
+    } catch (error) {
+      this.recordFailure(index, pet, error);
+    } finally {
+      this.inFlight.delete(index);
+    }
+  }
+
+  private recordFailure(index: number, pet: NewPet, error: unknown): void {
+    if (concernsWholeRun(error)) {
+      this.failRun(error);
+      return;
+    }
+    const unknown = error instanceof PetstoreError && error.outcomeUnknown;
+    if (unknown) this.ledger.outcomeUnknown(index, exitCodeFor(error));
+    else this.ledger.failed(index, error);
+    if (this.options.failFast) this.stop.stop('fail-fast');
+    this.ports.reportRecord(error, {
+      position: index + 1,
+      name: pet.name,
+      // The run's own way to send it again: resume, not the single-pet command.
+      hint: unknown ? unknownHint(this.options.resumeCommand) : undefined,
+    });
+  }
+
+  private failRun(error: unknown): void {
+    this.stop.stop('run-wide failure');
+    this.fatal ??= asError(error);
+  }
+
+  private emit(pet: Pet, record: number): void {
+    if (this.printer) this.printer.print(pet, record);
+    else {
+      this.forTable.push(pet);
+      this.ports.announceCreated?.(pet);
+    }
+  }
+
+  /** The error of a second signal: the records in flight are unknown. */
+  private abandon(signal: StopSignal): InterruptedError {
+    const inFlight = [...this.inFlight].sort((a, b) => a - b);
+    for (const index of inFlight) this.ledger.outcomeUnknown(index);
+    return new InterruptedError(
+      `stopped at once on a second ${signal}: ${this.ledger.summary(this.options.target)}`,
+      {
+        signal,
+        immediate: true,
+        hint: inFlight.length ? unknownHint(this.options.resumeCommand) : undefined,
+      },
+    );
+  }
+}

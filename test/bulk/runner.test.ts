@@ -1,0 +1,338 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { PetstoreClient } from '../../src/api/client.js';
+import type { HttpRequest, Transport } from '../../src/api/http.js';
+import { UndiciTransport } from '../../src/api/transport.js';
+import { concludeBulk } from '../../src/bulk/conclude.js';
+import type { EncodedEntry, JournalEntry } from '../../src/bulk/journal-entries.js';
+import type { JournalSink } from '../../src/bulk/journal-writer.js';
+import { planRun } from '../../src/bulk/plan.js';
+import type { RowOutput } from '../../src/bulk/printer.js';
+import { digestInput, parsePetsFile } from '../../src/bulk/records.js';
+import { runBulk, type BulkPorts } from '../../src/bulk/runner.js';
+import { parseJson, stringifyJson } from '../../src/core/json.js';
+import type { StopSignal } from '../../src/core/io.js';
+import type { Pet } from '../../src/core/types.js';
+import { startSandboxServer, type RunningSandbox } from '../../src/sandbox/server.js';
+
+/**
+ * The bulk runner through its ports: a journal that records what reached it and when it was
+ * synced, rows that record what reached stdout, and the real client over the Transport seam
+ * to the sandbox service (in this process, over real HTTP).
+ */
+
+const KEY = 'sk_runner_unit';
+const open: { close: () => Promise<void> }[] = [];
+afterEach(async () => {
+  for (const resource of open.splice(0).reverse()) await resource.close();
+});
+
+/** A journal in memory: entries in order, each with whether it was synced before a request. */
+class MemoryJournal implements JournalSink {
+  readonly path = 'memory.journal';
+  readonly entries: JournalEntry[] = [];
+  private synced = 0;
+  /** When set, every sync fails from then on (a full disk). */
+  failSync: Error | undefined;
+
+  append(entry: JournalEntry | EncodedEntry): number {
+    const decoded = Buffer.isBuffer(entry)
+      ? (parseJson(entry.toString('utf8')) as JournalEntry)
+      : entry;
+    this.entries.push(decoded);
+    return this.entries.length;
+  }
+
+  flush(): void {}
+
+  async syncedThrough(sequence: number): Promise<void> {
+    if (this.synced >= sequence) return;
+    // A sync covers what was appended when it began, and takes a turn of the event loop.
+    const upTo = this.entries.length;
+    await new Promise((resolve) => setImmediate(resolve));
+    if (this.failSync) throw this.failSync;
+    this.synced = Math.max(this.synced, upTo);
+  }
+
+  /** Whether a `sending` entry with this key was on disk. */
+  syncedKey(key: string): boolean {
+    const at = this.entries.findIndex((entry) => entry.type === 'sending' && entry.key === key);
+    return at !== -1 && at < this.synced;
+  }
+
+  of(type: JournalEntry['type']): number[] {
+    return this.entries.flatMap((entry) =>
+      entry.type === type && 'record' in entry ? [entry.record] : [],
+    );
+  }
+}
+
+/** Rows as a terminal-less stdout takes them, that can be made to take only `room` bytes. */
+class MemoryRows implements RowOutput {
+  readonly header = '';
+  text = '';
+  room = Infinity;
+  line(pet: Pet): string {
+    return stringifyJson(pet) + '\n';
+  }
+  write(text: string): number {
+    const bytes = Buffer.from(text);
+    const written = Math.min(bytes.length, this.room);
+    this.text += bytes.subarray(0, written).toString('utf8');
+    this.room -= written;
+    return written;
+  }
+  pets(): { id: number; name: string }[] {
+    return this.text
+      .split('\n')
+      .slice(0, -1)
+      .map((line) => JSON.parse(line) as { id: number; name: string });
+  }
+}
+
+/** Signals a test delivers, as Ctrl-C would. */
+function signals() {
+  const listeners = new Set<(signal: StopSignal) => void>();
+  return {
+    onSignal: (listener: (signal: StopSignal) => void) => {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    send: (signal: StopSignal) => listeners.forEach((listener) => listener(signal)),
+  };
+}
+
+async function service(): Promise<RunningSandbox> {
+  const sandbox = await startSandboxServer({
+    host: '127.0.0.1',
+    port: 0,
+    database: ':memory:',
+    apiKeys: [KEY],
+  });
+  open.push(sandbox);
+  return sandbox;
+}
+
+/** The client over a transport that sees each request as it leaves. */
+function client(sandbox: RunningSandbox, onSend: (request: HttpRequest) => void): PetstoreClient {
+  const inner = new UndiciTransport(5);
+  const transport: Transport = {
+    send: (request) => {
+      onSend(request);
+      return inner.send(request);
+    },
+    close: () => inner.close(),
+  };
+  const created = new PetstoreClient({
+    profile: 'test',
+    baseUrl: sandbox.apiBaseUrl,
+    apiKey: KEY,
+    timeoutSeconds: 5,
+    retries: 0,
+    userAgent: 'petstore-cli/test',
+    transport,
+  });
+  open.push({ close: () => transport.close() });
+  open.push(created);
+  return created;
+}
+
+function ndjson(names: string[]): string {
+  return names.map((name) => `{"name":"${name}","categoryId":1}`).join('\n');
+}
+
+function setup(names: string[], batch = 'unit-batch') {
+  const records = parsePetsFile(ndjson(names), 'input');
+  const digests = digestInput(records);
+  let retries = 0;
+  const plan = planRun(
+    {
+      records,
+      digests,
+      firstKey: (record) => `key-${batch}-${record}`,
+      retryKey: () => `retry-${++retries}`,
+    },
+    undefined,
+    { retryFailed: false, retryUnknown: false },
+  );
+  return { plan, total: records.count };
+}
+
+function ports(
+  api: PetstoreClient,
+  journal: MemoryJournal,
+  rows: MemoryRows,
+  source = signals(),
+): BulkPorts & { said: string[]; reported: unknown[] } {
+  const said: string[] = [];
+  const reported: unknown[] = [];
+  return {
+    createPet: (pet, write) => api.createPet(pet, write),
+    journal,
+    rows,
+    signals: source,
+    reportRecord: (error) => reported.push(error),
+    say: (line) => said.push(line),
+    said,
+    reported,
+  };
+}
+
+const options = (plan: ReturnType<typeof setup>['plan'], total: number, concurrency = 4) => ({
+  total,
+  send: plan.send,
+  earlier: plan.earlier,
+  concurrency,
+  failFast: false,
+  resendUnknown: false,
+  printAll: false,
+  target: 'the sandbox',
+  resumeCommand: 'petstore pets add --resume J',
+});
+
+describe('the bulk runner', () => {
+  it('sends no record before its `sending` entry, with the key it is sent with, is on disk', async () => {
+    const sandbox = await service();
+    const journal = new MemoryJournal();
+    const unsynced: string[] = [];
+    const api = client(sandbox, (request) => {
+      const key = request.headers['idempotency-key']!;
+      if (!journal.syncedKey(key)) unsynced.push(key);
+    });
+    const { plan, total } = setup(Array.from({ length: 30 }, (_, i) => `pet-${i}`));
+    const rows = new MemoryRows();
+    const result = await runBulk(ports(api, journal, rows), options(plan, total, 8));
+    expect(result.ledger.counts()).toMatchObject({ createdNow: 30, notAttempted: 0 });
+    expect(unsynced).toEqual([]);
+    expect(journal.of('sending')).toHaveLength(30);
+  });
+
+  it('journals each pet created before its line reaches stdout, and printed after', async () => {
+    const sandbox = await service();
+    const journal = new MemoryJournal();
+    const rows = new MemoryRows();
+    const order: string[] = [];
+    const write = rows.write.bind(rows);
+    rows.write = (text) => {
+      for (const pet of text.split('\n').filter(Boolean)) {
+        const { id } = JSON.parse(pet) as { id: number };
+        const created = journal.entries.some(
+          (entry) => entry.type === 'created' && Number(entry.pet.id) === id,
+        );
+        order.push(created ? 'created, then printed' : 'printed before journaled');
+      }
+      return write(text);
+    };
+    const api = client(sandbox, () => undefined);
+    const { plan, total } = setup(Array.from({ length: 20 }, (_, i) => `pet-${i}`));
+    await runBulk(ports(api, journal, rows), options(plan, total, 4));
+    expect(new Set(order)).toEqual(new Set(['created, then printed']));
+    expect(journal.of('printed').sort((a, b) => a - b)).toEqual(
+      Array.from({ length: 20 }, (_, i) => i + 1),
+    );
+  });
+
+  it('a line stdout took only part of is not journaled printed, nor any after it', async () => {
+    const sandbox = await service();
+    const journal = new MemoryJournal();
+    const rows = new MemoryRows();
+    rows.room = 150;
+    const api = client(sandbox, () => undefined);
+    const { plan, total } = setup(Array.from({ length: 12 }, (_, i) => `pet-${i}`));
+    const result = await runBulk(ports(api, journal, rows), options(plan, total, 1));
+    expect(result.reason).toBe('stdout closed');
+    const whole = rows.pets();
+    expect(rows.text.endsWith('\n')).toBe(false);
+    // Printed: exactly the records whose whole line is on stdout.
+    const printed = journal.of('printed');
+    const byId = new Map(
+      journal.entries.flatMap((entry) =>
+        entry.type === 'created' ? [[Number(entry.pet.id), entry.record] as const] : [],
+      ),
+    );
+    expect(printed.sort((a, b) => a - b)).toEqual(whole.map((pet) => byId.get(pet.id)));
+    expect(whole.length).toBeLessThan(journal.of('created').length);
+  });
+
+  it('counts what the service answered from an earlier request apart from what it created', async () => {
+    const sandbox = await service();
+    const api = client(sandbox, () => undefined);
+    const { plan, total } = setup(['A', 'B', 'C']);
+    await runBulk(ports(api, new MemoryJournal(), new MemoryRows()), options(plan, total));
+    // The same batch again: every key was seen.
+    const again = setup(['A', 'B', 'C', 'D']);
+    const journal = new MemoryJournal();
+    const result = await runBulk(
+      ports(api, journal, new MemoryRows()),
+      options(again.plan, again.total),
+    );
+    expect(result.ledger.counts()).toMatchObject({ createdNow: 1, replayed: 3 });
+    expect(
+      journal.entries.filter((entry) => entry.type === 'created' && entry.replayed),
+    ).toHaveLength(3);
+    expect(result.ledger.summary('the sandbox')).toBe(
+      '4 records to the sandbox: created 1 now, 3 answered from an earlier request (not created again)',
+    );
+  });
+
+  it('a journal that cannot be synced sends nothing more and ends the run with its error', async () => {
+    const sandbox = await service();
+    const journal = new MemoryJournal();
+    journal.failSync = new Error('ENOSPC');
+    let sent = 0;
+    const api = client(sandbox, () => sent++);
+    const { plan, total } = setup(['A', 'B', 'C']);
+    const result = await runBulk(ports(api, journal, new MemoryRows()), options(plan, total));
+    expect(sent).toBe(0);
+    expect(result.fatal?.message).toContain('ENOSPC');
+  });
+
+  it('a first signal drains what is in flight; the rest are withdrawn, not unknown', async () => {
+    const sandbox = await service();
+    const journal = new MemoryJournal();
+    const source = signals();
+    let sent = 0;
+    const api = client(sandbox, () => {
+      if (++sent === 3) source.send('SIGINT');
+    });
+    const { plan, total } = setup(Array.from({ length: 40 }, (_, i) => `pet-${i}`));
+    const bulkPorts = ports(api, journal, new MemoryRows(), source);
+    const result = await runBulk(bulkPorts, options(plan, total, 2));
+    expect(result.signal).toBe('SIGINT');
+    expect(bulkPorts.said[0]).toContain('SIGINT: starting no more requests');
+    const created = journal.of('created');
+    expect(created.length).toBeGreaterThanOrEqual(3);
+    expect(created.length).toBeLessThan(40);
+    const sending = journal.of('sending');
+    const withdrawn = journal.of('withdrawn');
+    // Every record journaled as sending ended created or withdrawn: none left unknown.
+    expect([...created, ...withdrawn].sort((a, b) => a - b)).toEqual(sending.sort((a, b) => a - b));
+    const { error } = concludeBulk(result, {
+      target: 'the sandbox',
+      resumeCommand: 'petstore pets add --resume J',
+      journal: journal.path,
+      stdoutFailure: undefined,
+      skipped: { failed: 0, unknown: 0 },
+    });
+    expect(error?.message).toMatch(
+      /^SIGINT: 40 records to the sandbox: created \d+ now; \d+ not attempted$/,
+    );
+  });
+
+  it('a second signal abandons what is in flight, naming it unknown', async () => {
+    const sandbox = await service();
+    const journal = new MemoryJournal();
+    const source = signals();
+    let sent = 0;
+    const inner = client(sandbox, () => sent++);
+    // Requests never answered once two are out: the second signal must not wait for them.
+    const stuck: BulkPorts['createPet'] = (pet, write) =>
+      sent >= 2 ? new Promise<never>(() => undefined) : inner.createPet(pet, write);
+    const bulkPorts = { ...ports(inner, journal, new MemoryRows(), source), createPet: stuck };
+    const { plan, total } = setup(['A', 'B', 'C', 'D', 'E']);
+    const running = runBulk(bulkPorts, options(plan, total, 2));
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    source.send('SIGINT');
+    source.send('SIGINT');
+    await expect(running).rejects.toThrow(/stopped at once on a second SIGINT: .*unknown \(record/);
+  });
+});

@@ -1,0 +1,209 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { main } from '../../../src/main.js';
+import { startSandboxServer, type RunningSandbox } from '../../../src/sandbox/server.js';
+import { fakeIO } from '../../helpers/fake-io.js';
+import { freshHome } from '../../helpers/run-cli.js';
+
+/**
+ * Exactly once, through the whole command against the sandbox service (in this process, over
+ * real HTTP): a distinct record is never dropped, a created one never made twice.
+ */
+
+const KEY = 'sk_exactly_once_test';
+const running: RunningSandbox[] = [];
+afterEach(async () => {
+  for (const sandbox of running.splice(0)) await sandbox.close();
+});
+
+async function sandbox() {
+  const started = await startSandboxServer({
+    host: '127.0.0.1',
+    port: 0,
+    database: ':memory:',
+    apiKeys: [KEY],
+  });
+  running.push(started);
+  const env = {
+    HOME: freshHome(),
+    PETSTORE_BASE_URL: started.apiBaseUrl,
+    PETSTORE_API_KEY: KEY,
+  };
+  const pets = async () => {
+    const response = await fetch(`${started.apiBaseUrl}/pets?limit=100`, {
+      headers: { authorization: `Bearer ${KEY}` },
+    });
+    return (await response.json()) as { id: number; name: string }[];
+  };
+  return { env, pets };
+}
+
+const MAX = '{"name":"Max","categoryId":1}\n';
+
+/** The JSON summary a bulk run writes last on stderr when its errors are JSON. */
+function summaryOf(stderr: string): Record<string, unknown> {
+  const line = stderr
+    .trimEnd()
+    .split('\n')
+    .reverse()
+    .find((text) => text.startsWith('{"summary":'));
+  expect(line, stderr).toBeDefined();
+  return (JSON.parse(line!) as { summary: Record<string, unknown> }).summary;
+}
+
+function folder(): string {
+  return mkdtempSync(join(tmpdir(), 'petstore-once-'));
+}
+
+function journalNamed(stderr: string): string {
+  const path = /^Journal: (\S+) /m.exec(stderr)?.[1];
+  expect(path, stderr).toBeDefined();
+  return path!;
+}
+
+describe('distinct pets never collapse into one', () => {
+  it('two unrelated runs reading stdin, with the same record, create two pets', async () => {
+    const { env, pets } = await sandbox();
+    const first = fakeIO({ stdin: MAX });
+    expect(await main(['pets', 'add', '--file', '-'], first, env)).toBe(0);
+    const second = fakeIO({ stdin: MAX });
+    expect(await main(['pets', 'add', '--file', '-'], second, env)).toBe(0);
+    expect((await pets()).map((pet) => pet.name)).toEqual(['Max', 'Max']);
+    expect(second.err()).not.toContain('answered from');
+  });
+
+  it('two files of the same name in different folders, with the same records, create all', async () => {
+    const { env, pets } = await sandbox();
+    for (let run = 0; run < 2; run++) {
+      const file = join(folder(), 'pets.ndjson');
+      writeFileSync(file, MAX + MAX);
+      expect(await main(['pets', 'add', '--file', file], fakeIO(), env)).toBe(0);
+    }
+    expect(await pets()).toHaveLength(4);
+  });
+
+  it('the same file run again without --resume is a new batch: its pets are created again', async () => {
+    const { env, pets } = await sandbox();
+    const file = join(folder(), 'pets.ndjson');
+    writeFileSync(file, MAX);
+    expect(await main(['pets', 'add', '--file', file], fakeIO(), env)).toBe(0);
+    expect(await main(['pets', 'add', '--file', file], fakeIO(), env)).toBe(0);
+    expect(await pets()).toHaveLength(2);
+  });
+});
+
+describe('a named batch (--batch-id) makes a re-run safe', () => {
+  it('the same batch and input send the same keys: nothing is created twice', async () => {
+    const { env, pets } = await sandbox();
+    const file = join(folder(), 'pets.ndjson');
+    writeFileSync(file, MAX + MAX + '{"name":"Bella","categoryId":2}\n');
+    const args = ['pets', 'add', '--file', file, '--batch-id', 'ci-build-41'];
+    const first = fakeIO();
+    expect(await main(args, first, env)).toBe(0);
+    const again = fakeIO();
+    expect(await main(args, again, env)).toBe(0);
+    expect(await pets()).toHaveLength(3);
+    // The same pets, printed again, and the summary says none was created now.
+    expect(again.out()).toBe(first.out());
+    expect(summaryOf(again.err())).toMatchObject({ createdNow: 0, replayed: 3, records: 3 });
+    expect(summaryOf(first.err())).toMatchObject({ createdNow: 3, replayed: 0 });
+    // On a terminal (a table at the end), the summary is a sentence.
+    const table = fakeIO({ tty: true });
+    expect(await main([...args, '--no-color'], table, env)).toBe(0);
+    expect(table.err()).toContain(
+      `3 records to ${env.PETSTORE_BASE_URL}: created 0 now, 3 answered from an earlier request (not created again).`,
+    );
+  });
+
+  it('PETSTORE_BATCH_ID names the batch as --batch-id does, wherever the input is checked out', async () => {
+    const { env, pets } = await sandbox();
+    const named = { ...env, PETSTORE_BATCH_ID: 'nightly-2026-11-24' };
+    for (let run = 0; run < 2; run++) {
+      const file = join(folder(), 'pets.ndjson');
+      writeFileSync(file, MAX + MAX);
+      expect(await main(['pets', 'add', '--file', file], fakeIO(), named)).toBe(0);
+    }
+    expect(await pets()).toHaveLength(2);
+    // Another input of the batch (stdin) has keys of its own.
+    expect(await main(['pets', 'add', '--file', '-'], fakeIO({ stdin: MAX }), named)).toBe(0);
+    expect(await pets()).toHaveLength(3);
+  });
+
+  it('a record changed under a reused batch is refused with a hint naming --batch-id', async () => {
+    const { env, pets } = await sandbox();
+    const file = join(folder(), 'pets.ndjson');
+    writeFileSync(file, MAX);
+    const args = ['pets', 'add', '--file', file, '--batch-id', 'b-7'];
+    expect(await main(args, fakeIO(), env)).toBe(0);
+    writeFileSync(file, '{"name":"Maximilian","categoryId":1}\n');
+    const io = fakeIO({ tty: true });
+    expect(await main([...args, '--no-color'], io, env)).toBe(5);
+    expect(io.err()).toContain('record 1 (Maximilian)');
+    expect(io.err()).toContain('--batch-id');
+    expect((await pets()).map((pet) => pet.name)).toEqual(['Max']);
+  });
+});
+
+describe('--resume refuses an input changed anywhere', () => {
+  it('a record the first run never reached, edited after it stopped, is not sent', async () => {
+    const { env, pets } = await sandbox();
+    const file = join(folder(), 'pets.ndjson');
+    const names = ['A', 'B', 'C', 'D', 'E', 'F', 'G', 'H'];
+    writeFileSync(file, names.map((name) => `{"name":"${name}","categoryId":1}\n`).join(''));
+    const first = fakeIO();
+    // Interrupted after the first pet is created: the rest are never reached.
+    let created = 0;
+    const write = first.stdout.write.bind(first.stdout);
+    first.stdout.write = (text: string) => {
+      if (created++ === 0) setImmediate(() => first.signal('SIGINT'));
+      return write(text);
+    };
+    const code = await main(['pets', 'add', '--file', file, '--concurrency', '1'], first, env);
+    expect(code).toBe(130);
+    const journal = journalNamed(first.err());
+    const sentBefore = (await pets()).length;
+    expect(sentBefore).toBeLessThan(names.length);
+    const edited = names.map((name) => (name === 'H' ? 'Hacked' : name));
+    writeFileSync(file, edited.map((name) => `{"name":"${name}","categoryId":1}\n`).join(''));
+    const io = fakeIO({ tty: true });
+    expect(await main(['pets', 'add', '--resume', journal, '--no-color'], io, env)).toBe(2);
+    expect(io.err()).toContain('record 8 differs');
+    expect(io.err()).toContain('nothing was sent');
+    expect(await pets()).toHaveLength(sentBefore);
+  });
+});
+
+describe('a damaged journal is exit 2 naming its line, never a crash', () => {
+  const damage = [
+    ['null', 'null'],
+    ['a number', '42'],
+    ['a record number below 1', '{"type":"sending","record":0,"digest":"d","key":"k"}'],
+    ['a fractional record number', '{"type":"sending","record":1.5,"digest":"d","key":"k"}'],
+    ['a record past the input', '{"type":"sending","record":99,"digest":"d","key":"k"}'],
+    ['a key of the wrong type', '{"type":"sending","record":1,"digest":"d","key":7}'],
+    ['a missing digest', '{"type":"sending","record":1,"key":"k"}'],
+    ['an unknown type', '{"type":"deleted","record":1}'],
+    ['a created pet that is not one', '{"type":"created","record":1,"pet":"Rex"}'],
+    ['an error without its fields', '{"type":"failed","record":1,"error":{}}'],
+  ];
+
+  it.each(damage)('%s', async (_what, line) => {
+    const { env } = await sandbox();
+    const file = join(folder(), 'pets.ndjson');
+    writeFileSync(file, MAX + MAX);
+    const first = fakeIO();
+    expect(await main(['pets', 'add', '--file', file], first, env)).toBe(0);
+    const journal = journalNamed(first.err());
+    const lines = readFileSync(journal, 'utf8').trimEnd().split('\n');
+    // The damage sits before the last line, where a torn last line cannot explain it, and
+    // after the entries of the records it names.
+    const at = lines.length - 1;
+    lines.splice(at, 0, line);
+    writeFileSync(journal, lines.join('\n') + '\n');
+    const io = fakeIO({ tty: true });
+    expect(await main(['pets', 'add', '--resume', journal, '--no-color'], io, env)).toBe(2);
+    expect(io.err()).toContain(`the journal ${journal} is damaged at line ${at + 1}`);
+  });
+});

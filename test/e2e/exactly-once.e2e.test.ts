@@ -1,0 +1,174 @@
+import { spawn, spawnSync } from 'node:child_process';
+import {
+  closeSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  truncateSync,
+  writeFileSync,
+} from 'node:fs';
+import { hostname, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { BIN, freshHome } from '../helpers/run-cli.js';
+import { sendJson, startTestServer, type TestServer } from '../helpers/test-server.js';
+
+/**
+ * Exactly once under faults only a real process shows: a stdout that takes part of a line and
+ * then fails, and resumes started together over a lock its killed owner left.
+ */
+
+const servers: TestServer[] = [];
+afterEach(async () => {
+  for (const server of servers.splice(0)) await server.close();
+});
+
+/**
+ * A service that honours Idempotency-Key and creates every pet, except that while `refusing`
+ * is set it rejects names starting "bad" (a rejection stores nothing, as at Stripe).
+ */
+async function service() {
+  let nextId = 1;
+  const byKey = new Map<string, string>();
+  const created: string[] = [];
+  const state = { refusing: true };
+  const server = await startTestServer((req, res) => {
+    const pet = JSON.parse(req.body) as { name: string };
+    const key = String(req.headers['idempotency-key']);
+    const replay = byKey.get(key);
+    if (replay) {
+      sendJson(res, 201, replay, { 'idempotent-replayed': 'true' });
+      return;
+    }
+    if (state.refusing && pet.name.startsWith('bad')) {
+      sendJson(res, 400, '{"code":"invalid_name","message":"bad name","status":400}');
+      return;
+    }
+    const body = JSON.stringify({ id: nextId++, ...pet });
+    byKey.set(key, body);
+    created.push(pet.name);
+    sendJson(res, 201, body);
+  });
+  servers.push(server);
+  const env = {
+    PATH: process.env.PATH ?? '',
+    HOME: freshHome(),
+    PETSTORE_BASE_URL: `${server.url}/v1`,
+    PETSTORE_API_KEY: 'k_exactly_once',
+  };
+  return { env, created, state };
+}
+
+function inputOf(names: string[]): string {
+  const file = join(mkdtempSync(join(tmpdir(), 'petstore-once-e2e-')), 'pets.ndjson');
+  writeFileSync(file, names.map((name) => `{"name":"${name}","categoryId":1}\n`).join(''));
+  return file;
+}
+
+interface Ran {
+  code: number | null;
+  stderr: string;
+}
+
+/** Runs petstore with stdout on `stdoutFd` (a pipe's contents are then not kept). */
+function run(
+  args: string[],
+  env: Record<string, string>,
+  options: { stdoutFd?: number; prefix?: string[] } = {},
+): Promise<Ran & { stdout: string }> {
+  const command = [...(options.prefix ?? []), process.execPath, BIN, ...args];
+  const child = spawn(command[0]!, command.slice(1), {
+    env,
+    stdio: ['ignore', options.stdoutFd ?? 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout?.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
+  return new Promise((resolve) => {
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+function journalNamed(stderr: string): string {
+  const path = /^Journal: (\S+) /m.exec(stderr)?.[1];
+  expect(path, stderr).toBeDefined();
+  return path!;
+}
+
+/** The complete JSON lines of an output (a torn last line is no record of anything). */
+function completeLines(output: string): { id: number; name: string }[] {
+  return output
+    .split('\n')
+    .slice(0, -1)
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as { id: number; name: string });
+}
+
+const hasPrlimit = spawnSync('prlimit', ['--version']).status === 0;
+
+describe('a stdout that fails part way through a line', () => {
+  it.runIf(hasPrlimit)('loses no record: the torn one is printed by the resume', async () => {
+    const { env } = await service();
+    const names = Array.from({ length: 30 }, (_, i) => `pet-${String(i).padStart(2, '0')}`);
+    const file = inputOf(names);
+    // stdout is a file that may grow by 700 bytes only (RLIMIT_FSIZE counts the offset, so it
+    // starts near the limit); the journal, a file of its own, may grow to the full limit.
+    const limit = 16 * 1024 * 1024;
+    const room = 700;
+    const out = join(mkdtempSync(join(tmpdir(), 'petstore-torn-')), 'out');
+    writeFileSync(out, '');
+    truncateSync(out, limit - room);
+    const fd = openSync(out, 'a');
+    const first = await run(['pets', 'add', '--file', file, '--concurrency', '2'], env, {
+      stdoutFd: fd,
+      prefix: ['prlimit', `--fsize=${limit}`],
+    });
+    closeSync(fd);
+    expect(first.code, first.stderr).toBe(2);
+    const printed = readFileSync(out)
+      .subarray(limit - room)
+      .toString('utf8');
+    expect(printed.endsWith('\n'), 'the first run tore a line').toBe(false);
+    const resumed = await run(['pets', 'add', '--resume', journalNamed(first.stderr)], env);
+    expect(resumed.code, resumed.stderr).toBe(0);
+    const all = [...completeLines(printed), ...completeLines(resumed.stdout)];
+    expect(all.map((pet) => pet.name).sort()).toEqual(names);
+  });
+});
+
+describe('resumes started together over a lock its killed owner left', () => {
+  it('exactly one of them runs: failed records are created once', async () => {
+    for (let trial = 0; trial < 5; trial++) {
+      const { env, created, state } = await service();
+      const file = inputOf(['A', 'bad1', 'bad2', 'B']);
+      const first = await run(['pets', 'add', '--file', file], env);
+      expect(first.code, first.stderr).toBe(5);
+      const journal = journalNamed(first.stderr);
+      // As kill -9 leaves it: the lock names a process that no longer exists (no pid is above
+      // the kernel's maximum, 2^22).
+      writeFileSync(`${journal}.lock`, JSON.stringify({ pid: 2 ** 22 + 1, host: hostname() }));
+      state.refusing = false;
+      const resumes = await Promise.all(
+        Array.from({ length: 8 }, () =>
+          run(['pets', 'add', '--resume', journal, '--retry-failed'], env),
+        ),
+      );
+      const stderr = resumes.map((resumed) => resumed.stderr).join('\n');
+      // Each found the journal busy (2), or held it alone (0): one that started after the
+      // first had finished found nothing left to send.
+      expect(
+        resumes.every((resumed) => resumed.code === 0 || resumed.code === 2),
+        stderr,
+      ).toBe(true);
+      expect(created.sort(), stderr).toEqual(['A', 'B', 'bad1', 'bad2']);
+      for (const busy of resumes.filter((resumed) => resumed.code === 2)) {
+        expect(busy.stderr).toContain('is in use by another petstore run');
+      }
+    }
+  });
+});
