@@ -1,7 +1,13 @@
 import { writeSync } from 'node:fs';
-import { open, type FileHandle } from 'node:fs/promises';
+import { link, open, readFile, unlink, type FileHandle } from 'node:fs/promises';
 import { UsageError } from '../core/errors.js';
-import { encodeEntry, type EncodedEntry, type JournalEntry } from './journal-entries.js';
+import { randomHex } from '../core/random-hex.js';
+import {
+  encodeEntry,
+  type EncodedEntry,
+  type JournalEntry,
+  type RunHeader,
+} from './journal-entries.js';
 import { lockJournal } from './journal-lock.js';
 
 /** What a bulk run needs of its journal: the runner's view of JournalWriter. */
@@ -13,6 +19,29 @@ export interface JournalSink {
   flush(): void;
   /** Resolves once the entry with this sequence number, and all before it, are on disk. */
   syncedThrough(sequence: number): Promise<void>;
+}
+
+/** Writes a new file whole and syncs it to disk. */
+async function writeWhole(path: string, bytes: Buffer): Promise<void> {
+  const handle = await open(path, 'wx', 0o600);
+  try {
+    await handle.writeFile(bytes);
+    await handle.datasync();
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Gives the file `from` the name `to`, which must not exist (EEXIST); keeps `from`. */
+async function linkInPlace(from: string, to: string): Promise<void> {
+  try {
+    await link(from, to);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EOPNOTSUPP') throw error;
+    // No hard links on this file system: an exclusive create, written at once.
+    await writeWhole(to, await readFile(from));
+  }
 }
 
 function journalError(path: string, error: unknown): UsageError {
@@ -43,11 +72,18 @@ export class JournalWriter implements JournalSink {
     private readonly unlock: () => Promise<void>,
   ) {}
 
-  /** A new journal; an existing file is never overwritten. */
-  static async create(path: string): Promise<JournalWriter> {
+  /**
+   * A new journal that starts with its run header: the file appears with the header already
+   * in it and on disk (written aside, then linked into place), so a run killed at any moment
+   * leaves either no journal or one that can be resumed. An existing file is never overwritten.
+   */
+  static async create(path: string, header: RunHeader): Promise<JournalWriter> {
     const unlock = await lockJournal(path);
+    const scratch = `${path}.${randomHex(6)}.new`;
     try {
-      return new JournalWriter(path, await open(path, 'ax', 0o600), unlock);
+      await writeWhole(scratch, encodeEntry(header));
+      await linkInPlace(scratch, path);
+      return new JournalWriter(path, await open(path, 'a', 0o600), unlock);
     } catch (error) {
       await unlock();
       const code = (error as NodeJS.ErrnoException).code;
@@ -59,6 +95,8 @@ export class JournalWriter implements JournalSink {
       throw new UsageError(`cannot create the journal ${path}: ${code ?? String(error)}`, {
         hint: 'Choose a writable place with --journal FILE.',
       });
+    } finally {
+      await unlink(scratch).catch(() => undefined);
     }
   }
 

@@ -104,6 +104,7 @@ export const GLOBAL_OPTIONS: readonly GlobalOption[] = [
 export const OTHER_ENVIRONMENT = [
   'PETSTORE_API_KEY',
   'PETSTORE_CONFIG_DIR',
+  'PETSTORE_BATCH_ID',
   'NO_COLOR',
   'FORCE_COLOR',
   'HTTP_PROXY',

@@ -34,6 +34,11 @@ export const ENVIRONMENT_TABLE: ReferenceTable = {
     ],
     ['', '`NO_COLOR`, `FORCE_COLOR`', 'no colour at all; colour even when piped (`1`, `2`, `3`)'],
     [
+      '`--batch-id ID` (`pets add --file`)',
+      code('PETSTORE_BATCH_ID'),
+      "the batch a bulk add's keys are made from: the same batch and input send the same keys, so a CI job run again creates nothing twice",
+    ],
+    [
       '(config folder)',
       code('PETSTORE_CONFIG_DIR'),
       'where `config.json` lives (default `$XDG_CONFIG_HOME/petstore`, `~/.config/petstore`)',

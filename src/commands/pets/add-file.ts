@@ -5,6 +5,7 @@ import { newBatchId, recordKey, retryKey } from '../../bulk/batch.js';
 import { concludeBulk } from '../../bulk/conclude.js';
 import { lockJournal } from '../../bulk/journal-lock.js';
 import { journalReadError, readJournal, type JournalContents } from '../../bulk/journal-read.js';
+import type { RunHeader } from '../../bulk/journal-entries.js';
 import { JournalWriter } from '../../bulk/journal-writer.js';
 import { planRun, type Plan, type RetryChoices } from '../../bulk/plan.js';
 import { digestInput, parsePetsFile, type InputDigests } from '../../bulk/records.js';
@@ -170,25 +171,32 @@ async function addFromFile(
       hint: 'Leave --journal out (one is made beside the input), or give another path.',
     });
   }
-  const journal =
-    options.resume !== undefined && unlock !== undefined
-      ? await JournalWriter.append(options.resume, unlock)
-      : await JournalWriter.create(options.journal ?? (await defaultJournalPath(ctx, input)));
+  const header: RunHeader = {
+    type: options.resume !== undefined ? 'resume' : 'run',
+    version: 1,
+    input: input === '-' ? '-' : resolve(input),
+    records: prepared.digests.records.length,
+    target: target.label,
+    service,
+    at: new Date().toISOString(),
+    batch: prepared.batch,
+    digest: prepared.digests.whole,
+    digests: prepared.digests.compact,
+  };
+  let journal: JournalWriter;
+  if (options.resume !== undefined && unlock !== undefined) {
+    journal = await JournalWriter.append(options.resume, unlock);
+    await journal.write(header).catch(async (error: unknown) => {
+      await journal.close();
+      throw error;
+    });
+  } else {
+    const path = options.journal ?? (await defaultJournalPath(ctx, input));
+    journal = await JournalWriter.create(path, header);
+  }
   const resume = resumeCommand(journal.path, input);
   ctx.notice(`Journal: ${journal.path} (if the run stops, complete it with: ${resume})`);
   try {
-    await journal.write({
-      type: options.resume !== undefined ? 'resume' : 'run',
-      version: 1,
-      input: input === '-' ? '-' : resolve(input),
-      records: prepared.digests.records.length,
-      target: target.label,
-      service,
-      at: new Date().toISOString(),
-      batch: prepared.batch,
-      digest: prepared.digests.whole,
-      digests: prepared.digests.compact,
-    });
     await send(ctx, options, prepared, { journal, resume, target: target.label });
   } finally {
     await journal.close();

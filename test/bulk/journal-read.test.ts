@@ -1,0 +1,105 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { readJournal } from '../../src/bulk/journal-read.js';
+import { UsageError } from '../../src/core/errors.js';
+
+const header = {
+  type: 'run',
+  version: 1,
+  input: '/in/pets.ndjson',
+  records: 3,
+  target: 't',
+  at: '2026-11-24T00:00:00.000Z',
+  batch: 'b1',
+};
+const good = [
+  header,
+  { type: 'sending', record: 1, digest: 'd1', key: 'k1' },
+  { type: 'created', record: 1, pet: { id: 7, name: 'A', categoryId: 1 } },
+  { type: 'printed', record: 1 },
+  { type: 'sending', record: 2, digest: 'd2', key: 'k2' },
+  { type: 'failed', record: 2, error: { code: 'bad', message: 'no', status: 400 } },
+].map((entry) => JSON.stringify(entry));
+
+function journalFile(lines: string[]): string {
+  const path = join(mkdtempSync(join(tmpdir(), 'petstore-jr-')), 'run.journal');
+  writeFileSync(path, lines.join('\n') + '\n');
+  return path;
+}
+
+/** Lines shaped like entries, with any field missing, of the wrong type, or out of range. */
+const entryLike = fc.record(
+  {
+    type: fc.constantFrom(
+      'run',
+      'resume',
+      'sending',
+      'created',
+      'printed',
+      'withdrawn',
+      'failed',
+      'unknown',
+      'x',
+    ),
+    version: fc.oneof(fc.constant(1), fc.jsonValue()),
+    record: fc.oneof(fc.integer({ min: -2, max: 5 }), fc.double(), fc.jsonValue()),
+    digest: fc.oneof(fc.string(), fc.jsonValue()),
+    key: fc.oneof(fc.string(), fc.jsonValue()),
+    pet: fc.oneof(fc.record({ id: fc.integer() }), fc.jsonValue()),
+    error: fc.oneof(
+      fc.record({ code: fc.string(), message: fc.string(), status: fc.integer() }),
+      fc.jsonValue(),
+    ),
+    records: fc.oneof(fc.constant(3), fc.jsonValue()),
+  },
+  { requiredKeys: [] },
+);
+
+describe('readJournal', () => {
+  it('reads a well-formed journal', async () => {
+    const journal = await readJournal(journalFile(good));
+    expect([...journal.states].map(([record, state]) => [record, state.outcome])).toEqual([
+      [1, 'created'],
+      [2, 'failed'],
+    ]);
+    expect(journal.batch).toBe('b1');
+  });
+
+  it('any line that is not a well-formed entry is "damaged at line N", never a crash', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.oneof(fc.jsonValue(), entryLike),
+        fc.integer({ min: 1, max: good.length - 1 }),
+        async (value, at) => {
+          const lines = [...good];
+          lines.splice(at, 0, JSON.stringify(value));
+          const path = journalFile(lines);
+          try {
+            await readJournal(path);
+          } catch (error) {
+            expect(error).toBeInstanceOf(UsageError);
+            // The line itself, or a later one it made inconsistent (a record sent again).
+            const line = /^the journal .* is damaged at line (\d+): /.exec(
+              (error as Error).message,
+            );
+            expect(line, (error as Error).message).not.toBeNull();
+            expect(Number(line![1])).toBeGreaterThanOrEqual(at + 1);
+          }
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it('a line torn by a crash is ignored at the end, and damage in the middle', async () => {
+    const torn = good.at(-1)!.slice(0, 15);
+    await expect(readJournal(journalFile([...good, torn]))).resolves.toBeDefined();
+    const path = journalFile([...good.slice(0, 3), torn, ...good.slice(3)]);
+    await expect(readJournal(path)).rejects.toThrow(
+      `the journal ${path} is damaged at line 4: not JSON`,
+    );
+  });
+});
