@@ -154,28 +154,30 @@ export function createContext(deps: ContextDeps): Context {
       return client;
     },
     async clientFor(resolved) {
-      if (resolved.apiKey === undefined) {
+      const { apiKey } = resolved;
+      if (apiKey === undefined) {
         const noUrl = resolved.baseUrl === undefined && resolved.quickstartUrl === undefined;
         const { message, hint } = noUrl ? missingUrlProblem(resolved) : missingKeyProblem(resolved);
         throw noUrl
           ? new UsageError(message, { hint })
           : new MissingCredentialError(message, { hint });
       }
-      redactor.add(resolved.apiKey);
-      const keyProblem = apiKeyProblem(resolved.apiKey);
+      redactor.add(apiKey);
+      const keyProblem = apiKeyProblem(apiKey);
       if (keyProblem) throw unusableKeyError(resolved, keyProblem);
-      const created = await deps.createClient(resolved, {
-        timeoutSeconds: settings.timeoutSeconds,
-        retries: settings.retries,
-        allowInsecureHttp: settings.allowInsecureHttp,
-        userAgent: USER_AGENT,
-        transport: deps.transport,
-        redact: (text) => redactor.redact(text),
-        log: settings.verbose ? (line) => io.stderr.write(`${sanitizeLine(line)}\n`) : undefined,
-        onDeprecation: (notice) => {
-          ctx.warnDeprecated(deprecationWarning(notice));
+      const created = await deps.createClient(
+        { ...resolved, apiKey },
+        {
+          ...settings.http,
+          userAgent: USER_AGENT,
+          transport: deps.transport,
+          redact: (text) => redactor.redact(text),
+          log: settings.verbose ? (line) => io.stderr.write(`${sanitizeLine(line)}\n`) : undefined,
+          onDeprecation: (notice) => {
+            ctx.warnDeprecated(deprecationWarning(notice));
+          },
         },
-      });
+      );
       cleanups.unshift(() => created.close());
       return created;
     },

@@ -1,3 +1,4 @@
+import type { ClientSettings } from '../api/options.js';
 import { RETRIES, TIMEOUT_SECONDS } from '../core/contract.js';
 import type { Env, IO } from '../core/io.js';
 import { parseDecimal, parseWholeNumber } from '../core/parse-number.js';
@@ -18,10 +19,14 @@ export interface Settings {
   prettyJson: boolean;
   verbose: boolean;
   quiet: boolean;
-  timeoutSeconds: number;
-  retries: number;
-  allowInsecureHttp: boolean;
+  /** The client settings the user chooses; passed to every client whole. */
+  http: HttpSettings;
 }
+
+/** The part of a client's settings that comes from the command line. */
+export type HttpSettings = Required<
+  Pick<ClientSettings, 'timeoutSeconds' | 'retries' | 'allowInsecureHttp'>
+>;
 
 function nonEmpty(value: string | boolean | undefined): string | undefined {
   return typeof value !== 'string' || value.trim() === '' ? undefined : value.trim();
@@ -77,12 +82,14 @@ export function resolveSettings(raw: RawGlobalOptions, env: Env, io: IO): Settin
     prettyJson: io.stdoutIsTTY,
     verbose: raw.verbose === true,
     quiet: raw.quiet === true,
-    timeoutSeconds:
-      timeout === undefined
-        ? TIMEOUT_SECONDS.default
-        : parseDecimal(timeout, '--timeout', TIMEOUT_SECONDS),
-    retries:
-      retries === undefined ? RETRIES.default : parseWholeNumber(retries, '--retries', RETRIES),
-    allowInsecureHttp: raw.allowInsecureHttp === true,
+    http: {
+      timeoutSeconds:
+        timeout === undefined
+          ? TIMEOUT_SECONDS.default
+          : parseDecimal(timeout, '--timeout', TIMEOUT_SECONDS),
+      retries:
+        retries === undefined ? RETRIES.default : parseWholeNumber(retries, '--retries', RETRIES),
+      allowInsecureHttp: raw.allowInsecureHttp === true,
+    },
   };
 }

@@ -1,0 +1,191 @@
+import { IDEMPOTENT_REPLAYED_HEADER } from '../core/contract.js';
+import { ApiError, NetworkError, ProtocolError } from '../core/errors.js';
+import type { UnknownOutcome } from '../core/unknown-outcome.js';
+import type { HttpRequest, HttpResponse, Transport } from './http.js';
+import { DEADLINE_EXCEEDED, wasNeverSent } from './network-errors.js';
+import type { ClientOptions, WriteOptions } from './options.js';
+import { redactHeader } from './request.js';
+import { DEFAULT_BACKOFF, RETRYABLE_STATUSES, backoffDelay, parseRetryAfter } from './retry.js';
+import { scrubResponse, type Redact } from './scrub.js';
+import { outcomeUnknownError } from './write-outcome.js';
+
+/** Longest Retry-After the tool will wait; beyond it, the error is reported instead. */
+const MAX_RETRY_AFTER_MS = 30_000;
+const MAX_REDIRECTS = 5;
+/** First pause before a write with no answer is sent again (--retry-unknown). */
+const RESEND_BACKOFF_BASE_MS = 100;
+const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
+
+const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/**
+ * How a client's requests travel: its transport (undici, loaded on the first request), the
+ * verbose log, responses masked as they arrive, retries, redirects and deprecation notices.
+ * What is sent is the client's business; how it gets there and back is this one's.
+ */
+export class HttpChannel {
+  private transport: Transport | undefined;
+  /** The undici transport this channel made for itself, and so closes. */
+  private ownTransport: Transport | undefined;
+
+  constructor(
+    private readonly options: ClientOptions,
+    private readonly redact: Redact,
+  ) {
+    this.transport = options.transport;
+  }
+
+  async close(): Promise<void> {
+    await this.ownTransport?.close();
+  }
+
+  /** The undici transport is loaded on the first request, so a client costs nothing until used. */
+  private async transportFor(): Promise<Transport> {
+    if (!this.transport) {
+      const { UndiciTransport } = await import('./transport.js');
+      const { baseUrl, socketPath } = this.options;
+      const local =
+        socketPath !== undefined && baseUrl !== undefined
+          ? { origin: new URL(baseUrl).origin, socketPath }
+          : undefined;
+      this.transport ??= this.ownTransport = new UndiciTransport(
+        this.options.timeoutSeconds,
+        local,
+      );
+    }
+    return this.transport;
+  }
+
+  /** One exchange, logged (credentials redacted) when verbose. */
+  private async exchange(request: HttpRequest): Promise<HttpResponse> {
+    const transport = await this.transportFor();
+    const log = this.options.log;
+    if (!log) return scrubResponse(await transport.send(request), this.redact);
+    const started = performance.now();
+    log(`> ${request.method} ${request.url.href}`);
+    for (const [name, value] of Object.entries(request.headers)) {
+      log(`> ${name}: ${redactHeader(name, value)}`);
+    }
+    if (request.body !== undefined) log(`> (body ${Buffer.byteLength(request.body)} bytes)`);
+    const elapsed = () => `${Math.round(performance.now() - started)} ms`;
+    try {
+      const response = scrubResponse(await transport.send(request), this.redact);
+      log(`< ${response.status} ${request.method} ${request.url.href} (${elapsed()})`);
+      for (const [name, value] of Object.entries(response.headers)) {
+        log(`< ${name}: ${redactHeader(name, value ?? '')}`);
+      }
+      return response;
+    } catch (error) {
+      const code = error instanceof NetworkError ? error.code : 'error';
+      log(`< ${code} ${request.method} ${request.url.href} (${elapsed()})`);
+      throw error;
+    }
+  }
+
+  /**
+   * Sends with retries. GET is retried on network errors and 429/502/503/504. POST is retried,
+   * with its Idempotency-Key unchanged, when it certainly did nothing: it never left this
+   * machine (refused, DNS) or the service answered 429. A POST with no answer, or answered 5xx,
+   * is sent again only when the caller asks (resendWhenUnknown); otherwise its outcome is
+   * reported unknown.
+   */
+  async send(
+    request: HttpRequest,
+    unknownOutcome?: UnknownOutcome,
+    write: WriteOptions = {},
+  ): Promise<HttpResponse> {
+    const sleep = this.options.sleep ?? defaultSleep;
+    const now = this.options.now ?? Date.now;
+    const policy = { ...DEFAULT_BACKOFF, random: this.options.random ?? Math.random };
+    const safe = request.method === 'GET';
+    for (let attempt = 0; ; attempt++) {
+      const canRetry = attempt < this.options.retries;
+      let response: HttpResponse;
+      try {
+        response = await this.followRedirects(request);
+      } catch (error) {
+        if (
+          error instanceof NetworkError &&
+          canRetry &&
+          (safe || wasNeverSent(error)) &&
+          // A service too slow for the whole deadline would be as slow again.
+          error.code !== DEADLINE_EXCEEDED
+        ) {
+          await sleep(backoffDelay(attempt, policy));
+          continue;
+        }
+        if (error instanceof NetworkError && !safe && !wasNeverSent(error)) {
+          if (write.resendWhenUnknown && canRetry) {
+            this.options.log?.(`! no answer (${error.code}); sending again with the same key`);
+            // No answer is not the service asking to slow down: a short pause suffices.
+            await sleep(backoffDelay(attempt, { ...policy, baseMs: RESEND_BACKOFF_BASE_MS }));
+            continue;
+          }
+          throw outcomeUnknownError(error, request, unknownOutcome);
+        }
+        throw error;
+      }
+      this.noticeDeprecation(request, response);
+      if (!safe && response.headers[IDEMPOTENT_REPLAYED_HEADER] === 'true') write.onReplayed?.();
+      // A write answered 5xx may have been carried out: sent again only when asked, with its key.
+      const retryable = safe
+        ? RETRYABLE_STATUSES.has(response.status)
+        : response.status === 429 || (write.resendWhenUnknown === true && response.status >= 500);
+      if (canRetry && retryable) {
+        const retryAfter = parseRetryAfter(response.headers['retry-after'], now());
+        if (retryAfter === undefined || retryAfter <= MAX_RETRY_AFTER_MS) {
+          await sleep(retryAfter ?? backoffDelay(attempt, policy));
+          continue;
+        }
+      }
+      return response;
+    }
+  }
+
+  /** Follows same-origin redirects for GET; never sends the key to another origin. */
+  private async followRedirects(request: HttpRequest): Promise<HttpResponse> {
+    let current = request;
+    for (let hop = 0; ; hop++) {
+      const response = await this.exchange(current);
+      const location = response.headers.location;
+      if (!REDIRECT_STATUSES.has(response.status) || location === undefined) return response;
+      const target = new URL(location, current.url);
+      if (target.origin !== request.url.origin) {
+        throw new ProtocolError(
+          response.status,
+          `the service redirected to another origin (${target.origin}); petstore does not follow it, so the API key stays with ${request.url.origin}`,
+          { hint: 'Check the base URL: petstore profile show.' },
+        );
+      }
+      if (current.method !== 'GET') {
+        throw new ApiError(
+          response.status,
+          `http_${response.status}`,
+          `the service redirected ${current.method} ${current.url.pathname} to ${target.pathname}; petstore does not send a write again elsewhere`,
+          { hint: 'Check the base URL: petstore profile show.' },
+        );
+      }
+      if (hop >= MAX_REDIRECTS) {
+        throw new ProtocolError(
+          response.status,
+          `the service redirected ${request.method} ${request.url.pathname} ${MAX_REDIRECTS} times and then again (to ${target.pathname}); petstore stops there`,
+          {
+            hint: 'The service may be redirecting in a loop; check the base URL: petstore profile show.',
+          },
+        );
+      }
+      current = { ...current, url: target };
+    }
+  }
+
+  private noticeDeprecation(request: HttpRequest, response: HttpResponse): void {
+    const { deprecation, sunset } = response.headers;
+    if (deprecation === undefined && sunset === undefined) return;
+    this.options.onDeprecation?.({
+      method: request.method,
+      path: request.url.pathname,
+      deprecation,
+      sunset,
+    });
+  }
+}

@@ -1,0 +1,67 @@
+import type { Transport } from './http.js';
+import type { Redact } from './scrub.js';
+
+/**
+ * What a client is made from, each fact defined once: where it sends (ServiceTarget) and how
+ * it behaves (ClientSettings). A client takes both whole; a new setting is one field here and
+ * the line that gives it a value.
+ */
+
+/** Where a client sends its requests, and with which key. */
+export interface ServiceTarget {
+  /** Profile name, for hints when a URL is missing. */
+  profile: string;
+  baseUrl?: string | undefined;
+  quickstartUrl?: string | undefined;
+  apiKey: string | undefined;
+  /** A local socket the base URL's origin is reached through (the embedded sandbox). */
+  socketPath?: string | undefined;
+}
+
+/** A target with its key: the only kind a client is made for. */
+export type KeyedTarget = ServiceTarget & { apiKey: string };
+
+export interface DeprecationNotice {
+  method: string;
+  path: string;
+  deprecation?: string | undefined;
+  sunset?: string | undefined;
+}
+
+/** How a client behaves, whatever its target. */
+export interface ClientSettings {
+  timeoutSeconds: number;
+  retries: number;
+  userAgent: string;
+  /** Send the key over plain http to a host other than this machine (checked at creation). */
+  allowInsecureHttp?: boolean | undefined;
+  /** Receives the verbose lines of each exchange, credentials redacted; absent when quiet. */
+  log?: ((line: string) => void) | undefined;
+  /** Sends the requests; default: undici with this client's timeout. Its giver closes it. */
+  transport?: Transport | undefined;
+  onDeprecation?: ((notice: DeprecationNotice) => void) | undefined;
+  /**
+   * Masks the secrets the caller knows of in every response, as it arrives; the client's own
+   * key is always masked (by itself when this is absent).
+   */
+  redact?: Redact | undefined;
+  sleep?: ((ms: number) => Promise<void>) | undefined;
+  random?: (() => number) | undefined;
+  now?: (() => number) | undefined;
+}
+
+export type ClientOptions = KeyedTarget & ClientSettings;
+
+/** Options of every write (POST). */
+export interface WriteOptions {
+  /** Sent as Idempotency-Key; a new random UUID when absent. */
+  idempotencyKey?: string | undefined;
+  /**
+   * When no answer comes after the request may have been sent, or the service answers 5xx,
+   * send it again with the same key (up to the client's retries). Only when the user asked: a
+   * service that ignores the key may then do the write twice.
+   */
+  resendWhenUnknown?: boolean | undefined;
+  /** Called when the service says its answer is a replay of an earlier send with the key. */
+  onReplayed?: (() => void) | undefined;
+}

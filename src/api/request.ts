@@ -1,0 +1,63 @@
+import { randomUUID } from 'node:crypto';
+import { IDEMPOTENCY_KEY_HEADER } from '../core/contract.js';
+import { parseJson } from '../core/json.js';
+import type { HttpRequest } from './http.js';
+import type { WriteOptions } from './options.js';
+
+/** Joins a path to a base URL, keeping the base's path (e.g. /v1) with or without a trailing slash. */
+export function joinUrl(base: string, path: string): URL {
+  const url = new URL(base);
+  url.pathname = `${url.pathname.replace(/\/+$/, '')}/${path.replace(/^\/+/, '')}`;
+  url.search = '';
+  url.hash = '';
+  return url;
+}
+
+const REDACTED_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie']);
+
+export function redactHeader(name: string, value: string): string {
+  if (!REDACTED_HEADERS.has(name.toLowerCase())) return value;
+  const scheme = /^(\w+)\s/.exec(value)?.[1];
+  return scheme ? `${scheme} [redacted]` : '[redacted]';
+}
+
+/** A request as `--dry-run` shows it: what would be sent, the key redacted. */
+export interface RequestPreview {
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  body: unknown;
+}
+
+export function preview(request: HttpRequest): RequestPreview {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(request.headers)) {
+    headers[name] = redactHeader(name, value);
+  }
+  return {
+    method: request.method,
+    url: request.url.href,
+    headers,
+    body: request.body === undefined ? undefined : parseJson(request.body),
+  };
+}
+
+/** A request with the headers every request carries; a write also gets its Idempotency-Key. */
+export function buildRequest(
+  method: HttpRequest['method'],
+  url: URL,
+  from: { apiKey: string; userAgent: string },
+  body?: string,
+  write: WriteOptions = {},
+): HttpRequest {
+  const headers: Record<string, string> = {
+    accept: 'application/json',
+    authorization: `Bearer ${from.apiKey}`,
+    'user-agent': from.userAgent,
+  };
+  if (body === undefined) return { method, url, headers };
+  headers['content-type'] = 'application/json';
+  // Every write carries a key, so one whose outcome is unknown can be sent again safely.
+  headers[IDEMPOTENCY_KEY_HEADER] = write.idempotencyKey ?? randomUUID();
+  return { method, url, headers, body };
+}
