@@ -1,5 +1,5 @@
 // Writes the README's reference tables (environment, exit codes, output formats, profiles)
-// from src/commands/help/reference.ts, the data `petstore help TOPIC` and the man page show, between
+// from src/help/reference.ts, the data `petstore help TOPIC` and the man page show, between
 // the markers <!-- table:NAME --> and <!-- /table -->. Run after changing that data:
 // npm run docs:tables (a test fails while the README and the data differ).
 import { build } from 'esbuild';
@@ -8,7 +8,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { format } from 'prettier';
 
 const bundled = await build({
-  entryPoints: ['src/commands/help/reference.ts'],
+  entryPoints: ['src/help/reference.ts'],
   bundle: true,
   write: false,
   format: 'esm',

@@ -20,7 +20,8 @@ export const LAYERS = {
   bulk: { may: ['core', 'output'], packages: [] },
   // The target resolution starts the embedded service, through its launcher only.
   context: { may: ['core', 'api', 'config', 'output', 'sandbox/launcher.ts'], packages: [] },
-  cmdutil: { may: ['core', 'context'], packages: ['commander'] },
+  // What several nouns' verbs share (profile views, config changes) lives here, below them.
+  cmdutil: { may: ['core', 'context', 'config', 'output'], packages: ['commander'] },
   commands: {
     may: ['core', 'api', 'config', 'output', 'context', 'cmdutil', 'bulk'],
     packages: ['commander'],
@@ -30,7 +31,9 @@ export const LAYERS = {
     may: ['core', 'api', 'config', 'output', 'context', 'cmdutil', 'commands', 'sandbox'],
     packages: ['commander'],
   },
-  cli: { may: ['core', 'context', 'cmdutil', 'commands'], packages: ['commander'] },
+  // The help topics and reference tables: texts the program, the man page and the README show.
+  help: { may: ['core', 'context', 'output'], packages: [] },
+  cli: { may: ['core', 'context', 'cmdutil', 'commands', 'help'], packages: ['commander'] },
   // The entry answers --version alone, then loads the program runner.
   // main.ts answers --version, piped help, completion's profile names and the keyring helper
   // (a child process of the tool itself) before loading the program.
@@ -53,6 +56,12 @@ export function zoneOf(pathInSrc) {
     if (Object.hasOwn(LAYERS, prefix)) return prefix;
   }
   return undefined;
+}
+
+/** The noun folder of a path below commands/ ("pets" for commands/pets/add.ts), if any. */
+function nounOf(pathInSrc) {
+  const parts = pathInSrc.split('/');
+  return parts[0] === 'commands' && parts.length > 2 ? parts[1] : undefined;
 }
 
 function inZone(pathInSrc, zone) {
@@ -86,6 +95,15 @@ function check(context, node, specifier) {
     .replace(/\.js$/, '.ts');
   if (target.startsWith('..')) {
     context.report({ node, message: `src/ may not import from outside it (${specifier})` });
+    return;
+  }
+  // One noun's verbs never import another noun's: what both need moves below them.
+  const noun = nounOf(file);
+  if (noun !== undefined && target.startsWith('commands/') && nounOf(target) !== noun) {
+    context.report({
+      node,
+      message: `commands/${noun}/ may not import ${target}: one noun's folder never imports another's; move what both need to cmdutil/`,
+    });
     return;
   }
   if (inZone(target, zone)) return;

@@ -9,8 +9,8 @@ import { registerSandbox } from '../commands/sandbox/index.js';
 import { registerSmoke } from '../commands/smoke/smoke.js';
 import { GLOBAL_OPTIONS, optionHelp, OTHER_ENVIRONMENT } from '../context/global-options.js';
 import type { IO } from '../core/io.js';
-import { EXIT_CODE_SHORT } from '../commands/help/reference.js';
-import { HELP_TOPIC_NAMES } from '../commands/help/topics.js';
+import { EXIT_CODE_SHORT } from '../help/reference.js';
+import { HELP_TOPIC_NAMES } from '../help/topics.js';
 
 /** Items joined by the separator, wrapped like the rest of the help at about 90 columns. */
 function wrapItems(items: readonly string[], separator: string): string {

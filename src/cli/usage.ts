@@ -1,6 +1,6 @@
 import type { Command, CommanderError } from 'commander';
 import { UsageError } from '../core/errors.js';
-import { HELP_TOPIC_NAMES, topicText } from '../commands/help/topics.js';
+import { HELP_TOPIC_NAMES, topicText } from '../help/topics.js';
 
 /**
  * The text of `petstore help TOPIC` (environment, exit-codes, ...) when that is the request,

@@ -17,6 +17,14 @@ export interface ProfileSelection {
   source: ProfileSource;
 }
 
+/**
+ * Whether the profile's service is the embedded sandbox: it has no URLs to set and takes no
+ * key. The one place that asks; a resolved Target says it as `embeddedSandbox`.
+ */
+export function isEmbeddedProfile(name: string): boolean {
+  return name === SANDBOX_PROFILE;
+}
+
 export function isBuiltInProfile(name: string): boolean {
   return (BUILTIN_PROFILES as readonly string[]).includes(name);
 }

@@ -1,7 +1,7 @@
 import { sandboxDatabaseFile } from '../config/paths.js';
 import {
   environmentKey,
-  SANDBOX_PROFILE,
+  isEmbeddedProfile,
   selectProfile,
   storedProfile,
 } from '../config/profiles.js';
@@ -21,7 +21,7 @@ export async function resolveTarget(ctx: Context): Promise<Target> {
   const stored = storedProfile(data, selection.name);
   const envKey = environmentKey(ctx.env);
 
-  if (selection.name === SANDBOX_PROFILE && settings.baseUrl === undefined) {
+  if (isEmbeddedProfile(selection.name) && settings.baseUrl === undefined) {
     if (selection.source === 'default') {
       ctx.notice(
         'note: using the local sandbox profile (no profile chosen; pick one with: petstore profile use NAME)',
@@ -30,8 +30,8 @@ export async function resolveTarget(ctx: Context): Promise<Target> {
     const { launchSandbox } = await import('../sandbox/launcher.js');
     const sandbox = await launchSandbox({ databaseFile: sandboxDatabaseFile(ctx.env) });
     return {
-      profile: SANDBOX_PROFILE,
-      label: `profile ${SANDBOX_PROFILE}`,
+      profile: selection.name,
+      label: `profile ${selection.name}`,
       baseUrlOverridden: false,
       embeddedSandbox: true,
       baseUrl: sandbox.baseUrl,

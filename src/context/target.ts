@@ -1,4 +1,4 @@
-import { SANDBOX_PROFILE, type KeySource } from '../config/profiles.js';
+import { isEmbeddedProfile, type KeySource } from '../config/profiles.js';
 import type { ServiceTarget } from '../api/create-client.js';
 import { MissingCredentialError } from '../core/errors.js';
 
@@ -24,7 +24,7 @@ export interface Target extends ServiceTarget {
  * to use PETSTORE_API_KEY or a profile made for it.
  */
 export function missingKeyProblem(target: Target): { message: string; hint: string } {
-  if (target.baseUrlOverridden && target.profile === SANDBOX_PROFILE) {
+  if (target.baseUrlOverridden && isEmbeddedProfile(target.profile)) {
     return {
       message: `no API key for ${target.baseUrl ?? target.label}`,
       hint: `Set PETSTORE_API_KEY, or keep the URL and its key in a profile: petstore profile set NAME --base-url ${target.baseUrl ?? 'URL'}, then petstore auth login --profile NAME.`,

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { HELP_TOPIC_NAMES } from '../../src/commands/help/topics.js';
+import { HELP_TOPIC_NAMES } from '../../src/help/topics.js';
 import { main } from '../../src/main.js';
 import { fakeIO } from '../helpers/fake-io.js';
 import { freshHome, runCli } from '../helpers/run-cli.js';

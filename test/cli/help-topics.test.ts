@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { HELP_TOPIC_NAMES, topicText } from '../../src/commands/help/topics.js';
+import { HELP_TOPIC_NAMES, topicText } from '../../src/help/topics.js';
 import {
   ENVIRONMENT_TABLE,
   EXIT_CODE_SHORT,
@@ -9,7 +9,7 @@ import {
   OUTPUT_TABLE,
   PROFILES_TABLE,
   type ReferenceTable,
-} from '../../src/commands/help/reference.js';
+} from '../../src/help/reference.js';
 import { GLOBAL_OPTIONS, OTHER_ENVIRONMENT } from '../../src/context/global-options.js';
 import { main } from '../../src/main.js';
 import { ExitCode } from '../../src/output/report-error.js';

@@ -38,6 +38,16 @@ describe('the layer rule', () => {
     ['context/context.ts', "const s = await import('../sandbox/server.js');", 'context layer'],
     ['commands/pets/list.ts', "import { buildProgram } from '../../cli/program.js';", 'commands'],
     ['core/types.ts', "export * from '../api/client.js';", 'core layer'],
+    [
+      'commands/auth/status.ts',
+      "import { profileView } from '../profile/list.js';",
+      "commands/auth/ may not import commands/profile/list.ts: one noun's folder never imports another's",
+    ],
+    [
+      'commands/sandbox/serve.ts',
+      "import { runPetsAdd } from '../pets/add.js';",
+      'commands/sandbox/ may not import commands/pets/add.ts',
+    ],
   ])('refuses %s importing: %s', (path, code, message) => {
     expect(layerProblems(path, code).join('\n')).toContain(message);
   });
@@ -47,6 +57,11 @@ describe('the layer rule', () => {
     ['context/resolve-target.ts', "const l = await import('../sandbox/launcher.js');"],
     ['commands/sandbox/serve.ts', "const s = await import('../../sandbox/server.js');"],
     ['api/transport.ts', "import { request } from 'undici';"],
+    ['commands/pets/add.ts', "import { runPetsAddFile } from './add-file.js';"],
+    [
+      'commands/profile/list.ts',
+      "import { PROFILE_COLUMNS } from '../../cmdutil/profile-view.js';",
+    ],
     ['sandbox/database.ts', "import type { DatabaseSync } from 'node:sqlite';"],
   ])('allows %s importing: %s', (path, code) => {
     expect(layerProblems(path, code)).toEqual([]);

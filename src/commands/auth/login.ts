@@ -1,13 +1,18 @@
 import type { Command } from 'commander';
-import { changeConfig } from '../config-change.js';
+import { changeConfig } from '../../cmdutil/config-change.js';
 import type { RunVerb } from '../../cmdutil/run-verb.js';
 import { KEYRING_TIMEOUT_MS, KeyringUnavailableError } from '../../config/keyring.js';
-import { environmentKey, maskKey, SANDBOX_PROFILE, storedProfile } from '../../config/profiles.js';
+import {
+  environmentKey,
+  isEmbeddedProfile,
+  maskKey,
+  storedProfile,
+} from '../../config/profiles.js';
 import type { ConfigData } from '../../config/schema.js';
 import type { Context } from '../../context/context.js';
 import { apiKeyProblem } from '../../core/api-key.js';
 import { ConfigError, UsageError } from '../../core/errors.js';
-import { forgetKeyringEntry } from './forget-keyring-entry.js';
+import { forgetKeyringEntry } from '../../cmdutil/forget-keyring-entry.js';
 import { selectedProfileName } from './selected-profile.js';
 
 async function readKey(ctx: Context, profile: string): Promise<string> {
@@ -45,7 +50,7 @@ type Destination = { kind: 'keyring' } | { kind: 'file'; path: string };
 
 export async function runAuthLogin(ctx: Context, options: AuthLoginOptions): Promise<void> {
   const profile = await selectedProfileName(ctx);
-  if (profile === SANDBOX_PROFILE) {
+  if (isEmbeddedProfile(profile)) {
     throw new UsageError('the sandbox profile needs no API key', {
       hint: 'Choose the profile to log in to: petstore auth login --profile staging',
     });

@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
-import { changeConfig } from '../config-change.js';
+import { changeConfig } from '../../cmdutil/config-change.js';
 import type { RunVerb } from '../../cmdutil/run-verb.js';
 import { maskKey, storedProfile } from '../../config/profiles.js';
-import { forgetKeyringEntry } from './forget-keyring-entry.js';
+import { forgetKeyringEntry } from '../../cmdutil/forget-keyring-entry.js';
 import type { Context } from '../../context/context.js';
 import { selectedProfileName } from './selected-profile.js';
 

@@ -14,7 +14,7 @@ import {
   describeProfile,
   keySourceLabel,
   type ProfileView,
-} from '../profile/view.js';
+} from '../../cmdutil/profile-view.js';
 
 const AUTH_COLUMNS: Column<ProfileView>[] = [
   { header: 'profile', value: (view) => (view.active ? `${view.name} *` : view.name) },

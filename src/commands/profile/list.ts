@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import type { RunVerb } from '../../cmdutil/run-verb.js';
 import { profileNames } from '../../config/profiles.js';
 import type { Context } from '../../context/context.js';
-import { describeProfile, PROFILE_COLUMNS } from './view.js';
+import { describeProfile, PROFILE_COLUMNS } from '../../cmdutil/profile-view.js';
 
 export async function runProfileList(ctx: Context): Promise<void> {
   const data = await (await ctx.config()).read();

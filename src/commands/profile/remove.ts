@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { changeConfig } from '../config-change.js';
+import { changeConfig } from '../../cmdutil/config-change.js';
 import type { RunVerb } from '../../cmdutil/run-verb.js';
 import {
   activeProfile,
@@ -9,8 +9,8 @@ import {
 } from '../../config/profiles.js';
 import type { Context } from '../../context/context.js';
 import { UsageError } from '../../core/errors.js';
-import { forgetKeyringEntry } from '../auth/forget-keyring-entry.js';
-import { noSuchProfile } from './view.js';
+import { forgetKeyringEntry } from '../../cmdutil/forget-keyring-entry.js';
+import { noSuchProfile } from '../../cmdutil/profile-view.js';
 
 export interface ProfileRemoveOptions {
   name: string;

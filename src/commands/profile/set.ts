@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
 import { isLoopbackHost, parseServiceUrl } from '../../api/url-policy.js';
-import { changeConfig } from '../config-change.js';
+import { changeConfig } from '../../cmdutil/config-change.js';
 import type { RunVerb } from '../../cmdutil/run-verb.js';
-import { isBuiltInProfile, SANDBOX_PROFILE, validateProfileName } from '../../config/profiles.js';
+import { isBuiltInProfile, isEmbeddedProfile, validateProfileName } from '../../config/profiles.js';
 import type { Context } from '../../context/context.js';
 import { UsageError } from '../../core/errors.js';
 
@@ -26,7 +26,7 @@ function checkUrl(ctx: Context, value: string, flag: string): string {
 
 export async function runProfileSet(ctx: Context, options: ProfileSetOptions): Promise<void> {
   const name = validateProfileName(options.name);
-  if (name === SANDBOX_PROFILE) {
+  if (isEmbeddedProfile(name)) {
     throw new UsageError(
       'the sandbox profile is the embedded local service; it has no URLs to set',
       {

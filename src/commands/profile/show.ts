@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import type { RunVerb } from '../../cmdutil/run-verb.js';
 import { profileExists, selectProfile } from '../../config/profiles.js';
 import type { Context } from '../../context/context.js';
-import { describeProfile, noSuchProfile, PROFILE_COLUMNS } from './view.js';
+import { describeProfile, noSuchProfile, PROFILE_COLUMNS } from '../../cmdutil/profile-view.js';
 
 export interface ProfileShowOptions {
   /** Default: the profile in use. */

@@ -1,9 +1,9 @@
 import type { Command } from 'commander';
-import { changeConfig } from '../config-change.js';
+import { changeConfig } from '../../cmdutil/config-change.js';
 import type { RunVerb } from '../../cmdutil/run-verb.js';
 import { profileExists } from '../../config/profiles.js';
 import type { Context } from '../../context/context.js';
-import { noSuchProfile } from './view.js';
+import { noSuchProfile } from '../../cmdutil/profile-view.js';
 
 export interface ProfileUseOptions {
   name: string;

@@ -1,5 +1,5 @@
-import { KeyringUnavailableError } from '../../config/keyring.js';
-import type { Context } from '../../context/context.js';
+import { KeyringUnavailableError } from '../config/keyring.js';
+import type { Context } from '../context/context.js';
 
 /** Removes a profile's keyring entry, warning (not failing) when the keyring cannot be used. */
 export async function forgetKeyringEntry(

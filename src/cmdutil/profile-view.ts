@@ -3,14 +3,14 @@ import {
   environmentKey,
   isBuiltInProfile,
   maskKey,
-  SANDBOX_PROFILE,
+  isEmbeddedProfile,
   storedProfile,
   type KeySource,
-} from '../../config/profiles.js';
-import type { ConfigData } from '../../config/schema.js';
-import type { Env } from '../../core/io.js';
-import { UsageError } from '../../core/errors.js';
-import type { Column } from '../../output/render.js';
+} from '../config/profiles.js';
+import type { ConfigData } from '../config/schema.js';
+import type { Env } from '../core/io.js';
+import { UsageError } from '../core/errors.js';
+import type { Column } from '../output/render.js';
 
 /** A profile as commands show it: URLs, and the key only masked. */
 export interface ProfileView {
@@ -37,7 +37,7 @@ export function describeProfile(
 ): ProfileView {
   const stored = storedProfile(data, name);
   const envKey = environmentKey(env);
-  const sandbox = name === SANDBOX_PROFILE;
+  const sandbox = isEmbeddedProfile(name);
   const inKeyring = stored.keyStore === 'keyring';
   const keySource: KeySource = envKey
     ? 'env'
@@ -79,7 +79,7 @@ export function keySourceLabel(view: ProfileView): string {
 }
 
 export function baseUrlLabel(view: ProfileView): string {
-  if (view.name === SANDBOX_PROFILE) return '(embedded local service)';
+  if (isEmbeddedProfile(view.name)) return '(embedded local service)';
   return view.baseUrl ?? '(not set)';
 }
 
@@ -89,7 +89,7 @@ export const PROFILE_COLUMNS: Column<ProfileView>[] = [
   {
     header: 'baseUrl',
     value: baseUrlLabel,
-    tone: (view) => (view.baseUrl || view.name === SANDBOX_PROFILE ? undefined : 'muted'),
+    tone: (view) => (view.baseUrl || isEmbeddedProfile(view.name) ? undefined : 'muted'),
   },
   { header: 'key', value: (view) => view.key ?? '' },
   { header: 'keySource', value: keySourceLabel },

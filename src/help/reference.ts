@@ -1,6 +1,6 @@
-import { GLOBAL_OPTIONS } from '../../context/global-options.js';
-import type { OutputFormat } from '../../output/format.js';
-import { ExitCode } from '../../output/report-error.js';
+import { GLOBAL_OPTIONS } from '../context/global-options.js';
+import type { OutputFormat } from '../output/format.js';
+import { ExitCode } from '../output/report-error.js';
 
 /**
  * The reference tables that `petstore help TOPIC`, the man page and the README all show, kept
