@@ -1,42 +1,18 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { main } from '../../../src/main.js';
-import { startSandboxServer, type RunningSandbox } from '../../../src/sandbox/server.js';
 import { fakeIO } from '../../helpers/fake-io.js';
-import { freshHome } from '../../helpers/run-cli.js';
+import { sandboxService } from '../../helpers/sandbox-service.js';
 
 /**
  * Exactly once, through the whole command against the sandbox service (in this process, over
  * real HTTP): a distinct record is never dropped, a created one never made twice.
  */
 
-const KEY = 'sk_exactly_once_test';
-const running: RunningSandbox[] = [];
-afterEach(async () => {
-  for (const sandbox of running.splice(0)) await sandbox.close();
-});
-
 async function sandbox() {
-  const started = await startSandboxServer({
-    host: '127.0.0.1',
-    port: 0,
-    database: ':memory:',
-    apiKeys: [KEY],
-  });
-  running.push(started);
-  const env = {
-    HOME: freshHome(),
-    PETSTORE_BASE_URL: started.apiBaseUrl,
-    PETSTORE_API_KEY: KEY,
-  };
-  const pets = async () => {
-    const response = await fetch(`${started.apiBaseUrl}/pets?limit=100`, {
-      headers: { authorization: `Bearer ${KEY}` },
-    });
-    return (await response.json()) as { id: number; name: string }[];
-  };
+  const { env, pets } = await sandboxService();
   return { env, pets };
 }
 

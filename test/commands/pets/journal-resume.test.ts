@@ -7,6 +7,7 @@ import { readJournal } from '../../../src/bulk/journal-read.js';
 import { main } from '../../../src/main.js';
 import { fakeIO } from '../../helpers/fake-io.js';
 import { freshHome } from '../../helpers/run-cli.js';
+import { sandboxService } from '../../helpers/sandbox-service.js';
 import { sendJson, startTestServer, type TestServer } from '../../helpers/test-server.js';
 
 const servers: TestServer[] = [];
@@ -15,8 +16,9 @@ afterEach(async () => {
 });
 
 /**
- * A service that honours Idempotency-Key like the sandbox, and can be told to create a pet
- * and then drop the connection (the unknown outcome), or to reject names starting "bad".
+ * A service that honours Idempotency-Key like the sandbox, and can be told what the sandbox's
+ * fault flags cannot: to create a named pet and then drop the connection (the unknown
+ * outcome) or answer 500, and to show each request's key. Elsewhere the sandbox serves.
  */
 async function service(options: { dropNames?: Set<string>; failNames?: Set<string> } = {}) {
   let nextId = 1;
@@ -183,8 +185,9 @@ describe('pets add --file keeps a journal, and --resume completes the run', () =
   });
 
   it('journals sending ahead of the requests, and withdraws what a stop left unsent', async () => {
-    const { env, created } = await service();
-    const file = input(['bad1', 'B', 'C', 'D', 'E', 'F']);
+    const { env, names: created } = await sandboxService();
+    // Over the sandbox's 256 characters: refused (400).
+    const file = input(['x'.repeat(300), 'B', 'C', 'D', 'E', 'F']);
     const first = fakeIO();
     const args = ['pets', 'add', '--file', file, '--concurrency', '1', '--fail-fast'];
     expect(await main(args, first, env)).toBe(5);
@@ -199,32 +202,32 @@ describe('pets add --file keeps a journal, and --resume completes the run', () =
     const io = fakeIO();
     expect(await main(['pets', 'add', '--resume', path], io, env)).toBe(5);
     expect(names(io.out())).toEqual(['B', 'C', 'D', 'E', 'F']);
-    expect(created).toEqual(['B', 'C', 'D', 'E', 'F']);
+    expect(await created()).toEqual(['B', 'C', 'D', 'E', 'F']);
   });
 
   it('refuses to resume over an input that changed, and sends nothing', async () => {
-    const { env, server } = await service();
+    const { env, pets } = await sandboxService();
     const file = input(['A', 'B']);
     const first = fakeIO();
     expect(await main(['pets', 'add', '--file', file], first, env)).toBe(0);
     const path = journalNamed(first.err());
     writeFileSync(file, '{"name":"A","categoryId":1}\n{"name":"B2","categoryId":1}\n');
-    const sent = server.requests.length;
+    const sent = (await pets()).length;
     const io = fakeIO({ tty: true });
     expect(await main(['pets', 'add', '--resume', path], io, env)).toBe(2);
     expect(io.err()).toContain(
       'the input changed since the journaled run: record 2 differs; nothing was sent',
     );
-    expect(server.requests).toHaveLength(sent);
+    expect(await pets()).toHaveLength(sent);
   });
 
   it('says what to do when the journal or its input is not what was expected', async () => {
-    const { env, server } = await service();
+    const { env, pets } = await sandboxService();
     const file = input(['A']);
     const first = fakeIO();
     expect(await main(['pets', 'add', '--file', file], first, env)).toBe(0);
     const path = journalNamed(first.err());
-    const sent = server.requests.length;
+    const sent = (await pets()).length;
     const run = async (args: string[]) => {
       const io = fakeIO({ tty: true });
       expect(await main(['pets', 'add', ...args], io, env)).toBe(2);
@@ -243,11 +246,11 @@ describe('pets add --file keeps a journal, and --resume completes the run', () =
     expect(lost).toContain('give it with --file PATH');
     const found = fakeIO();
     expect(await main(['pets', 'add', '--resume', path, '--file', moved], found, env)).toBe(0);
-    expect(server.requests).toHaveLength(sent);
+    expect(await pets()).toHaveLength(sent);
   });
 
   it('never overwrites a journal', async () => {
-    const { env } = await service();
+    const { env } = await sandboxService();
     const file = input(['A']);
     const journal = join(mkdtempSync(join(tmpdir(), 'petstore-j-')), 'run.journal');
     writeFileSync(journal, 'precious\n');
@@ -258,7 +261,7 @@ describe('pets add --file keeps a journal, and --resume completes the run', () =
   });
 
   it('prints on resume a pet its run created but was killed before printing', async () => {
-    const { env, server } = await service();
+    const { env, pets } = await sandboxService();
     const file = input(['A', 'B']);
     const first = fakeIO();
     expect(await main(['pets', 'add', '--file', file, '--concurrency', '1'], first, env)).toBe(0);
@@ -266,15 +269,14 @@ describe('pets add --file keeps a journal, and --resume completes the run', () =
     // As if killed between B's "created" line and its line on stdout.
     const lines = readFileSync(path, 'utf8').trimEnd().split('\n');
     writeFileSync(path, lines.slice(0, -1).join('\n') + '\n');
-    const sent = server.requests.length;
     const io = fakeIO();
     expect(await main(['pets', 'add', '--resume', path], io, env)).toBe(0);
     expect(names(io.out())).toEqual(['B']);
-    expect(server.requests).toHaveLength(sent);
+    expect(await pets()).toHaveLength(2);
   });
 
   it('reads a journal torn by a crash: the torn line is ignored, its record unknown', async () => {
-    const { env, created } = await service();
+    const { env, names: created } = await sandboxService();
     const file = input(['A', 'B']);
     const first = fakeIO();
     expect(await main(['pets', 'add', '--file', file, '--concurrency', '1'], first, env)).toBe(0);
@@ -286,7 +288,7 @@ describe('pets add --file keeps a journal, and --resume completes the run', () =
     const io = fakeIO();
     expect(await main(['pets', 'add', '--resume', path, '--retry-unknown'], io, env)).toBe(0);
     expect(names(io.out())).toEqual(['B']);
-    expect(created).toEqual(['A', 'B']);
+    expect(await created()).toEqual(['A', 'B']);
     // The resumed run's lines follow the torn one, which stays where it was.
     expect((await readJournal(path)).states.get(2)?.outcome).toBe('created');
   });
@@ -294,11 +296,11 @@ describe('pets add --file keeps a journal, and --resume completes the run', () =
 
 describe('a journal is resumed by one run at a time, against the service it was written for', () => {
   async function finishedRun(names: string[]) {
-    const { env, server } = await service();
+    const { env } = await sandboxService();
     const file = input(names);
     const first = fakeIO();
     expect(await main(['pets', 'add', '--file', file], first, env)).toBe(0);
-    return { env, server, path: journalNamed(first.err()) };
+    return { env, path: journalNamed(first.err()) };
   }
 
   it('refuses while another run holds the journal; takes over a lock its dead owner left', async () => {
@@ -317,12 +319,12 @@ describe('a journal is resumed by one run at a time, against the service it was 
 
   it('refuses to resume against another service, sending nothing', async () => {
     const { path } = await finishedRun(['A', 'B']);
-    const other = await service();
+    const other = await sandboxService();
     const io = fakeIO({ tty: true });
     expect(await main(['pets', 'add', '--resume', path, '--retry-unknown'], io, other.env)).toBe(2);
     expect(io.err()).toContain('the journaled run sent to');
     expect(io.err()).toContain('nothing was sent');
-    expect(other.server.requests).toHaveLength(0);
+    expect(await other.pets()).toHaveLength(0);
   });
 
   it('a key the service refuses as reused says what to do', async () => {
