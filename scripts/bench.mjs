@@ -4,7 +4,7 @@
 // node:http server, bulk add against autocannon's POST rate. Prints a table and writes
 // bench/results.json. Run `npm run build` first.
 //
-// Usage: npm run bench [-- --runs N] [--only startup,request,sandbox,server,bulk,memory]
+// Usage: npm run bench [-- --runs N] [--only startup,request,sandbox,server,bulk,table,memory]
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -313,6 +313,39 @@ if (wanted('bulk')) {
     tools,
     floors,
   );
+}
+
+if (wanted('table')) {
+  // One page of 100,000 pets as a table: linear in the rows, bounded in memory.
+  const COUNT = 100_000;
+  const server = await floorServer(COUNT);
+  const env = { ...baseEnv('table'), PETSTORE_BASE_URL: server.url, PETSTORE_API_KEY: KEY };
+  const seconds = [];
+  const rss = [];
+  for (let i = 0; i < 3; i++) {
+    const measured = spawnSync(
+      '/usr/bin/time',
+      ['-f', '%e %M', node, BIN, 'pets', 'list', '-o', 'table', '--limit', '100'],
+      { env, stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' },
+    );
+    if (measured.status !== 0)
+      throw new Error(`table exited ${measured.status}: ${measured.stderr}`);
+    const [elapsed, kb] = measured.stderr.trim().split('\n').at(-1).split(' ').map(Number);
+    seconds.push(elapsed);
+    rss.push(kb / 1024);
+  }
+  const time = stats(seconds);
+  const memory = stats(rss);
+  console.log(
+    `pets list -o table, one page of ${COUNT} pets: ${time.median.toFixed(2)} s (${time.min.toFixed(2)}-${time.max.toFixed(2)}), max RSS ${memory.median.toFixed(0)} MiB (${memory.min.toFixed(0)}-${memory.max.toFixed(0)})  target < 2 s, < 200 MiB`,
+  );
+  results.push({
+    name: `pets list -o table, one page of ${COUNT} pets`,
+    seconds: time,
+    rssMiB: memory,
+    target: '< 2 s, < 200 MiB',
+  });
+  await server.stop();
 }
 
 if (wanted('memory')) {

@@ -57,6 +57,9 @@ export function lineFormat<Row>(
   };
 }
 
+/** Rows formatted and written together, however many arrive at once. */
+const WRITE_WINDOW = 1000;
+
 function indent(text: string): string {
   return text.replace(/^/gm, '  ');
 }
@@ -133,8 +136,9 @@ export async function openRows<Row>(
       writer = {
         write(rows) {
           count += rows.length;
-          const text = table.rows(rows);
-          if (text !== '') write(text);
+          table.write(rows, (text) => {
+            if (text !== '') write(text);
+          });
         },
         end() {},
       };
@@ -142,7 +146,15 @@ export async function openRows<Row>(
     }
   }
   return {
-    write: (rows) => writer.write(rows),
+    // A window at a time, so what is built before it is written stays bounded.
+    write: (rows) => {
+      if (rows.length <= WRITE_WINDOW) writer.write(rows);
+      else {
+        for (let start = 0; start < rows.length; start += WRITE_WINDOW) {
+          writer.write(rows.slice(start, start + WRITE_WINDOW));
+        }
+      }
+    },
     end: () => writer.end(),
     get count() {
       return count;

@@ -1,3 +1,5 @@
+import tableUtils from 'cli-table3/src/utils.js';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { colorEnabled } from '../../src/output/color.js';
 import { resolveOutputFormat } from '../../src/output/format.js';
@@ -224,5 +226,60 @@ describe('JSON output', () => {
       '{"name":"evil\\u202etxt\\u009b31m\\u2028\\u200b\\udb40\\udc41","id":9223372036854775807}',
     );
     expect(parseJson(text)).toEqual(value);
+  });
+});
+
+describe('tables of any size and content', () => {
+  type Row = { id: number; name: string; status?: string };
+  const columns: Column<Row>[] = [
+    { header: 'id', value: (row) => row.id },
+    { header: 'name', value: (row) => row.name, shrinkable: true },
+    { header: 'status', value: (row) => row.status, placeholder: '-' },
+  ];
+
+  it('one batch of 200,000 rows is written, window by window, one line each', () => {
+    const rows = Array.from({ length: 200_000 }, (_, i) => ({ id: i, name: `pet ${i}` }));
+    const table = new TableWriter(columns, { color: false });
+    let lines = 0;
+    let writes = 0;
+    table.write(rows, (text) => {
+      writes++;
+      lines += text.split('\n').length - 1;
+    });
+    expect(lines).toBe(200_001);
+    // Written as it goes, not as one string of the whole table.
+    expect(writes).toBeGreaterThan(100);
+  });
+
+  it('any text keeps every row one line, aligned, with nothing a terminal acts on', () => {
+    const text = fc.string({ unit: 'binary', maxLength: 30 });
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.record({ id: fc.nat(), name: text, status: fc.option(text, { nil: undefined }) }),
+          {
+            maxLength: 40,
+          },
+        ),
+        fc.option(fc.integer({ min: 20, max: 120 }), { nil: undefined }),
+        (rows, width) => {
+          const out = renderTable(rows, columns, { color: false, width });
+          const lines = out.split('\n');
+          expect(lines.pop()).toBe('');
+          expect(lines).toHaveLength(rows.length + 1);
+          expect(out).not.toMatch(/[\p{Cc}\p{Cf}\u2028\u2029](?<!\n)/u);
+          // The status cell starts at the same display column on every line: the last cell
+          // is never cut, so what comes before it is as wide as the header's.
+          const at = lines[0]!.indexOf('STATUS');
+          for (const [index, line] of lines.slice(1).entries()) {
+            const status = rows[index]!.status;
+            const shown = status === undefined ? '-' : sanitizeLine(status);
+            if (shown === '') continue;
+            expect(line.endsWith(shown)).toBe(true);
+            expect(tableUtils.strlen(line) - tableUtils.strlen(shown)).toBe(at);
+          }
+        },
+      ),
+    );
   });
 });
