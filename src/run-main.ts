@@ -9,7 +9,7 @@ import { resolveTarget } from './context/resolve-target.js';
 import { outputFormatOrTable, resolveSettings, type RawGlobalOptions } from './context/settings.js';
 import { InterruptedError, OutputFailedError } from './core/errors.js';
 import { processIO, type Env, type IO } from './core/io.js';
-import { redactingIO, SecretRedactor } from './core/redact.js';
+import { guardedIO, SecretRedactor } from './core/redact.js';
 import { ExitCode, reportError } from './output/report-error.js';
 import { errorsAsJson } from './output/format.js';
 
@@ -55,9 +55,10 @@ export async function runMain(
   env: Env = process.env,
   deps: MainDeps = {},
 ): Promise<number> {
-  // Everything written goes through the redactor: no key the run knows of is ever printed.
+  // Everything written goes through the last net: no key the run knows of is ever printed,
+  // and nothing on stderr can drive the terminal.
   const redactor = new SecretRedactor();
-  io = redactingIO(io, redactor);
+  io = guardedIO(io, redactor);
   let ctx: Context | undefined;
   let verbose = argv.includes('-v') || argv.includes('--verbose');
   /** Set once the global options are known; until then, derived from what was parsed. */

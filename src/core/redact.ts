@@ -1,15 +1,15 @@
 import type { IO, Output } from './io.js';
-
-/** Shows that a key exists and which one, never the key: the last four characters only. */
-export function maskKey(key: string): string {
-  return `****${key.slice(-4)}`;
-}
+import { sanitizeText } from './sanitize.js';
 
 /**
- * Keys shorter than this are not searched for in output: they could not be told apart from
- * ordinary words, and replacing them would garble the text. No real API key is this short.
+ * Shows that a key exists and which one, never the key: the last four characters of a key of
+ * 12 or more, two of a key of 8 to 11, none of a shorter one, so a mask never gives away much
+ * of a key (nor, for a short one, all of it).
  */
-export const MIN_REDACTED_LENGTH = 6;
+export function maskKey(key: string): string {
+  const shown = key.length >= 12 ? 4 : key.length >= 8 ? 2 : 0;
+  return `****${shown ? key.slice(-shown) : ''}`;
+}
 
 const SYNTAX = /[\\^$.*+?()[\]{}|/]/g;
 /**
@@ -62,8 +62,9 @@ export class SecretRedactor {
    */
   private spread: RegExp | undefined;
 
+  /** Masks this secret from now on, whatever its length: a short key is a key too. */
   add(secret: string | undefined): void {
-    if (secret === undefined || secret.length < MIN_REDACTED_LENGTH) return;
+    if (secret === undefined || secret === '') return;
     let added = false;
     for (const [form, mask] of forms(secret)) {
       if (this.masks.has(form)) continue;
@@ -107,8 +108,13 @@ function redacting(output: Output, redactor: SecretRedactor): Output {
   };
 }
 
-/** The same streams, with every secret the redactor knows masked in what is written. */
-export function redactingIO(io: IO, redactor: SecretRedactor): IO {
+/**
+ * The last net over what a run writes, whatever wrote it: every secret the redactor knows is
+ * masked on stdout and stderr, and stderr (messages, never data) carries no character a
+ * terminal would act on or hide but line feeds and tabs. Each source sanitises and masks its
+ * own text already; this catches what one missed (a stack trace, a path, a future writer).
+ */
+export function guardedIO(io: IO, redactor: SecretRedactor): IO {
   // Copied by descriptor, not spread: a spread would read `stdin` and `stderr`, which the
   // process's IO makes only when a command uses them.
   let stderr: Output | undefined;
@@ -116,6 +122,13 @@ export function redactingIO(io: IO, redactor: SecretRedactor): IO {
     ...Object.getOwnPropertyDescriptors(io),
     stdout: { value: redacting(io.stdout, redactor), enumerable: true },
     // Read when first used, as the process's IO makes its stderr stream.
-    stderr: { get: () => (stderr ??= redacting(io.stderr, redactor)), enumerable: true },
+    stderr: {
+      get: () => (stderr ??= redacting(sanitizing(io.stderr), redactor)),
+      enumerable: true,
+    },
   });
+}
+
+function sanitizing(output: Output): Output {
+  return { write: (text: string) => output.write(sanitizeText(text)) };
 }

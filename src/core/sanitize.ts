@@ -11,6 +11,15 @@ export function sanitizeLine(text: string): string {
   return text.replace(LINE_BREAKS, ' ').replace(INVISIBLE, '');
 }
 
+/** Everything but line feeds and tabs a terminal would act on or hide (CR too: it overwrites). */
+const UNSAFE_IN_TEXT = /(?![\t\n])[\p{Cc}\p{Cf}\u2028\u2029]/u;
+const EVERY_UNSAFE_IN_TEXT = new RegExp(UNSAFE_IN_TEXT.source, 'gu');
+
+/** Text of several lines for a terminal: the same, without what sanitizeLine removes, but \n. */
+export function sanitizeText(text: string): string {
+  return UNSAFE_IN_TEXT.test(text) ? text.replace(EVERY_UNSAFE_IN_TEXT, '') : text;
+}
+
 /** A short, safe excerpt of an unexpected response body. */
 export function snippet(text: string, max = 120): string {
   const flat = sanitizeLine(text).replace(/\s+/g, ' ').trim();

@@ -20,28 +20,49 @@ export function tableCell(value: unknown): string {
 // Control and invisible format characters other than tab and line breaks (which CSV can carry
 // inside quotes, and TSV escapes).
 const INVISIBLE_BUT_BREAKS = /(?![\t\n\r])[\p{Cc}\p{Cf}]/gu;
+/** Unicode's line and paragraph separators: line breaks too, to a reader that knows them. */
+const UNICODE_BREAKS = /[\u2028\u2029]/g;
 const NEEDS_QUOTES = /[",\r\n]/;
-// A spreadsheet runs a cell that starts with one of these as a formula (CSV injection).
-const FORMULA_START = /^[=+\-@\t\r]/;
+/**
+ * What a spreadsheet runs as a formula (CSV injection, OWASP): a cell starting with = + - @,
+ * also after leading blanks or line breaks, or in their full-width forms; or starting with a
+ * tab or carriage return.
+ */
+const FORMULA_START = /^(?:[\t\r\n \u3000]*[=+\-@\uFF1D\uFF0B\uFF0D\uFF20]|[\t\r])/;
+
+/** Text a spreadsheet would run as a formula gets a leading apostrophe; numbers never. */
+function guarded(value: unknown, text: string): string {
+  return typeof value === 'string' && FORMULA_START.test(text) ? `'${text}` : text;
+}
 
 /**
  * One RFC 4180 field. Text that a spreadsheet would run as a formula gets a leading
  * apostrophe (OWASP's advice), so opening the file runs nothing; numbers are never touched.
+ * U+2028 and U+2029 are written as the line breaks they are, inside quotes.
  */
 export function csvField(value: unknown): string {
-  let text = plainText(value).replace(INVISIBLE_BUT_BREAKS, '');
-  if (typeof value === 'string' && FORMULA_START.test(text)) text = `'${text}`;
+  const text = guarded(
+    value,
+    plainText(value).replace(INVISIBLE_BUT_BREAKS, '').replace(UNICODE_BREAKS, '\n'),
+  );
   return NEEDS_QUOTES.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
 
-const TSV_ESCAPES: Record<string, string> = { '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r' };
+const TSV_ESCAPES: Record<string, string> = {
+  '\\': '\\\\',
+  '\t': '\\t',
+  '\n': '\\n',
+  '\r': '\\r',
+  '\u2028': '\\n',
+  '\u2029': '\\n',
+};
 
 /**
- * One TSV field: tab, line breaks and backslash escaped as \t \n \r \\ (the convention of
- * PostgreSQL's text format and of most TSV readers), so a row is always one line.
+ * One TSV field: tab, line breaks (U+2028 and U+2029 too) and backslash escaped as \t \n \r
+ * \\ (the convention of PostgreSQL's text format and of most TSV readers), so a row is always
+ * one line; text a spreadsheet would run as a formula gets a leading apostrophe, as in CSV.
  */
 export function tsvField(value: unknown): string {
-  return plainText(value)
-    .replace(INVISIBLE_BUT_BREAKS, '')
-    .replace(/[\\\t\n\r]/g, (character) => TSV_ESCAPES[character]!);
+  const text = plainText(value).replace(INVISIBLE_BUT_BREAKS, '');
+  return guarded(value, text).replace(/[\\\t\n\r\u2028\u2029]/g, (c) => TSV_ESCAPES[c]!);
 }

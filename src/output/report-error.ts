@@ -13,7 +13,7 @@ import {
   SmokeFailedError,
   UsageError,
 } from '../core/errors.js';
-import { sanitizeLine } from '../core/sanitize.js';
+import { sanitizeLine, sanitizeText } from '../core/sanitize.js';
 
 /** The exit codes of the command-line contract. */
 export const ExitCode = {
@@ -169,7 +169,8 @@ function writeReport(error: unknown, options: ErrorReportOptions, subject: Subje
 export function reportError(error: unknown, options: ErrorReportOptions): number {
   writeReport(error, options, {});
   if (options.verbose && error instanceof Error && error.stack && !(error instanceof UsageError)) {
-    options.write(error.stack + '\n');
+    // A stack carries the service's message: sanitised like any other text from it.
+    options.write(sanitizeText(error.stack) + '\n');
   }
   return exitCodeFor(error);
 }

@@ -43,7 +43,7 @@ describe('each class of failure has its own exit code, never the bug message', (
     const env = {
       HOME: freshHome(),
       PETSTORE_BASE_URL: `${server.url}/v1`,
-      PETSTORE_API_KEY: 'k1',
+      PETSTORE_API_KEY: 'sk_test_k1_key',
     };
     const args = ['pets', 'add', '--name', 'Rex', '--category-id', '1', '--timeout', '0.3'];
     expect(await main(args, io, env)).toBe(7);

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { stringifyJson } from '../../src/core/json.js';
 import { maskKey, SecretRedactor } from '../../src/core/redact.js';
@@ -21,7 +22,7 @@ describe('SecretRedactor', () => {
     const redactor = new SecretRedactor();
     redactor.add('sk_abcdef');
     redactor.add('sk_abcdef_longer_key');
-    expect(redactor.redact('x sk_abcdef_longer_key y sk_abcdef z')).toBe('x ****_key y ****cdef z');
+    expect(redactor.redact('x sk_abcdef_longer_key y sk_abcdef z')).toBe('x ****_key y ****ef z');
   });
 
   it('masks a key whatever its letter case, and with invisible characters inside it', () => {
@@ -47,9 +48,23 @@ describe('SecretRedactor', () => {
     expect(new URL(redactor.redact(url)).searchParams.get('k')).toBe(maskKey(key));
   });
 
-  it('leaves keys too short to tell from words alone', () => {
-    const redactor = new SecretRedactor();
-    redactor.add('abc');
-    expect(redactor.redact('abc')).toBe('abc');
+  it('masks a key of any length, and no mask holds the key it stands for', () => {
+    fc.assert(
+      fc.property(fc.string({ minLength: 1, maxLength: 40 }), fc.string(), (key, around) => {
+        // A key of asterisks only is its own mask's text: no such key exists.
+        fc.pre(!/^\*+$/.test(key));
+        const redactor = new SecretRedactor();
+        redactor.add(key);
+        const masked = redactor.redact(`${around}${key}${around}`);
+        expect(masked.toLowerCase()).not.toContain(key.toLowerCase());
+        expect(maskKey(key).toLowerCase()).not.toContain(key.toLowerCase());
+      }),
+    );
+  });
+
+  it('shows at most four characters of a key, fewer of a short one', () => {
+    expect(maskKey('sk_live_0123456789')).toBe('****6789');
+    expect(maskKey('sk_12345')).toBe('****45');
+    expect(maskKey('abc')).toBe('****');
   });
 });

@@ -71,7 +71,7 @@ describe.runIf(existsSync(EXE) || required)('the single executable', () => {
         });
         server.on('exit', () => reject(new Error(`sandbox serve exited: ${text}`)));
       });
-      const env = { PETSTORE_BASE_URL: url, PETSTORE_API_KEY: 'k_exe' };
+      const env = { PETSTORE_BASE_URL: url, PETSTORE_API_KEY: 'sk_test_k_exe_key' };
       const added = await exe(
         ['pets', 'add', '--name', 'Tom', '--category-id', '2', '-o', 'ndjson'],
         env,
@@ -84,7 +84,10 @@ describe.runIf(existsSync(EXE) || required)('the single executable', () => {
           .split('\n')
           .map((line) => JSON.parse(line) as unknown),
       ).toEqual([{ id: 1, name: 'Tom', categoryId: 2 }]);
-      const refused = await exe(['pets', 'list'], { ...env, PETSTORE_API_KEY: 'wrong' });
+      const refused = await exe(['pets', 'list'], {
+        ...env,
+        PETSTORE_API_KEY: 'sk_test_wrong_key',
+      });
       expect(refused.code).toBe(3);
     } finally {
       server.kill('SIGTERM');

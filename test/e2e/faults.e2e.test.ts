@@ -76,7 +76,7 @@ describe('closed pipes are normal', () => {
     const { server } = await slowService(0);
     const result = await pipeline(['pets', 'list'], '| head -c 10 >/dev/null', {
       PETSTORE_BASE_URL: `${server.url}/v1`,
-      PETSTORE_API_KEY: 'k_pipes',
+      PETSTORE_API_KEY: 'sk_test_k_pipes_key',
     });
     expect(result).toEqual({ code: 0, stderr: '' });
   });
@@ -86,7 +86,7 @@ describe('closed pipes are normal', () => {
     const result = await pipeline(
       ['pets', 'add', '--file', '-', '--concurrency', '2'],
       '| head -1 >/dev/null',
-      { PETSTORE_BASE_URL: `${server.url}/v1`, PETSTORE_API_KEY: 'k_pipes' },
+      { PETSTORE_BASE_URL: `${server.url}/v1`, PETSTORE_API_KEY: 'sk_test_k_pipes_key' },
       records(400),
     );
     expect(result.code).toBe(141);
@@ -121,7 +121,7 @@ describe.skipIf(!existsSync('/dev/full'))('a stdout that cannot be written fails
     const { server } = await slowService(0);
     const result = await pipeline(['pets', 'list', '--json'], '>/dev/full', {
       PETSTORE_BASE_URL: `${server.url}/v1`,
-      PETSTORE_API_KEY: 'k_full',
+      PETSTORE_API_KEY: 'sk_test_k_full_key',
     });
     expect(result.code).toBe(2);
     expect(failed(result.stderr)).toMatchObject({ code: 'output_failed' });
@@ -129,7 +129,7 @@ describe.skipIf(!existsSync('/dev/full'))('a stdout that cannot be written fails
 
   it('a bulk add stops; its resume prints every pet it created, none twice', async () => {
     const { server, state } = await slowService(0);
-    const env = { PETSTORE_BASE_URL: `${server.url}/v1`, PETSTORE_API_KEY: 'k_full' };
+    const env = { PETSTORE_BASE_URL: `${server.url}/v1`, PETSTORE_API_KEY: 'sk_test_k_full_key' };
     const journal = `${freshHome()}/run.journal`;
     const result = await pipeline(
       ['pets', 'add', '--file', '-', '--journal', journal],

@@ -80,14 +80,22 @@ describe('pets list over HTTPS', () => {
   ])('to a server speaking %s', async (_, http2, httpVersion) => {
     const baseUrl = await serve(http2);
     const result = await runCli(['pets', 'list', '--json'], {
-      env: { PETSTORE_BASE_URL: baseUrl, PETSTORE_API_KEY: 'k', NODE_EXTRA_CA_CERTS: cert },
+      env: {
+        PETSTORE_BASE_URL: baseUrl,
+        PETSTORE_API_KEY: 'sk_test_k_key',
+        NODE_EXTRA_CA_CERTS: cert,
+      },
     });
     expect(result.stderr).toBe('');
     expect(result).toMatchObject({
       code: 0,
       stdout: '[{"id":9223372036854775807,"name":"Rex","categoryId":1}]\n',
     });
-    expect(seen.at(-1)).toEqual({ httpVersion, url: '/v1/pets', authorization: 'Bearer k' });
+    expect(seen.at(-1)).toEqual({
+      httpVersion,
+      url: '/v1/pets',
+      authorization: 'Bearer sk_test_k_key',
+    });
   });
 });
 
@@ -117,7 +125,7 @@ describe('through a proxy (HTTPS_PROXY)', () => {
     const result = await runCli(['pets', 'list', '--json'], {
       env: {
         PETSTORE_BASE_URL: 'https://animal-store.test/v1',
-        PETSTORE_API_KEY: 'k',
+        PETSTORE_API_KEY: 'sk_test_k_key',
         NODE_EXTRA_CA_CERTS: cert,
         HTTPS_PROXY: proxy.url,
       },
@@ -133,7 +141,7 @@ describe('through a proxy (HTTPS_PROXY)', () => {
     const result = await runCli(['pets', 'list', '--json'], {
       env: {
         PETSTORE_BASE_URL: baseUrl,
-        PETSTORE_API_KEY: 'k',
+        PETSTORE_API_KEY: 'sk_test_k_key',
         NODE_EXTRA_CA_CERTS: cert,
         HTTPS_PROXY: 'http://127.0.0.1:9',
         HTTP_PROXY: 'http://127.0.0.1:9',
@@ -147,7 +155,7 @@ describe('through a proxy (HTTPS_PROXY)', () => {
     const result = await runCli(['pets', 'list', '--json', '--retries', '0'], {
       env: {
         PETSTORE_BASE_URL: 'https://animal-store.test/v1',
-        PETSTORE_API_KEY: 'k',
+        PETSTORE_API_KEY: 'sk_test_k_key',
         HTTPS_PROXY: 'http://127.0.0.1:9',
       },
     });

@@ -8,7 +8,7 @@ const BODY = '[{"id":9007199254740993,"name":"Rex","categoryId":1,"status":"sold
 
 beforeAll(async () => {
   server = await startTestServer((req, res) => {
-    if (req.headers.authorization !== 'Bearer k') {
+    if (req.headers.authorization !== 'Bearer sk_test_k_key') {
       sendJson(res, 401, '{"code":"unauthorized","message":"API key invalid","status":401}');
     } else {
       sendJson(res, 200, BODY);
@@ -20,19 +20,19 @@ afterAll(() => server.close());
 describe('built petstore against a local server', () => {
   it('sends GET /v1/pets with the query and key, and prints the array', async () => {
     const result = await runCli(['pets', 'list', '--status', 'sold', '--limit', '5', '--json'], {
-      env: { PETSTORE_BASE_URL: `${server.url}/v1`, PETSTORE_API_KEY: 'k' },
+      env: { PETSTORE_BASE_URL: `${server.url}/v1`, PETSTORE_API_KEY: 'sk_test_k_key' },
     });
     expect(result).toMatchObject({ code: 0, stdout: BODY + '\n', stderr: '' });
     const request = server.requests.at(-1)!;
     expect(request.method).toBe('GET');
     expect(request.url).toBe('/v1/pets?status=sold&limit=5');
-    expect(request.headers.authorization).toBe('Bearer k');
+    expect(request.headers.authorization).toBe('Bearer sk_test_k_key');
     expect(request.headers['user-agent']).toMatch(/^petstore-cli\/\d+\.\d+\.\d+ node\/\S+ \w+$/);
   });
 
   it('writes a table without escape codes when piped', async () => {
     const result = await runCli(['pets', 'list', '-o', 'table'], {
-      env: { PETSTORE_BASE_URL: `${server.url}/v1`, PETSTORE_API_KEY: 'k' },
+      env: { PETSTORE_BASE_URL: `${server.url}/v1`, PETSTORE_API_KEY: 'sk_test_k_key' },
     });
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('9007199254740993');
@@ -41,7 +41,7 @@ describe('built petstore against a local server', () => {
 
   it('exits 3 on 401 with the service message and no stack trace', async () => {
     const result = await runCli(['pets', 'list', '-o', 'table'], {
-      env: { PETSTORE_BASE_URL: `${server.url}/v1`, PETSTORE_API_KEY: 'wrong' },
+      env: { PETSTORE_BASE_URL: `${server.url}/v1`, PETSTORE_API_KEY: 'sk_test_wrong_key' },
     });
     expect(result.code).toBe(3);
     expect(result.stderr).toContain('petstore: API key invalid (unauthorized, HTTP 401)');
@@ -52,7 +52,7 @@ describe('built petstore against a local server', () => {
   it('exits 2 for a bad --limit and sends nothing', async () => {
     const before = server.requests.length;
     const result = await runCli(['pets', 'list', '--limit', '101'], {
-      env: { PETSTORE_BASE_URL: `${server.url}/v1`, PETSTORE_API_KEY: 'k' },
+      env: { PETSTORE_BASE_URL: `${server.url}/v1`, PETSTORE_API_KEY: 'sk_test_k_key' },
     });
     expect(result.code).toBe(2);
     expect(server.requests.length).toBe(before);
@@ -114,7 +114,9 @@ describe('Node built-ins a read command does not need', () => {
     ['with the embedded sandbox', ['--profile', 'sandbox', 'pets', 'list', '--json'], false],
   ])('pets list %s loads none of them', async (_, args, toServer) => {
     const result = await runCli(args, {
-      env: toServer ? { PETSTORE_BASE_URL: `${server.url}/v1`, PETSTORE_API_KEY: 'k' } : {},
+      env: toServer
+        ? { PETSTORE_BASE_URL: `${server.url}/v1`, PETSTORE_API_KEY: 'sk_test_k_key' }
+        : {},
       nodeArgs: ['--import', new URL('../helpers/log-builtins.mjs', import.meta.url).href],
       stdinFromDevNull: true,
     });

@@ -8,7 +8,7 @@ let server: TestServer;
 
 beforeAll(async () => {
   server = await startTestServer((req, res) => {
-    if (req.headers.authorization !== 'Bearer k123') {
+    if (req.headers.authorization !== 'Bearer sk_test_k123') {
       sendJson(res, 401, '{"code":"unauthorized","message":"API key invalid","status":401}');
       return;
     }
@@ -23,7 +23,7 @@ describe('profiles and credentials, end to end', () => {
     const env = { HOME: home };
     const login = await runCli(['auth', 'login', '--profile', 'staging', '--no-verify'], {
       env,
-      input: 'k123\n',
+      input: 'sk_test_k123\n',
     });
     expect(login.code).toBe(0);
     const file = join(home, '.config', 'petstore', 'config.json');
@@ -32,7 +32,9 @@ describe('profiles and credentials, end to end', () => {
 
     const status = await runCli(['auth', 'status', '--json'], { env });
     expect(status.stdout).toContain('"key":"****k123"');
-    const overridden = await runCli(['auth', 'status'], { env: { ...env, PETSTORE_API_KEY: 'x' } });
+    const overridden = await runCli(['auth', 'status'], {
+      env: { ...env, PETSTORE_API_KEY: 'sk_test_x_key' },
+    });
     expect(overridden.stderr).toContain('PETSTORE_API_KEY is set: it overrides the stored key');
 
     expect(
@@ -41,7 +43,7 @@ describe('profiles and credentials, end to end', () => {
     expect((await runCli(['profile', 'use', 'staging'], { env })).code).toBe(0);
     const list = await runCli(['pets', 'list'], { env });
     expect(list).toMatchObject({ code: 0, stdout: '[{"id":1,"name":"Rex","categoryId":1}]\n' });
-    expect(server.requests.at(-1)!.headers.authorization).toBe('Bearer k123');
+    expect(server.requests.at(-1)!.headers.authorization).toBe('Bearer sk_test_k123');
   });
 
   it('leaves a broken config file byte for byte, with a clear error', async () => {

@@ -81,7 +81,9 @@ describe('the built-in sandbox profile, on a fresh machine', () => {
     const { id } = JSON.parse(added.stdout) as { id: number };
     expect((await runCli(['pets', 'get', String(id), '-q'], { env })).code).toBe(0);
     expect((await runCli(['pets', 'list', '--limit', '0'], { env })).code).toBe(2);
-    const wrongKey = await runCli(['pets', 'list'], { env: { ...env, PETSTORE_API_KEY: 'wrong' } });
+    const wrongKey = await runCli(['pets', 'list'], {
+      env: { ...env, PETSTORE_API_KEY: 'sk_test_wrong_key' },
+    });
     expect(wrongKey.code).toBe(3);
     expect((await runCli(['pets', 'get', '424242'], { env })).code).toBe(4);
     const tooLong = await runCli(
@@ -186,7 +188,8 @@ describe('petstore sandbox serve', () => {
   it('maps its errors to the contract exit codes', async () => {
     expect((await runCli(['pets', 'list', '--status', 'lost'], { env })).code).toBe(2);
     expect(
-      (await runCli(['pets', 'list'], { env: { ...env, PETSTORE_API_KEY: 'nope' } })).code,
+      (await runCli(['pets', 'list'], { env: { ...env, PETSTORE_API_KEY: 'sk_test_nope_key' } }))
+        .code,
     ).toBe(3);
     expect((await runCli(['pets', 'get', '1'], { env })).code).toBe(4);
     expect(

@@ -20,7 +20,7 @@ describe('transport, end to end', () => {
     });
     servers.push(server);
     const result = await runCli(['pets', 'list'], {
-      env: { PETSTORE_BASE_URL: `${server.url}/v1`, PETSTORE_API_KEY: 'k' },
+      env: { PETSTORE_BASE_URL: `${server.url}/v1`, PETSTORE_API_KEY: 'sk_test_k_key' },
     });
     expect(result).toMatchObject({ code: 0, stdout: '[{"id":1,"name":"Rex","categoryId":1}]\n' });
     expect(calls).toBe(3);
@@ -33,7 +33,7 @@ describe('transport, end to end', () => {
     const env = {
       HTTP_PROXY: proxy.url,
       PETSTORE_BASE_URL: 'http://animal-store.test:8080/v1',
-      PETSTORE_API_KEY: 'k',
+      PETSTORE_API_KEY: 'sk_test_k_key',
     };
     const args = ['pets', 'list', '--allow-insecure-http', '--retries', '0'];
     const proxied = await runCli(args, { env });
@@ -51,7 +51,11 @@ describe('transport, end to end', () => {
     const service = await startTestServer((_req, res) => sendJson(res, 200, '[]'));
     servers.push(service);
     const result = await runCli(['pets', 'list'], {
-      env: { HTTP_PROXY: proxy.url, PETSTORE_BASE_URL: `${service.url}/v1`, PETSTORE_API_KEY: 'k' },
+      env: {
+        HTTP_PROXY: proxy.url,
+        PETSTORE_BASE_URL: `${service.url}/v1`,
+        PETSTORE_API_KEY: 'sk_test_k_key',
+      },
     });
     expect(result.code).toBe(0);
     expect(proxy.requests).toHaveLength(0);

@@ -1,6 +1,7 @@
 import tableUtils from 'cli-table3/src/utils.js';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { csvField, tsvField } from '../../src/output/cells.js';
 import { colorEnabled } from '../../src/output/color.js';
 import { resolveOutputFormat } from '../../src/output/format.js';
 import type { Column } from '../../src/output/columns.js';
@@ -281,5 +282,39 @@ describe('tables of any size and content', () => {
         },
       ),
     );
+  });
+});
+
+describe('CSV and TSV fields of any text', () => {
+  const starts = fc.constantFrom('=', '+', '-', '@', '\uFF1D', '\uFF0B', '\uFF0D', '\uFF20');
+  const blanks = fc.array(fc.constantFrom(' ', '\t', '\r', '\n', '\u3000'), { maxLength: 3 });
+
+  it('never leave a formula for a spreadsheet to run, after blanks or in full-width forms', () => {
+    fc.assert(
+      fc.property(blanks, starts, fc.string(), (lead, start, rest) => {
+        const text = `${lead.join('')}${start}${rest}`;
+        for (const field of [csvField(text).replace(/^"/, ''), tsvField(text)]) {
+          expect(field.startsWith("'")).toBe(true);
+        }
+      }),
+    );
+  });
+
+  it('keep a TSV row one line and a CSV row free of raw separators outside quotes', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary' }), (text) => {
+        const tsv = tsvField(text);
+        expect(tsv).not.toMatch(/[\t\n\r\u2028\u2029]/);
+        const csv = csvField(text);
+        expect(csv).not.toMatch(/[\u2028\u2029]/);
+        if (/[\r\n,"]/.test(csv)) expect(csv).toMatch(/^"[^]*"$/);
+      }),
+    );
+  });
+
+  it('leave numbers as they are', () => {
+    expect(csvField(-5)).toBe('-5');
+    expect(tsvField(-5)).toBe('-5');
+    expect(csvField('-5')).toBe("'-5");
   });
 });

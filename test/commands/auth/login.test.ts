@@ -15,7 +15,7 @@ const { run, login } = cli;
 describe('auth login', () => {
   it('stores a key read from stdin in a 0600 file inside a 0700 folder', async () => {
     const result = await run(['auth', 'login', '--profile', 'staging', '--no-verify'], {
-      stdin: 'k123\nignored second line\n',
+      stdin: 'sk_test_k123\nignored second line\n',
     });
     expect(result.code).toBe(0);
     expect(result.err).toContain('API key ****k123 stored (not verified) for profile staging');
@@ -26,7 +26,7 @@ describe('auth login', () => {
       profiles: Record<string, { apiKey?: string }>;
     };
     expect(saved.schemaVersion).toBe(1);
-    expect(saved.profiles.staging?.apiKey).toBe('k123');
+    expect(saved.profiles.staging?.apiKey).toBe('sk_test_k123');
   });
 
   it('verifies the key with GET /pets?limit=1 and stores nothing on 401', async () => {

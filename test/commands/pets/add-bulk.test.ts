@@ -24,7 +24,11 @@ beforeAll(async () => {
       sendJson(res, 201, JSON.stringify({ id: nextId++, ...pet }));
     }
   });
-  env = { HOME: freshHome(), PETSTORE_BASE_URL: `${server.url}/v1`, PETSTORE_API_KEY: 'k' };
+  env = {
+    HOME: freshHome(),
+    PETSTORE_BASE_URL: `${server.url}/v1`,
+    PETSTORE_API_KEY: 'sk_test_k_key',
+  };
 });
 afterAll(() => server.close());
 
@@ -248,7 +252,7 @@ describe('pets add --file, through a recording transport', () => {
   const fakeEnv = {
     HOME: freshHome(),
     PETSTORE_BASE_URL: 'https://api.petstore.test/v1',
-    PETSTORE_API_KEY: 'k',
+    PETSTORE_API_KEY: 'sk_test_k_key',
   };
 
   function ndjson(count: number): string {

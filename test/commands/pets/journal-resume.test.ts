@@ -336,7 +336,11 @@ describe('a journal is resumed by one run at a time, against the service it was 
       ),
     );
     servers.push(server);
-    const env = { HOME: freshHome(), PETSTORE_BASE_URL: `${server.url}/v1`, PETSTORE_API_KEY: 'k' };
+    const env = {
+      HOME: freshHome(),
+      PETSTORE_BASE_URL: `${server.url}/v1`,
+      PETSTORE_API_KEY: 'sk_test_k_key',
+    };
     const io = fakeIO({ tty: true });
     const args = ['pets', 'add', '--name', 'Tom', '--category-id', '1', '--idempotency-key', 'k1'];
     expect(await main(args, io, env)).toBe(5);

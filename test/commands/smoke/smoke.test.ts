@@ -26,7 +26,7 @@ async function smoke(baseUrl: string, args: string[], quickstartUrl?: string) {
   const env: Record<string, string> = {
     HOME: freshHome(),
     PETSTORE_BASE_URL: baseUrl,
-    PETSTORE_API_KEY: 'good',
+    PETSTORE_API_KEY: 'sk_test_good_key',
   };
   if (quickstartUrl) env.PETSTORE_QUICKSTART_URL = quickstartUrl;
   const code = await main(['smoke', ...args], io, env);
@@ -39,7 +39,7 @@ describe('petstore smoke', () => {
       host: '127.0.0.1',
       port: 0,
       database: ':memory:',
-      apiKeys: ['good'],
+      apiKeys: ['sk_test_good_key'],
     });
     stops.push(sandbox.close);
     const junit = join(mkdtempSync(join(tmpdir(), 'smoke-')), 'smoke.xml');
@@ -82,7 +82,7 @@ describe('petstore smoke', () => {
 
   it('only reads without --allow-writes', async () => {
     const server: TestServer = await startTestServer((req, res) => {
-      if (req.headers.authorization !== 'Bearer good') {
+      if (req.headers.authorization !== 'Bearer sk_test_good_key') {
         sendJson(res, 401, '{"code":"unauthorized","message":"no","status":401}');
       } else {
         sendJson(res, 200, '[]');
