@@ -1,5 +1,6 @@
 import { UsageError } from '../core/errors.js';
 import { tryLock } from '../core/file-lock.js';
+import { FileShapeError } from '../core/read-file.js';
 
 /**
  * Takes `JOURNAL.lock`, so two runs never send the same journal's records at once (each would
@@ -11,7 +12,10 @@ export async function lockJournal(journal: string): Promise<() => Promise<void>>
   try {
     attempt = await tryLock(`${journal}.lock`);
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code ?? String(error);
+    const code =
+      error instanceof FileShapeError
+        ? error.message
+        : ((error as NodeJS.ErrnoException).code ?? String(error));
     throw new UsageError(`cannot lock the journal ${journal}: ${code}`, {
       hint: 'Choose a writable place with --journal FILE.',
     });

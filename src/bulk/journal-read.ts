@@ -1,6 +1,6 @@
-import { readFile } from 'node:fs/promises';
 import { UsageError } from '../core/errors.js';
 import { parseJson } from '../core/json.js';
+import { FileShapeError, readRegularFile } from '../core/read-file.js';
 import type { Pet } from '../core/types.js';
 import {
   checkEntry,
@@ -27,7 +27,15 @@ export interface JournalContents extends Omit<RunHeader, 'type' | 'version' | 'a
   states: Map<number, RecordState>;
 }
 
+/** A journal of a million records is some 300 MiB; past this it is not one. */
+const JOURNAL_MAX_BYTES = 1024 * 1024 * 1024;
+
 export function journalReadError(path: string, error: unknown): UsageError {
+  if (error instanceof FileShapeError) {
+    return new UsageError(`cannot read the journal: ${error.message}`, {
+      hint: 'Give --resume the journal file a run named on its first stderr line (Journal: PATH).',
+    });
+  }
   const code = (error as NodeJS.ErrnoException).code ?? 'unknown error';
   return new UsageError(`cannot read the journal ${path}: ${code}`, {
     hint: 'Give the path the first line of the interrupted run named.',
@@ -94,7 +102,7 @@ function apply(states: Map<number, RecordState>, entry: RecordEntry): string | u
 export async function readJournal(path: string): Promise<JournalContents> {
   let text: string;
   try {
-    text = await readFile(path, 'utf8');
+    text = readRegularFile(path, JOURNAL_MAX_BYTES).toString('utf8');
   } catch (error) {
     throw journalReadError(path, error);
   }

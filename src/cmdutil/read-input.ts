@@ -1,6 +1,6 @@
-import { createReadStream } from 'node:fs';
 import { UsageError } from '../core/errors.js';
 import type { IO } from '../core/io.js';
+import { FileShapeError, readRegularFile } from '../core/read-file.js';
 
 const DEFAULT_MAX_BYTES = 1024 * 1024;
 
@@ -75,16 +75,18 @@ export async function readInputFile(
   }
   let bytes: Buffer;
   try {
-    bytes = await readBytes(createReadStream(path), path, maxBytes);
+    bytes = readRegularFile(path, maxBytes);
   } catch (error) {
-    if (error instanceof UsageError) throw error;
+    if (error instanceof FileShapeError) {
+      throw new UsageError(error.message, {
+        hint: error.message.includes('larger')
+          ? 'Split the input into smaller parts.'
+          : 'Give a regular file, or pipe what it holds: ... | petstore ... --file -',
+      });
+    }
     const code = (error as NodeJS.ErrnoException).code ?? 'unknown error';
     const hint =
-      code === 'ENOENT'
-        ? 'Check the path; use --file - to read standard input.'
-        : code === 'EISDIR'
-          ? 'Give a file, not a folder.'
-          : undefined;
+      code === 'ENOENT' ? 'Check the path; use --file - to read standard input.' : undefined;
     throw new UsageError(`cannot read ${path}: ${code}`, { hint, cause: error });
   }
   return decodeUtf8(bytes, path);

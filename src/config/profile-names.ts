@@ -1,6 +1,6 @@
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Env } from '../core/io.js';
+import { readRegularFile } from '../core/read-file.js';
 import { CONFIG_FILE_NAME, configDir } from './paths.js';
 import { profileNames } from './profiles.js';
 import { emptyConfig } from './schema.js';
@@ -14,7 +14,9 @@ import { emptyConfig } from './schema.js';
 export function profileNamesForCompletion(env: Env): string[] {
   const config = emptyConfig();
   try {
-    const data = JSON.parse(readFileSync(join(configDir(env), CONFIG_FILE_NAME), 'utf8')) as {
+    // No regular file (a FIFO would hang the TAB), or too large: the built-in names only.
+    const text = readRegularFile(join(configDir(env), CONFIG_FILE_NAME), 1024 * 1024).toString();
+    const data = JSON.parse(text) as {
       profiles?: unknown;
     };
     if (typeof data.profiles === 'object' && data.profiles !== null) {

@@ -1,9 +1,9 @@
-import { readFileSync, statSync } from 'node:fs';
 import { chmod, stat } from 'node:fs/promises';
 import { makeFolder } from '../core/make-folder.js';
 import { join } from 'node:path';
 import type Conf from 'conf';
 import { ConfigError } from '../core/errors.js';
+import { FileShapeError, readRegularFile } from '../core/read-file.js';
 import { withFileLock } from './lock.js';
 import { CONFIG_FILE_NAME } from './paths.js';
 import { emptyConfig, validateConfig, type ConfigData } from './schema.js';
@@ -50,19 +50,18 @@ export class ConfigStore {
   private readNow(): ConfigData {
     let text: string;
     try {
-      const { size } = statSync(this.path);
-      if (size > MAX_CONFIG_BYTES) {
+      text = readRegularFile(this.path, MAX_CONFIG_BYTES).toString('utf8');
+    } catch (error) {
+      if (error instanceof FileShapeError) {
+        // A FIFO would hang every command (and every TAB), a link to /dev/zero eat memory.
         throw new ConfigError(
-          `config file ${this.path} is ${Math.ceil(size / 1024)} KiB; a petstore config is far smaller (at most ${MAX_CONFIG_BYTES / 1024} KiB)`,
+          `config file ${error.message}; a petstore config is a small file`,
           this.path,
           {
-            hint: 'Check what wrote it, or move it away to start afresh; petstore left it untouched.',
+            hint: 'Check what made it, or move it away to start afresh; petstore left it untouched.',
           },
         );
       }
-      text = readFileSync(this.path, 'utf8');
-    } catch (error) {
-      if (error instanceof ConfigError) throw error;
       if (errorCode(error) === 'ENOENT') return emptyConfig();
       throw this.readError(error);
     }

@@ -1,8 +1,9 @@
 import { readFileSync } from 'node:fs';
-import { link, open, readFile, stat, unlink, writeFile } from 'node:fs/promises';
+import { link, open, stat, unlink, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { parseJson, stringifyJson } from './json.js';
 import { randomHex } from './random-hex.js';
+import { readRegularFile } from './read-file.js';
 
 /**
  * An exclusive lock file, for the config and for bulk journals alike. One rule for staleness:
@@ -42,6 +43,8 @@ const MAX_CLAIM_DEPTH = 4;
 const MAX_ROUNDS = 200;
 /** An unreadable lock this young may be one being written where links are not supported. */
 const UNREADABLE_GRACE_MS = 5_000;
+/** A lock holds one small JSON object. */
+const LOCK_MAX_BYTES = 4096;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -94,7 +97,8 @@ async function inspect(path: string): Promise<Found> {
   let text: string;
   let info: { ino: number; mtimeMs: number };
   try {
-    [text, info] = await Promise.all([readFile(path, 'utf8'), stat(path)]);
+    // Never a FIFO's endless wait: a lock that is no small regular file throws, naming it.
+    [text, info] = [readRegularFile(path, LOCK_MAX_BYTES).toString('utf8'), await stat(path)];
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { kind: 'gone' };
     throw error;
@@ -142,7 +146,8 @@ function releaser(path: string, token: string): () => Promise<void> {
   let released: Promise<void> | undefined;
   // Once only, and only while it is ours: never remove a lock another run took since.
   return () =>
-    (released ??= readFile(path, 'utf8')
+    (released ??= Promise.resolve()
+      .then(() => readRegularFile(path, LOCK_MAX_BYTES).toString('utf8'))
       .then((text) => (parseOwner(text)?.token === token ? unlink(path) : undefined))
       .catch(() => undefined));
 }
