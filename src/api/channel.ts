@@ -2,7 +2,7 @@ import { IDEMPOTENT_REPLAYED_HEADER } from '../core/contract.js';
 import { ApiError, NetworkError, ProtocolError } from '../core/errors.js';
 import type { UnknownOutcome } from '../core/unknown-outcome.js';
 import type { HttpRequest, HttpResponse, Transport } from './http.js';
-import { DEADLINE_EXCEEDED, wasNeverSent } from './network-errors.js';
+import { isLasting, wasNeverSent } from './network-errors.js';
 import type { ClientOptions, WriteOptions } from './options.js';
 import { redactHeader } from './request.js';
 import { DEFAULT_BACKOFF, RETRYABLE_STATUSES, backoffDelay, parseRetryAfter } from './retry.js';
@@ -51,6 +51,7 @@ export class HttpChannel {
       this.transport ??= this.ownTransport = new UndiciTransport(
         this.options.timeoutSeconds,
         local,
+        this.options.proxy,
       );
     }
     return this.transport;
@@ -109,7 +110,7 @@ export class HttpChannel {
           canRetry &&
           (safe || wasNeverSent(error)) &&
           // A service too slow for the whole deadline would be as slow again.
-          error.code !== DEADLINE_EXCEEDED
+          !isLasting(error)
         ) {
           await sleep(backoffDelay(attempt, policy));
           continue;

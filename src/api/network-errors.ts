@@ -44,11 +44,11 @@ export function toNetworkError(
   error: unknown,
   url: URL,
   timeoutSeconds: number,
-  /** The request went through the proxy the environment names: a refusal may be the proxy's. */
-  viaProxy = false,
+  /** The proxy the request went through (masked): a refusal may be the proxy's. */
+  viaProxy?: string,
 ): NetworkError {
   const code = errorCode(error) ?? 'network_error';
-  const target = viaProxy ? `${url.host} through the proxy (HTTP_PROXY/HTTPS_PROXY)` : url.host;
+  const target = viaProxy ? `${url.host} through the proxy ${viaProxy}` : url.host;
   let description = DESCRIPTIONS[code];
   if (!description && isTlsCode(code)) description = `TLS failure (${code})`;
   description ??= error instanceof Error ? error.message : 'network failure';
@@ -83,5 +83,40 @@ export function deadlineError(url: URL, timeoutSeconds: number): NetworkError {
 }
 
 export function wasNeverSent(error: NetworkError): boolean {
-  return NOT_SENT.has(error.code);
+  return NOT_SENT.has(error.code) || error.code === PROXY_REFUSED;
+}
+
+export const PROXY_REFUSED = 'proxy_refused';
+
+/** Errors the same request would meet again at once: not retried. */
+export function isLasting(error: NetworkError): boolean {
+  return error.code === DEADLINE_EXCEEDED || error.code === PROXY_REFUSED;
+}
+
+/**
+ * The proxy answered instead of passing the request on: 407 (it wants credentials), or any
+ * status but 200 to the CONNECT of an https:// request. undici says so in an error meant for
+ * programmers ("Proxy Authentication Required (407)", "Proxy response (403) !== 200 when HTTP
+ * Tunneling"); this names the proxy and what to do. The service never saw the request.
+ */
+export function proxyRefusal(error: unknown, proxy: string): NetworkError | undefined {
+  const message = error instanceof Error ? error.message : '';
+  const status = /Proxy Authentication Required \((\d{3})\)|Proxy response \((\d{3})\)/.exec(
+    message,
+  );
+  if (!status) return undefined;
+  const code = Number(status[1] ?? status[2]);
+  const credentials = code === 407;
+  return new NetworkError(
+    PROXY_REFUSED,
+    credentials
+      ? `the proxy ${proxy} asks for credentials (HTTP 407 Proxy Authentication Required); the request did not reach the service`
+      : `the proxy ${proxy} refused to pass the request on (HTTP ${code}); the request did not reach the service`,
+    {
+      hint: credentials
+        ? 'Put the user and password in the proxy variable: HTTPS_PROXY=http://user:password@host:port (percent-encoded), or name the host in NO_PROXY.'
+        : 'Check that the proxy allows this host (HTTP_PROXY, HTTPS_PROXY), or name the host in NO_PROXY.',
+      cause: error,
+    },
+  );
 }

@@ -1,4 +1,5 @@
 import type { Transport } from './http.js';
+import type { ProxySettings } from './proxy-settings.js';
 import type { Redact } from './scrub.js';
 
 /**
@@ -39,6 +40,8 @@ export interface ClientSettings {
   log?: ((line: string) => void) | undefined;
   /** Sends the requests; default: undici with this client's timeout. Its giver closes it. */
   transport?: Transport | undefined;
+  /** The proxies to send through (proxySettingsFromEnv); none when absent. */
+  proxy?: ProxySettings | undefined;
   onDeprecation?: ((notice: DeprecationNotice) => void) | undefined;
   /**
    * Masks the secrets the caller knows of in every response, as it arrives; the client's own

@@ -2,7 +2,14 @@ import type { Dispatcher } from 'undici';
 import AgentClass from 'undici/lib/dispatcher/agent.js';
 import type { HttpRequest, HttpResponse, Transport } from './http.js';
 import { ProtocolError, UsageError } from '../core/errors.js';
-import { deadlineError, deadlineSeconds, errorCode, toNetworkError } from './network-errors.js';
+import {
+  deadlineError,
+  deadlineSeconds,
+  errorCode,
+  proxyRefusal,
+  toNetworkError,
+} from './network-errors.js';
+import { maskProxyUrl, type ProxySettings } from './proxy-settings.js';
 import { isLoopbackHost } from './url-policy.js';
 import { BodyTooLarge, DeadlinePassed, exchangeText } from './text-exchange.js';
 
@@ -23,12 +30,10 @@ interface Agents {
 }
 
 /**
- * Keep-alive agents shared by every client in the process, one set per timeout (an agent fixes
- * its connect timeout when it is made), each closed with the last client that uses it.
+ * Keep-alive agents shared by every client in the process, one set per timeout and proxies (an
+ * agent fixes both when it is made), each closed with the last client that uses it.
  */
-const sharedAgents = new Map<number, { agents: Promise<Agents>; users: number }>();
-
-const PROXY_VARIABLES = ['HTTP_PROXY', 'http_proxy', 'HTTPS_PROXY', 'https_proxy'];
+const sharedAgents = new Map<string, { agents: Promise<Agents>; users: number }>();
 
 function agentOptions(timeoutMs: number) {
   return {
@@ -39,30 +44,29 @@ function agentOptions(timeoutMs: number) {
   };
 }
 
-async function makeAgents(timeoutMs: number): Promise<Agents> {
+async function makeAgents(timeoutMs: number, proxy: ProxySettings): Promise<Agents> {
   const options = agentOptions(timeoutMs);
   const direct = new AgentClass(options);
-  // The proxy-aware agent looks at the proxy variables on every request; with none set, the
-  // plain agent does the same work without that cost (or loading it).
-  if (!PROXY_VARIABLES.some((name) => process.env[name])) return { direct, proxied: undefined };
+  // With no proxy, the plain agent; the proxy agent is loaded only when one is named.
+  if (proxy.http === undefined && proxy.https === undefined) return { direct, proxied: undefined };
   const { proxyAgent } = await import('./proxy-agent.js');
-  return { direct, proxied: proxyAgent(options) };
+  return { direct, proxied: proxyAgent(options, proxy) };
 }
 
-function acquireAgents(timeoutMs: number): Promise<Agents> {
-  let entry = sharedAgents.get(timeoutMs);
+function acquireAgents(id: string, timeoutMs: number, proxy: ProxySettings): Promise<Agents> {
+  let entry = sharedAgents.get(id);
   if (!entry) {
-    entry = { agents: makeAgents(timeoutMs), users: 0 };
-    sharedAgents.set(timeoutMs, entry);
+    entry = { agents: makeAgents(timeoutMs, proxy), users: 0 };
+    sharedAgents.set(id, entry);
   }
   entry.users++;
   return entry.agents;
 }
 
-async function releaseAgents(timeoutMs: number): Promise<void> {
-  const entry = sharedAgents.get(timeoutMs);
+async function releaseAgents(id: string): Promise<void> {
+  const entry = sharedAgents.get(id);
   if (!entry || --entry.users > 0) return;
-  sharedAgents.delete(timeoutMs);
+  sharedAgents.delete(id);
   const { direct, proxied } = await entry.agents;
   await Promise.all([direct.close(), proxied?.close()]);
 }
@@ -84,6 +88,7 @@ function tooLarge(req: HttpRequest, status: number): ProtocolError {
 export class UndiciTransport implements Transport {
   private readonly timeoutMs: number;
   private readonly agents: Promise<Agents>;
+  private readonly agentsId: string;
   /** The agent for the origin served on a local socket, with that origin. */
   private readonly local: { origin: string; agent: Dispatcher } | undefined;
   private closed = false;
@@ -92,9 +97,12 @@ export class UndiciTransport implements Transport {
     private readonly timeoutSeconds: number,
     /** An origin reached through a local socket instead of the network (the embedded sandbox). */
     local?: { origin: string; socketPath: string },
+    /** The proxies to send through (none: every request goes direct). */
+    private readonly proxy: ProxySettings = {},
   ) {
     this.timeoutMs = Math.round(timeoutSeconds * 1000);
-    this.agents = acquireAgents(this.timeoutMs);
+    this.agentsId = `${this.timeoutMs} ${proxy.http ?? ''} ${proxy.https ?? ''} ${proxy.noProxy ?? ''}`;
+    this.agents = acquireAgents(this.agentsId, this.timeoutMs, proxy);
     if (local) {
       const agent = new AgentClass({
         ...agentOptions(this.timeoutMs),
@@ -131,16 +139,30 @@ export class UndiciTransport implements Transport {
     } catch (error) {
       if (error instanceof BodyTooLarge) throw tooLarge(req, error.status);
       if (error instanceof DeadlinePassed) throw deadlineError(req.url, this.timeoutSeconds);
+      const refusal = viaProxy ? proxyRefusal(error, this.proxyFor(req.url)) : undefined;
+      if (refusal) throw refusal;
       if (errorCode(error) === 'UND_ERR_INVALID_ARG') {
         throw new UsageError(`the request could not be built: ${(error as Error).message}`);
       }
-      throw toNetworkError(error, req.url, this.timeoutSeconds, viaProxy);
+      throw toNetworkError(
+        error,
+        req.url,
+        this.timeoutSeconds,
+        viaProxy ? this.proxyFor(req.url) : undefined,
+      );
     }
+  }
+
+  /** The proxy a request to this URL goes through, password masked, for messages. */
+  private proxyFor(url: URL): string {
+    const proxy =
+      url.protocol === 'https:' ? (this.proxy.https ?? this.proxy.http) : this.proxy.http;
+    return maskProxyUrl(proxy ?? 'the proxy');
   }
 
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    await Promise.all([releaseAgents(this.timeoutMs), this.local?.agent.close()]);
+    await Promise.all([releaseAgents(this.agentsId), this.local?.agent.close()]);
   }
 }

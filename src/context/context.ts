@@ -1,6 +1,7 @@
 import type { DeprecationNotice, PetstoreClient } from '../api/client.js';
 import type { ClientFactory } from '../api/create-client.js';
 import type { Transport } from '../api/http.js';
+import { proxyPasswords, proxySettingsFromEnv } from '../api/proxy-settings.js';
 import type { ConfigStore } from '../config/store.js';
 import { helperKeyring, noKeyring, type Keyring } from '../config/keyring.js';
 import { configDir } from '../config/paths.js';
@@ -165,12 +166,16 @@ export function createContext(deps: ContextDeps): Context {
       redactor.add(apiKey);
       const keyProblem = apiKeyProblem(apiKey);
       if (keyProblem) throw unusableKeyError(resolved, keyProblem);
+      const proxy = proxySettingsFromEnv(env);
+      // A proxy's password is a secret of the run like the key: masked wherever it shows.
+      for (const secret of proxyPasswords(proxy)) redactor.add(secret);
       const created = await deps.createClient(
         { ...resolved, apiKey },
         {
           ...settings.http,
           userAgent: USER_AGENT,
           transport: deps.transport,
+          proxy,
           redact: (text) => redactor.redact(text),
           log: settings.verbose ? (line) => io.stderr.write(`${sanitizeLine(line)}\n`) : undefined,
           onDeprecation: (notice) => {

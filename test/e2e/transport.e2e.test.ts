@@ -1,3 +1,6 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/run-cli.js';
 import { sendJson, startTestServer, type TestServer } from '../helpers/test-server.js';
@@ -60,5 +63,67 @@ describe('transport, end to end', () => {
     expect(result.code).toBe(0);
     expect(proxy.requests).toHaveLength(0);
     expect(service.requests).toHaveLength(1);
+  });
+});
+
+describe('a proxy that will not pass the request on', () => {
+  /** A proxy answering every request, and every CONNECT, with 407; counting what it got. */
+  async function refusingProxy() {
+    let requests = 0;
+    const server = createServer((_req, res) => {
+      requests++;
+      res.writeHead(407, { 'proxy-authenticate': 'Basic realm="corp"' }).end();
+    });
+    server.on('connect', (_req, socket: Duplex) => {
+      requests++;
+      socket.end(
+        'HTTP/1.1 407 Proxy Authentication Required\r\nProxy-Authenticate: Basic realm="corp"\r\n\r\n',
+      );
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    servers.push({
+      url: '',
+      requests: [],
+      close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    });
+    return { url: `http://127.0.0.1:${port}`, requests: () => requests };
+  }
+
+  it.each(['http://', 'https://'])(
+    'a %s request answered 407 names the proxy, its password masked, exit 7',
+    async (scheme) => {
+      const proxy = await refusingProxy();
+      const proxyUrl = proxy.url.replace('http://', 'http://bob:Zq9%21secret@');
+      const result = await runCli(['pets', 'list', '--allow-insecure-http', '--retries', '2'], {
+        env: {
+          HTTP_PROXY: proxyUrl,
+          HTTPS_PROXY: proxyUrl,
+          PETSTORE_BASE_URL: `${scheme}animal-store.test/v1`,
+          PETSTORE_API_KEY: 'sk_test_k_key',
+        },
+      });
+      expect(result.code).toBe(7);
+      expect(result.stderr).toContain(
+        `the proxy ${proxy.url.replace('http://', 'http://bob:****@')}`,
+      );
+      expect(result.stderr).toContain('asks for credentials (HTTP 407');
+      expect(result.stderr).not.toContain('Zq9');
+      // A refusal is not retried: the same request would meet it again.
+      expect(proxy.requests()).toBe(1);
+    },
+  );
+
+  it('a socks5:// proxy brings no warning about undici on the terminal', async () => {
+    const result = await runCli(['pets', 'list', '--retries', '0'], {
+      env: {
+        HTTPS_PROXY: 'socks5://127.0.0.1:9',
+        PETSTORE_BASE_URL: 'https://animal-store.test/v1',
+        PETSTORE_API_KEY: 'sk_test_k_key',
+      },
+    });
+    expect(result.code).toBe(7);
+    expect(result.stderr).not.toContain('ExperimentalWarning');
+    expect(result.stderr).toContain('through the proxy socks5://127.0.0.1:9');
   });
 });

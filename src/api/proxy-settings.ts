@@ -1,0 +1,81 @@
+import { UsageError } from '../core/errors.js';
+import type { Env } from '../core/io.js';
+
+/** The proxies the environment names, checked: what the transport sends through. */
+export interface ProxySettings {
+  /** For http:// targets (HTTP_PROXY), and https:// ones when HTTPS_PROXY is not set. */
+  http?: string | undefined;
+  /** For https:// targets (HTTPS_PROXY). */
+  https?: string | undefined;
+  /** Hosts never proxied (NO_PROXY), as given. */
+  noProxy?: string | undefined;
+}
+
+const PROTOCOLS = new Set(['http:', 'https:', 'socks5:', 'socks:']);
+
+/** The value with any password in it masked, as messages show it. */
+export function maskProxyUrl(value: string): string {
+  return value.replace(/^([a-z0-9+.-]*:\/\/[^:@/?#]*):[^/?#]*@/i, '$1:****@');
+}
+
+/** The variable's value, lower case first as curl and undici read them; blank is unset. */
+function variable(env: Env, name: string): { name: string; value: string } | undefined {
+  for (const candidate of [name.toLowerCase(), name]) {
+    const value = env[candidate]?.trim();
+    if (value) return { name: candidate, value };
+  }
+  return undefined;
+}
+
+function badProxy(name: string, value: string, why: string): UsageError {
+  return new UsageError(`${name} is not a usable proxy: ${why} (${maskProxyUrl(value)})`, {
+    hint: `Set ${name} to http://[user:password@]host:port (percent-encode the password), or unset it.`,
+  });
+}
+
+function checked(found: { name: string; value: string } | undefined): string | undefined {
+  if (!found) return undefined;
+  const { name, value } = found;
+  if (!value.includes('://')) throw badProxy(name, value, 'it has no scheme (http://)');
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw badProxy(name, value, 'not a URL (a port is 1 to 65535, an IPv6 host in [ ])');
+  }
+  if (!PROTOCOLS.has(url.protocol)) {
+    throw badProxy(
+      name,
+      value,
+      `${url.protocol.slice(0, -1)}:// is not a proxy scheme (http, https, socks5)`,
+    );
+  }
+  if (url.hostname === '') throw badProxy(name, value, 'it names no host');
+  try {
+    decodeURIComponent(url.username);
+    decodeURIComponent(url.password);
+  } catch {
+    throw badProxy(name, value, 'its user or password is not valid percent-encoding');
+  }
+  return url.href;
+}
+
+/**
+ * HTTP_PROXY, HTTPS_PROXY and NO_PROXY (either case) as the transport uses them. A value that
+ * is no proxy URL is refused here, naming the variable (its password masked), before anything
+ * is sent: undici would throw "Invalid URL" from deep inside, a bug to the user.
+ */
+export function proxySettingsFromEnv(env: Env): ProxySettings {
+  const http = checked(variable(env, 'HTTP_PROXY'));
+  const https = checked(variable(env, 'HTTPS_PROXY'));
+  if (http === undefined && https === undefined) return {};
+  return { http, https, noProxy: variable(env, 'NO_PROXY')?.value };
+}
+
+/** The passwords the proxy URLs hold, as written and decoded. */
+export function proxyPasswords(proxy: ProxySettings): string[] {
+  return [proxy.http, proxy.https].flatMap((url) => {
+    const password = url === undefined ? '' : new URL(url).password;
+    return password === '' ? [] : [password, decodeURIComponent(password)];
+  });
+}

@@ -1,0 +1,89 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import {
+  maskProxyUrl,
+  proxyPasswords,
+  proxySettingsFromEnv,
+} from '../../src/api/proxy-settings.js';
+import { UsageError } from '../../src/core/errors.js';
+import { main } from '../../src/main.js';
+import { fakeIO } from '../helpers/fake-io.js';
+import { FakeTransport } from '../helpers/fake-transport.js';
+import { freshHome } from '../helpers/run-cli.js';
+
+const NAMES = ['HTTP_PROXY', 'http_proxy', 'HTTPS_PROXY', 'https_proxy'] as const;
+
+/** Proxy settings as people get them wrong: no scheme, bad ports, hosts, encodings, schemes. */
+const malformed = fc.oneof(
+  fc
+    .tuple(fc.domain(), fc.integer({ min: 1, max: 65535 }))
+    .map(([host, port]) => `${host}:${port}`),
+  fc
+    .tuple(fc.domain(), fc.integer({ min: 65536, max: 10 ** 7 }))
+    .map(([h, p]) => `http://${h}:${p}`),
+  fc.constantFrom('http://', 'http://:8080', 'http://u:p@[::1', 'http://[::1:80', 'http:// host'),
+  fc
+    .tuple(fc.constantFrom('%zz', '%', '%e0%a4%a', 'a%2'), fc.domain())
+    .map(([bad, host]) => `http://user:${bad}@${host}:3128`),
+  fc
+    .tuple(fc.constantFrom('ftp', 'file', 'ws', 'gopher', 'mailto'), fc.domain())
+    .map(([scheme, host]) => `${scheme}://${host}:21`),
+);
+
+describe('proxy variables', () => {
+  it('a malformed one is exit 2 naming the variable, before anything is sent, its password masked', async () => {
+    await fc.assert(
+      fc.asyncProperty(malformed, fc.constantFrom(...NAMES), async (value, name) => {
+        const password = 'pw-Sekr3t-9';
+        const withPassword = value.replace('://', `://someone:${password}@`);
+        const transport = new FakeTransport();
+        const io = fakeIO();
+        const env = {
+          HOME: freshHome(),
+          PETSTORE_BASE_URL: 'https://api.petstore.test/v1',
+          PETSTORE_API_KEY: 'sk_test_proxy_prop',
+          [name]: withPassword,
+        };
+        const code = await main(['pets', 'list'], io, env, { transport });
+        expect(code).toBe(2);
+        const error = JSON.parse(io.err()) as { message: string };
+        expect(error.message).toContain(`${name} is not a usable proxy`);
+        expect(io.err()).not.toContain(password);
+        expect(transport.requests).toHaveLength(0);
+      }),
+      { numRuns: 80 },
+    );
+  });
+
+  it('a well-formed one is used as it is given', () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom('http', 'https', 'socks5'),
+        fc.domain(),
+        fc.integer({ min: 1, max: 65535 }),
+        (scheme, host, port) => {
+          const url = `${scheme}://${host}:${port}`;
+          const settings = proxySettingsFromEnv({ HTTPS_PROXY: url });
+          expect(new URL(settings.https!).host).toBe(new URL(url).host);
+          expect(settings.http).toBeUndefined();
+        },
+      ),
+    );
+  });
+
+  it('reads lower case first, ignores blank values, and keeps NO_PROXY only with a proxy', () => {
+    expect(
+      proxySettingsFromEnv({ https_proxy: 'http://a.test:1', HTTPS_PROXY: 'http://b.test:2' }),
+    ).toMatchObject({ https: 'http://a.test:1/' });
+    expect(proxySettingsFromEnv({ HTTP_PROXY: '  ', NO_PROXY: 'x' })).toEqual({});
+    expect(() => proxySettingsFromEnv({ HTTP_PROXY: 'proxy:3128' })).toThrow(UsageError);
+  });
+
+  it('masks the password in what it shows, and gives it to the redactor', () => {
+    expect(maskProxyUrl('http://bob:p@ss@proxy.test:3128')).toBe('http://bob:****@proxy.test:3128');
+    expect(proxyPasswords({ http: 'http://bob:s3cr%40t@proxy.test:3128/' })).toEqual([
+      's3cr%40t',
+      's3cr@t',
+    ]);
+  });
+});
