@@ -7,7 +7,7 @@ import type { ClientOptions, WriteOptions } from './options.js';
 import { redactHeader } from './request.js';
 import { DEFAULT_BACKOFF, RETRYABLE_STATUSES, backoffDelay, parseRetryAfter } from './retry.js';
 import { scrubResponse, type Redact } from './scrub.js';
-import { outcomeUnknownError } from './write-outcome.js';
+import { brokenAnswer, outcomeUnknownError } from './write-outcome.js';
 
 /** Longest Retry-After the tool will wait; beyond it, the error is reported instead. */
 const MAX_RETRY_AFTER_MS = 30_000;
@@ -115,6 +115,9 @@ export class HttpChannel {
           await sleep(backoffDelay(attempt, policy));
           continue;
         }
+        // A write answered with what is not HTTP: it reached the service, which may have acted.
+        if (error instanceof ProtocolError && !safe)
+          throw brokenAnswer(error, request, unknownOutcome);
         if (error instanceof NetworkError && !safe && !wasNeverSent(error)) {
           if (write.resendWhenUnknown && canRetry) {
             this.options.log?.(`! no answer (${error.code}); sending again with the same key`);

@@ -71,6 +71,29 @@ async function releaseAgents(id: string): Promise<void> {
   await Promise.all([direct.close(), proxied?.close()]);
 }
 
+/**
+ * A response that breaks HTTP itself: a header past the parser's limit, a control character in
+ * a header, a status line or chunk that is not HTTP. The service was reached and answered
+ * against the interface (exit 6, not retried), which is not "cannot reach" (exit 7).
+ */
+function brokenHttp(error: unknown, req: HttpRequest): ProtocolError | undefined {
+  const name = (error as { name?: unknown } | undefined)?.name;
+  const code = errorCode(error);
+  if (name !== 'HTTPParserError' && code !== 'UND_ERR_HEADERS_OVERFLOW') return undefined;
+  const why =
+    code === 'UND_ERR_HEADERS_OVERFLOW'
+      ? 'its headers are larger than an HTTP client reads'
+      : (error as Error).message.replace(/^Response does not match the HTTP\/1\.1 protocol /, '');
+  return new ProtocolError(
+    0,
+    `the response to ${req.method} ${req.url.pathname} from ${req.url.host} is not valid HTTP: ${why}`,
+    {
+      hint: 'The service (or something in front of it) is broken; tell its operators.',
+      cause: error,
+    },
+  );
+}
+
 /** A response petstore will not read; fetching it again would not make it smaller. */
 function tooLarge(req: HttpRequest, status: number): ProtocolError {
   return new ProtocolError(
@@ -141,6 +164,8 @@ export class UndiciTransport implements Transport {
       if (error instanceof DeadlinePassed) throw deadlineError(req.url, this.timeoutSeconds);
       const refusal = viaProxy ? proxyRefusal(error, this.proxyFor(req.url)) : undefined;
       if (refusal) throw refusal;
+      const broken = brokenHttp(error, req);
+      if (broken) throw broken;
       if (errorCode(error) === 'UND_ERR_INVALID_ARG') {
         throw new UsageError(`the request could not be built: ${(error as Error).message}`);
       }

@@ -54,3 +54,22 @@ export function answeredWithoutOutcome(
       })
     : new ProtocolError(error.status, error.message, options);
 }
+
+/** A write answered with a response that is not valid HTTP: it may have been carried out. */
+export function brokenAnswer(
+  error: ProtocolError,
+  request: HttpRequest,
+  unknown: UnknownOutcome = { what: 'it may or may not have taken effect', hint: '' },
+): ProtocolError {
+  const key = request.headers[IDEMPOTENCY_KEY_HEADER];
+  return new ProtocolError(
+    error.status,
+    `${error.message}: the outcome is unknown, ${unknown.what}`,
+    {
+      hint: `The service received the request but its answer cannot be read. ${resendHint(unknown, key)}`,
+      cause: error,
+      outcomeUnknown: true,
+      idempotencyKey: key,
+    },
+  );
+}
