@@ -4,8 +4,9 @@ import type { Pet } from '../core/types.js';
 
 /**
  * The lines of a bulk run's journal, and the check each line read back must pass. A journal is
- * an append-only NDJSON file: a header per run, then per record `sending` (flushed to disk
- * before its request goes out), its outcome, and `printed` once its line reached stdout.
+ * an append-only NDJSON file: a header per run, then per record `queued` (synced to disk, a few
+ * records ahead, before any of them goes out), `sending` (written to the file just before its
+ * request goes out), its outcome, and `printed` once its line left the process.
  */
 
 export type ErrorSummary = { code: string; message: string; status: number };
@@ -25,10 +26,17 @@ export interface RunHeader {
   /** The digest of the whole input, and each record's (8 bytes each, base64). */
   digest?: string | undefined;
   digests?: string | undefined;
+  /** The machine's boot the run wrote in (see bootId): what a kill leaves is whole within it. */
+  boot?: string | undefined;
+  /** The line before this header was torn by a crash, and this run ended it. */
+  afterTornLine?: boolean | undefined;
 }
 
 export type RecordEntry =
-  | { type: 'sending'; record: number; digest: string; key: string }
+  /** About to be sent, with its key: synced to disk before it (or any after it) is sent. */
+  | { type: 'queued'; record: number; digest: string; key: string }
+  /** Sent now (journals of earlier versions give the digest and key here, with no queued). */
+  | { type: 'sending'; record: number; digest?: string | undefined; key?: string | undefined }
   | { type: 'created'; record: number; pet: Pet; replayed?: boolean | undefined }
   | { type: 'printed'; record: number }
   /** A record journaled as sending that the run then did not send after all. */
@@ -59,8 +67,12 @@ function headerProblem(entry: Fields): string | undefined {
     return 'a run header without its input, target or time';
   }
   if (!isCount(entry.records)) return 'a run header whose record count is not a whole number';
-  const optional = [entry.service, entry.batch, entry.digest, entry.digests];
+  const optional = [entry.service, entry.batch, entry.digest, entry.digests, entry.boot];
   if (!optional.every(isOptionalText)) return 'a run header with a field of the wrong type';
+  if (entry.batch === '') return 'a run header with an empty batch';
+  if (entry.afterTornLine !== undefined && typeof entry.afterTornLine !== 'boolean') {
+    return 'a run header with a field of the wrong type';
+  }
   return undefined;
 }
 
@@ -77,7 +89,12 @@ function recordProblem(entry: Fields, records: number): string | undefined {
   if (!isCount(record)) return 'a record number that is not a whole number from 1';
   if (record > records) return `record ${record}, past the ${records} the run read`;
   switch (entry.type) {
+    case 'queued':
+      return isText(entry.digest) && isText(entry.key) && entry.key !== ''
+        ? undefined
+        : 'a queued entry without its digest or key';
     case 'sending':
+      if (entry.digest === undefined && entry.key === undefined) return undefined;
       return isText(entry.digest) && isText(entry.key) && entry.key !== ''
         ? undefined
         : 'a sending entry without its digest or key';

@@ -23,7 +23,10 @@ export type RecordState =
   | { outcome: 'failed' | 'unknown'; digest: string; key: string; error?: ErrorSummary };
 
 /** The first run's header, and the state of every record any run sent. */
-export interface JournalContents extends Omit<RunHeader, 'type' | 'version' | 'at'> {
+export interface JournalContents extends Omit<
+  RunHeader,
+  'type' | 'version' | 'at' | 'boot' | 'afterTornLine'
+> {
   states: Map<number, RecordState>;
 }
 
@@ -58,14 +61,36 @@ function isRunHeader(entry: JournalEntry): entry is RunHeader {
   return entry.type === 'run' || entry.type === 'resume';
 }
 
+/** A record journaled as queued and not yet as sent, with the boot it was queued in. */
+type Queued = { outcome: 'queued'; digest: string; key: string; boot: string | undefined };
+
 /** Applies one record entry to the states; returns what is wrong with it, if anything. */
-function apply(states: Map<number, RecordState>, entry: RecordEntry): string | undefined {
+function apply(
+  states: Map<number, RecordState | Queued>,
+  entry: RecordEntry,
+  boot: string | undefined,
+): string | undefined {
   const known = states.get(entry.record);
-  if (entry.type === 'sending') {
-    states.set(entry.record, { outcome: 'unknown', digest: entry.digest, key: entry.key });
+  if (entry.type === 'queued') {
+    states.set(entry.record, { outcome: 'queued', digest: entry.digest, key: entry.key, boot });
     return undefined;
   }
-  if (!known) return `an outcome for record ${entry.record}, never sent`;
+  if (entry.type === 'sending') {
+    const digest = entry.digest ?? known?.digest;
+    const key = entry.key ?? known?.key;
+    if (digest === undefined || key === undefined) {
+      return `record ${entry.record} sent, never queued`;
+    }
+    states.set(entry.record, { outcome: 'unknown', digest, key });
+    return undefined;
+  }
+  if (!known || known.outcome === 'queued') {
+    if (entry.type === 'withdrawn' && known) {
+      states.delete(entry.record);
+      return undefined;
+    }
+    return `an outcome for record ${entry.record}, never sent`;
+  }
   switch (entry.type) {
     case 'created':
       states.set(entry.record, {
@@ -96,14 +121,50 @@ function apply(states: Map<number, RecordState>, entry: RecordEntry): string | u
 }
 
 /**
+ * What became of records queued and never journaled as sent. Within the boot they were queued
+ * in, the file holds every line written before a kill, so a record with no `sending` line was
+ * never sent. After a new boot (a power loss), a `sending` line not yet synced may be lost:
+ * such a record may have been sent, and is unknown.
+ */
+function settleQueued(
+  states: Map<number, RecordState | Queued>,
+  boot: string | undefined,
+): Map<number, RecordState> {
+  const settled = new Map<number, RecordState>();
+  for (const [record, state] of states) {
+    if (state.outcome !== 'queued') settled.set(record, state);
+    else if (state.boot === undefined || state.boot !== boot) {
+      settled.set(record, { outcome: 'unknown', digest: state.digest, key: state.key });
+    }
+  }
+  return settled;
+}
+
+/**
+ * Whether the line at `index` that is not JSON can be a line torn by a crash: the last one,
+ * with no line break after it (every entry is written with its line break, in one write), or
+ * one a resumed run found torn and ended before its header.
+ */
+function tornByCrash(lines: string[], index: number, endsWithBreak: boolean): boolean {
+  const rest = lines.slice(index + 1).findIndex((line) => line !== '');
+  if (rest === -1) return index === lines.length - 1 && !endsWithBreak;
+  try {
+    const next = parseJson(lines[index + 1 + rest]!) as Partial<RunHeader> | null;
+    return next?.type === 'resume' && next.afterTornLine === true;
+  } catch {
+    return false;
+  }
+}
+
+/**
  * Reads a journal back. A line torn by a crash (the last one, or the last before a resumed run
  * began) is ignored; any other line that is not a well-formed entry makes the journal damaged.
  */
-export function readJournal(path: string): Promise<JournalContents> {
-  return new Promise((resolve) => resolve(readJournalNow(path)));
+export function readJournal(path: string, boot?: string): Promise<JournalContents> {
+  return new Promise((resolve) => resolve(readJournalNow(path, boot)));
 }
 
-function readJournalNow(path: string): JournalContents {
+function readJournalNow(path: string, boot: string | undefined): JournalContents {
   let text: string;
   try {
     text = readRegularFile(path, JOURNAL_MAX_BYTES).toString('utf8');
@@ -112,15 +173,16 @@ function readJournalNow(path: string): JournalContents {
   }
   const lines = text.split('\n');
   let header: RunHeader | undefined;
-  const states = new Map<number, RecordState>();
+  /** The boot of the run whose lines are being read (its header's). */
+  let writtenIn: string | undefined;
+  const states = new Map<number, RecordState | Queued>();
   for (const [index, line] of lines.entries()) {
     if (line === '') continue;
     let parsed: unknown;
     try {
       parsed = parseJson(line);
     } catch {
-      const next = lines.slice(index + 1).find((l) => l !== '');
-      if (next === undefined || next.startsWith('{"type":"resume"')) continue;
+      if (tornByCrash(lines, index, text.endsWith('\n'))) continue;
       if (!header) throw notAJournal(path);
       throw damaged(path, index + 1, 'not JSON');
     }
@@ -139,12 +201,22 @@ function readJournalNow(path: string): JournalContents {
       } else if (entry.batch !== header.batch) {
         throw damaged(path, index + 1, 'a resumed run of another batch');
       }
+      writtenIn = entry.boot;
       continue;
     }
-    const problem = apply(states, entry);
+    const problem = apply(states, entry, writtenIn);
     if (problem) throw damaged(path, index + 1, problem);
   }
   if (!header) throw notAJournal(path);
   const { input, records, target, service, batch, digest, digests } = header;
-  return { input, records, target, service, batch, digest, digests, states };
+  return {
+    input,
+    records,
+    target,
+    service,
+    batch,
+    digest,
+    digests,
+    states: settleQueued(states, boot),
+  };
 }

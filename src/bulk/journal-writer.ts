@@ -65,6 +65,8 @@ export class JournalWriter implements JournalSink {
   /** Appended, not yet written to the file. */
   private pending: Buffer[] = [];
   private flushScheduled = false;
+  /** The journal ended in a line torn by a crash, which append() ended with a line break. */
+  endedTornLine = false;
 
   private constructor(
     readonly path: string,
@@ -120,6 +122,7 @@ export class JournalWriter implements JournalSink {
       if (last[0] !== 0x0a) {
         writer.append(Buffer.from('\n'));
         writer.flush();
+        writer.endedTornLine = true;
       }
     }
     return writer;

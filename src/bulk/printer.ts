@@ -8,22 +8,29 @@ export interface RowOutput {
   readonly header: string;
   /** The row of one pet, ending with its line break. */
   line(pet: Pet): string;
-  /** Writes the text; returns how many of its bytes reached stdout (all, unless it failed). */
-  write(text: string): number;
+  /**
+   * Writes the text; resolves once it has left this process (the system has it, as a pipe's
+   * reader or a file would see it), with how many of its bytes did (all, unless stdout failed).
+   */
+  write(text: string): Promise<number>;
 }
 
 /**
  * Writes each created pet to stdout once, and journals it `printed` only once its whole line
- * reached stdout. The pets created in one turn of the event loop go out in one write, after
- * their `created` entries reach the journal's file: a printed pet is always journaled as
- * created, and a run killed between the two prints it again on resume, never loses it. A line
- * a failing stdout took only part of (a disk full mid-line) is not printed: the resume prints it.
+ * has left this process: a line still queued in the process (a pipe whose reader is slow) dies
+ * with it, so it must not count as printed. The pets created in one turn of the event loop go
+ * out in one write, after their `created` entries reach the journal's file: a printed pet is
+ * always journaled as created, and a run killed between the write and its `printed` entries
+ * prints those pets again on resume, never loses one. A line a failing stdout took only part
+ * of (a disk full mid-line) is not printed either: the resume prints it.
  */
 export class Printer {
   private queue: { pet: Pet; record: number }[] = [];
   private headerWritten = false;
   private scheduled = false;
   private stopped = false;
+  /** The batches being written, one after another. */
+  private writing: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly output: RowOutput,
@@ -31,7 +38,7 @@ export class Printer {
     private readonly events: {
       /** stdout took less than it was given: nothing more is printed. */
       onClosed: () => void;
-      /** A flush at the end of a turn failed (the journal could not be written). */
+      /** A batch could not be journaled (the journal could not be written). */
       onError: (error: unknown) => void;
     },
   ) {}
@@ -43,20 +50,28 @@ export class Printer {
 
   /** Queues the pet of this 1-based record; it is written at the end of this turn. */
   print(pet: Pet, record: number): void {
-    if (this.queue.push({ pet, record }) > 1 || this.scheduled) return;
+    this.queue.push({ pet, record });
+    if (this.scheduled) return;
     this.scheduled = true;
     setImmediate(() => {
       this.scheduled = false;
-      try {
-        this.flush();
-      } catch (error) {
-        this.events.onError(error);
-      }
+      void this.next();
     });
   }
 
-  /** Writes every queued pet now. */
-  flush(): void {
+  /** Writes every queued pet; resolves once each is journaled printed or known not to be. */
+  drain(): Promise<void> {
+    return this.next();
+  }
+
+  private next(): Promise<void> {
+    this.writing = this.writing
+      .then(() => this.writeBatch())
+      .catch((error: unknown) => this.events.onError(error));
+    return this.writing;
+  }
+
+  private async writeBatch(): Promise<void> {
     const batch = this.queue;
     this.queue = [];
     if (batch.length === 0 || this.stopped) return;
@@ -65,17 +80,16 @@ export class Printer {
     const lines = batch.map(({ pet }) => this.output.line(pet));
     // Made ready before the write, so what follows it is little more than one system call.
     const printed = batch.map(({ record }) => encodeEntry({ type: 'printed', record }));
-    const text = header + lines.join('');
-    const written = this.output.write(text);
+    const reached = await this.output.write(header + lines.join(''));
     let end = Buffer.byteLength(header);
-    if (written >= end) this.headerWritten = true;
+    if (reached >= end) this.headerWritten = true;
     for (const [at, line] of lines.entries()) {
       end += Buffer.byteLength(line);
-      if (end > written) break;
+      if (end > reached) break;
       this.journal.append(printed[at]!);
     }
     // Short of the end of the last line it reached: stdout took less than it was given.
-    if (written < end) {
+    if (reached < end) {
       this.stopped = true;
       this.events.onClosed();
     }

@@ -68,8 +68,8 @@ export interface BulkResult {
   forTable: Pet[];
 }
 
-/** How many records per worker are journaled as sending ahead of their requests. */
-const LOOKAHEAD_PER_WORKER = 4;
+/** How many records per worker are journaled as queued ahead of their requests. */
+const QUEUED_PER_WORKER = 4;
 
 /** Failures that every record would meet alike: bad settings, no key, a key refused. */
 function concernsWholeRun(error: unknown): boolean {
@@ -113,10 +113,10 @@ class BulkRun {
   private readonly forTable: Pet[] = [];
   private readonly inFlight = new Set<number>();
   private fatal: Error | undefined;
-  /** The next position of the send list to start, and how far `sending` was journaled. */
+  /** The next position of the send list to start, and how far `queued` was journaled. */
   private next = 0;
-  private announced = 0;
-  private readonly announcements = new Map<number, { record: BulkRecord; sequence: number }>();
+  private queuedUntil = 0;
+  private readonly queued = new Map<number, { record: BulkRecord; sequence: number }>();
 
   constructor(
     private readonly ports: BulkPorts,
@@ -144,7 +144,7 @@ class BulkRun {
         this.ledger.listId(pet);
         if (!this.printer || this.options.printAll || !printed) this.emit(pet, index + 1);
       }
-      this.printer?.flush();
+      await this.printer?.drain();
       const { concurrency, send } = this.options;
       const workers = Array.from({ length: Math.min(concurrency, send.length) }, () =>
         this.worker(),
@@ -152,11 +152,7 @@ class BulkRun {
       await Promise.race([Promise.all(workers), this.stop.abandoned]);
     } finally {
       this.stop.dispose();
-      try {
-        this.printer?.flush();
-      } catch (error) {
-        this.fatal ??= asError(error);
-      }
+      await this.printer?.drain();
       this.withdrawUnsent();
     }
     return {
@@ -172,45 +168,46 @@ class BulkRun {
     const { send } = this.options;
     while (!this.stop.stopping && this.next < send.length) {
       const position = this.next++;
-      this.announce();
-      // announce() has just journaled this position, if no earlier call did.
-      const { record, sequence } = this.announcements.get(position)!;
-      this.announcements.delete(position);
+      this.queue();
+      // queue() has just journaled this position, if no earlier call did.
+      const { record, sequence } = this.queued.get(position)!;
+      this.queued.delete(position);
       await this.send(record, sequence);
     }
   }
 
   /**
-   * Journals `sending` for the records about to go out, ahead of their requests, so a record
-   * rarely waits for a disk sync of its own: one sync covers many. Those a stop leaves unsent
-   * are withdrawn at the end; a kill -9 leaves them unknown, never created.
+   * Journals `queued` for the records about to go out, ahead of their requests, so a record
+   * rarely waits for a disk sync of its own: one sync covers many. Whether each was then sent
+   * is its `sending` line (see send). Those a stop leaves unsent are withdrawn at the end.
    */
-  private announce(): void {
+  private queue(): void {
     const { send, concurrency } = this.options;
-    const until = Math.min(send.length, this.next + concurrency * LOOKAHEAD_PER_WORKER);
-    for (; this.announced < until; this.announced++) {
-      const record = send.record(this.announced);
+    const until = Math.min(send.length, this.next + concurrency * QUEUED_PER_WORKER);
+    for (; this.queuedUntil < until; this.queuedUntil++) {
+      const record = send.record(this.queuedUntil);
       const { index, digest, key } = record;
       const sequence = this.ports.journal.append({
-        type: 'sending',
+        type: 'queued',
         record: index + 1,
         digest,
         key,
       });
-      this.announcements.set(this.announced, { record, sequence });
+      this.queued.set(this.queuedUntil, { record, sequence });
     }
   }
 
-  /** Journals the records announced but never started as not sent, so no resume calls them unknown. */
+  /** Journals the records queued but never sent as withdrawn: no resume need wonder. */
   private withdrawUnsent(): void {
     try {
-      for (let position = this.next; position < this.announced; position++) {
+      for (let position = this.next; position < this.queuedUntil; position++) {
         const record = this.options.send.indexAt(position) + 1;
         this.ports.journal.append({ type: 'withdrawn', record });
       }
       this.ports.journal.flush();
     } catch {
-      // A journal that cannot be written leaves them unknown: safe, only less precise.
+      // A journal that cannot be written leaves them queued: a resume in this boot knows they
+      // were not sent (no `sending` line), one after a reboot takes them for unknown.
     }
   }
 
@@ -218,9 +215,13 @@ class BulkRun {
     const record = index + 1;
     const { journal } = this.ports;
     try {
-      // The record's key is on disk before its request leaves: a run killed at any moment
-      // leaves a journal that knows every record that may have been created.
+      // The record's key is on disk before its request leaves: a run killed at any moment,
+      // even by a power loss, leaves a journal that knows every record that may be created.
       await journal.syncedThrough(sequence);
+      // Written (not synced) just before the request: the file has it after any kill -9, so a
+      // queued record without it was not sent; only a new boot makes that uncertain.
+      journal.append({ type: 'sending', record });
+      journal.flush();
     } catch (error) {
       // A journal that cannot be written concerns every record: none is sent without it.
       this.failRun(error);

@@ -69,8 +69,8 @@ export interface LineRows<Row> {
   /** What precedes the first row (a CSV header), or ''. */
   header: string;
   line(row: Row): string;
-  /** Writes to stdout; returns how many of the text's bytes reached it. */
-  write(text: string): number;
+  /** Writes to stdout; resolves once the text left the process, with how many bytes did. */
+  write(text: string): Promise<number>;
 }
 
 export interface ContextDeps {
@@ -141,7 +141,11 @@ export function createContext(deps: ContextDeps): Context {
     lineRows(columns) {
       if (settings.output === 'table') return undefined;
       const { header, line } = lineFormat(columns, settings.output);
-      return { header, line, write: (text) => io.stdout.write(text) };
+      return {
+        header,
+        line,
+        write: (text) => io.stdout.writeSettled(text),
+      };
     },
     target() {
       target ??= deps.resolveTarget(ctx).then((resolved) => {

@@ -7,6 +7,12 @@ export interface Output {
    * unless the write failed part way (a full disk), or the output was closed or failed before.
    */
   write(text: string): number;
+  /**
+   * Writes the text and resolves once it has left this process (the system has it: a file, a
+   * pipe's buffer), with how many of its bytes did: all of them, unless the output failed or
+   * closed first. Text still queued in the process dies with it if it is killed.
+   */
+  writeSettled(text: string): Promise<number>;
 }
 
 /** Everything a command may touch of the process's streams; tests pass fakes. */
@@ -96,8 +102,19 @@ function guarded(stream: NodeJS.WriteStream) {
     }
     return Buffer.byteLength(text);
   };
+  const writeSettled = (text: string): Promise<number> => {
+    if (closed) return Promise.resolve(0);
+    if (toFile) return Promise.resolve(writeFile(text));
+    const bytes = Buffer.byteLength(text);
+    return new Promise((resolve) => {
+      // The callback comes once Node handed the text to the system, or failed to (then how
+      // much of it went, Node does not say: none is counted).
+      stream.write(text, (error) => resolve(error ? 0 : bytes));
+      if (stream.errored) fail(stream.errored);
+    });
+  };
   return {
-    output: { write },
+    output: { write, writeSettled },
     closed: () => closed,
     failure: () => failure,
     // The callback of an empty write comes once every earlier write is done or has failed; the

@@ -96,14 +96,17 @@ export class SecretRedactor {
 }
 
 function redacting(output: Output, redactor: SecretRedactor): Output {
+  // A masked text is not the one given: only all of it or none of it maps back.
+  const mapBack = (text: string, masked: string, written: number) =>
+    masked === text ? written : written === Buffer.byteLength(masked) ? Buffer.byteLength(text) : 0;
   return {
     write: (text: string) => {
       const masked = redactor.redact(text);
-      const written = output.write(masked);
-      if (masked === text) return written;
-      // A masked text is not the one given: only all of it or none of it maps back.
-      const whole = Buffer.byteLength(masked);
-      return written === whole ? Buffer.byteLength(text) : 0;
+      return mapBack(text, masked, output.write(masked));
+    },
+    writeSettled: async (text: string) => {
+      const masked = redactor.redact(text);
+      return mapBack(text, masked, await output.writeSettled(masked));
     },
   };
 }
@@ -130,5 +133,8 @@ export function guardedIO(io: IO, redactor: SecretRedactor): IO {
 }
 
 function sanitizing(output: Output): Output {
-  return { write: (text: string) => output.write(sanitizeText(text)) };
+  return {
+    write: (text: string) => output.write(sanitizeText(text)),
+    writeSettled: (text: string) => output.writeSettled(sanitizeText(text)),
+  };
 }

@@ -42,7 +42,12 @@ class MemoryJournal implements JournalSink {
     return this.entries.length;
   }
 
-  flush(): void {}
+  /** How many entries were written to the file (flushed); the rest are still in memory. */
+  private written = 0;
+
+  flush(): void {
+    this.written = this.entries.length;
+  }
 
   async syncedThrough(sequence: number): Promise<void> {
     if (this.synced >= sequence) return;
@@ -53,10 +58,18 @@ class MemoryJournal implements JournalSink {
     this.synced = Math.max(this.synced, upTo);
   }
 
-  /** Whether a `sending` entry with this key was on disk. */
-  syncedKey(key: string): boolean {
-    const at = this.entries.findIndex((entry) => entry.type === 'sending' && entry.key === key);
-    return at !== -1 && at < this.synced;
+  /**
+   * Whether the record sent with this key was journaled as the rule asks: `queued` with the
+   * key synced to disk, and `sending` written to the file, before its request left.
+   */
+  journaledBeforeSend(key: string): boolean {
+    const queued = this.entries.findIndex((entry) => entry.type === 'queued' && entry.key === key);
+    if (queued === -1 || queued >= this.synced) return false;
+    const { record } = this.entries[queued] as { record: number };
+    const sending = this.entries.findIndex(
+      (entry, at) => at > queued && entry.type === 'sending' && entry.record === record,
+    );
+    return sending !== -1 && sending < this.written;
   }
 
   of(type: JournalEntry['type']): number[] {
@@ -74,12 +87,12 @@ class MemoryRows implements RowOutput {
   line(pet: Pet): string {
     return stringifyJson(pet) + '\n';
   }
-  write(text: string): number {
+  write(text: string): Promise<number> {
     const bytes = Buffer.from(text);
     const written = Math.min(bytes.length, this.room);
     this.text += bytes.subarray(0, written).toString('utf8');
     this.room -= written;
-    return written;
+    return Promise.resolve(written);
   }
   pets(): { id: number; name: string }[] {
     return this.text
@@ -190,13 +203,13 @@ const options = (plan: ReturnType<typeof setup>['plan'], total: number, concurre
 });
 
 describe('the bulk runner', () => {
-  it('sends no record before its `sending` entry, with the key it is sent with, is on disk', async () => {
+  it('sends no record before its key is synced (queued) and its sending line written', async () => {
     const sandbox = await service();
     const journal = new MemoryJournal();
     const unsynced: string[] = [];
     const api = client(sandbox, (request) => {
       const key = request.headers['idempotency-key']!;
-      if (!journal.syncedKey(key)) unsynced.push(key);
+      if (!journal.journaledBeforeSend(key)) unsynced.push(key);
     });
     const { plan, total } = setup(Array.from({ length: 30 }, (_, i) => `pet-${i}`));
     const rows = new MemoryRows();
@@ -204,6 +217,7 @@ describe('the bulk runner', () => {
     expect(result.ledger.counts()).toMatchObject({ createdNow: 30, notAttempted: 0 });
     expect(unsynced).toEqual([]);
     expect(journal.of('sending')).toHaveLength(30);
+    expect(journal.of('queued')).toHaveLength(30);
   });
 
   it('journals each pet created before its line reaches stdout, and printed after', async () => {
@@ -302,10 +316,11 @@ describe('the bulk runner', () => {
     const created = journal.of('created');
     expect(created.length).toBeGreaterThanOrEqual(3);
     expect(created.length).toBeLessThan(40);
-    const sending = journal.of('sending');
+    const queued = journal.of('queued');
     const withdrawn = journal.of('withdrawn');
-    // Every record journaled as sending ended created or withdrawn: none left unknown.
-    expect([...created, ...withdrawn].sort((a, b) => a - b)).toEqual(sending.sort((a, b) => a - b));
+    // Every record journaled as queued ended created or withdrawn: none left unknown.
+    expect([...created, ...withdrawn].sort((a, b) => a - b)).toEqual(queued.sort((a, b) => a - b));
+    expect(journal.of('sending').sort((a, b) => a - b)).toEqual(created.sort((a, b) => a - b));
     const { error } = concludeBulk(result, {
       target: 'the sandbox',
       resumeCommand: 'petstore pets add --resume J',

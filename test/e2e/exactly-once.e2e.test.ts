@@ -1,6 +1,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import {
   closeSync,
+  existsSync,
   mkdtempSync,
   openSync,
   readFileSync,
@@ -170,5 +171,92 @@ describe('resumes started together over a lock its killed owner left', () => {
         expect(busy.stderr).toContain('is in use by another petstore run');
       }
     }
+  });
+});
+
+describe('a pipe whose reader is slow', () => {
+  it('loses no record when the run is killed with lines still queued for it', async () => {
+    const { env } = await service();
+    // Long names: the pipe and its reader's buffer fill up, and lines queue in the process.
+    const names = Array.from({ length: 600 }, (_, i) => `P${i}-${'y'.repeat(240)}`);
+    const file = inputOf(names);
+    const journal = join(mkdtempSync(join(tmpdir(), 'petstore-slow-')), 'run.journal');
+    const child = spawn(
+      process.execPath,
+      [BIN, 'pets', 'add', '--file', file, '--journal', journal],
+      {
+        env,
+        stdio: ['ignore', 'pipe', 'ignore'],
+      },
+    );
+    // A reader that takes nothing until the run is killed: the pipe fills, lines queue.
+    let first = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (first += chunk));
+    child.stdout.pause();
+    const exited = new Promise((resolve) => child.on('exit', resolve));
+    // Until every pet is journaled created (the run is then only waiting for its reader).
+    for (let i = 0; i < 200; i++) {
+      const text = existsSync(journal) ? readFileSync(journal, 'utf8') : '';
+      if ((text.match(/"type":"created"/g) ?? []).length === names.length) break;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    child.kill('SIGKILL');
+    await exited;
+    const ended = new Promise((resolve) => child.stdout.on('end', resolve));
+    child.stdout.resume();
+    await ended;
+    expect(completeLines(first).length).toBeLessThan(names.length);
+    const resumed = await run(['pets', 'add', '--resume', journal], env);
+    expect(resumed.code, resumed.stderr).toBe(0);
+    const printed = [...completeLines(first), ...completeLines(resumed.stdout)].map(
+      (pet) => pet.name,
+    );
+    expect(new Set(printed)).toEqual(new Set(names));
+  });
+});
+
+describe('a run killed while requests are in flight', () => {
+  it('leaves unknown only the records whose requests went out', async () => {
+    let received = 0;
+    let holding = true;
+    let nextId = 1;
+    const server = await startTestServer((req, res) => {
+      received++;
+      const answer = () =>
+        sendJson(res, 201, JSON.stringify({ id: nextId++, ...(JSON.parse(req.body) as object) }));
+      if (holding) setTimeout(answer, 5_000).unref();
+      else answer();
+    });
+    servers.push(server);
+    const env = {
+      PATH: process.env.PATH ?? '',
+      HOME: freshHome(),
+      PETSTORE_BASE_URL: `${server.url}/v1`,
+      PETSTORE_API_KEY: 'sk_test_in_flight',
+    };
+    const file = inputOf(Array.from({ length: 40 }, (_, i) => `pet-${i}`));
+    const journal = join(mkdtempSync(join(tmpdir(), 'petstore-inflight-')), 'run.journal');
+    const child = spawn(
+      process.execPath,
+      [BIN, 'pets', 'add', '--file', file, '--journal', journal, '--concurrency', '4'],
+      { env, stdio: 'ignore' },
+    );
+    for (let i = 0; i < 200 && received < 4; i++) await new Promise((r) => setTimeout(r, 25));
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const exited = new Promise((resolve) => child.on('exit', resolve));
+    child.kill('SIGKILL');
+    await exited;
+    expect(received).toBe(4);
+    holding = false;
+    const resumed = await run(['pets', 'add', '--resume', journal], env);
+    // The 4 sent are unknown (exit 7); the 36 never sent are sent now, none of them unknown.
+    expect(resumed.code, resumed.stderr).toBe(7);
+    const summary = JSON.parse(
+      resumed.stderr
+        .trim()
+        .split('\n')
+        .find((line) => line.startsWith('{"summary"'))!,
+    ) as { summary: { unknown: number; createdNow: number } };
+    expect(summary.summary).toMatchObject({ unknown: 4, createdNow: 36 });
   });
 });

@@ -27,6 +27,9 @@ export function fakeIO(options: { tty?: boolean; stdin?: string; columns?: numbe
   const tty = options.tty ?? false;
   return {
     stdout: {
+      writeSettled(text: string) {
+        return Promise.resolve(this.write(text));
+      },
       write: (text: string) => {
         if (closed) return 0;
         const bytes = Buffer.from(text);
@@ -49,6 +52,10 @@ export function fakeIO(options: { tty?: boolean; stdin?: string; columns?: numbe
       write: (text: string) => {
         err += text;
         return Buffer.byteLength(text);
+      },
+      writeSettled: (text: string) => {
+        err += text;
+        return Promise.resolve(Buffer.byteLength(text));
       },
     },
     stdin: Readable.from(options.stdin === undefined ? [] : [options.stdin]),

@@ -14,6 +14,7 @@ import { readInputFile } from '../../cmdutil/read-input.js';
 import { dataDir } from '../../config/paths.js';
 import type { Context } from '../../context/context.js';
 import { BULK_MAX_BYTES } from '../../core/contract.js';
+import { bootId } from '../../core/boot-id.js';
 import { ApiError, UsageError } from '../../core/errors.js';
 import { stringifyJson } from '../../core/json.js';
 import { makeFolder } from '../../core/make-folder.js';
@@ -103,7 +104,8 @@ function batchOf(options: PetsAddFileOptions, earlier: JournalContents | undefin
 }
 
 async function prepare(ctx: Context, options: PetsAddFileOptions): Promise<Prepared> {
-  const earlier = options.resume === undefined ? undefined : await readJournal(options.resume);
+  const earlier =
+    options.resume === undefined ? undefined : await readJournal(options.resume, bootId());
   const input = options.file ?? earlier?.input;
   if (input === undefined) throw new UsageError('pets add needs --file or --resume');
   if (input === '-' && options.file === undefined) {
@@ -182,11 +184,13 @@ async function addFromFile(
     batch: prepared.batch,
     digest: prepared.digests.whole,
     digests: prepared.digests.compact,
+    boot: bootId(),
   };
   let journal: JournalWriter;
   if (options.resume !== undefined && unlock !== undefined) {
     journal = await JournalWriter.append(options.resume, unlock);
-    await journal.write(header).catch(async (error: unknown) => {
+    const resumed = journal.endedTornLine ? { ...header, afterTornLine: true } : header;
+    await journal.write(resumed).catch(async (error: unknown) => {
       await journal.close();
       throw error;
     });
