@@ -8,7 +8,7 @@ import {
   type JournalEntry,
   type RunHeader,
 } from './journal-entries.js';
-import { lockJournal } from './journal-lock.js';
+import { lockJournal, lockJournalFile } from './journal-lock.js';
 
 /** What a bulk run needs of its journal: the runner's view of JournalWriter. */
 export interface JournalSink {
@@ -79,15 +79,27 @@ export class JournalWriter implements JournalSink {
    * in it and on disk (written aside, then linked into place), so a run killed at any moment
    * leaves either no journal or one that can be resumed. An existing file is never overwritten.
    */
-  static async create(path: string, header: RunHeader): Promise<JournalWriter> {
-    const unlock = await lockJournal(path);
+  static async create(
+    path: string,
+    header: RunHeader,
+    locksFolder: string,
+  ): Promise<JournalWriter> {
+    let unlock = await lockJournal(path, locksFolder);
     const scratch = `${path}.${randomHex(6)}.new`;
     try {
       await writeWhole(scratch, encodeEntry(header));
       await linkInPlace(scratch, path);
+      // Now that the file exists, its own lock too: a link to it is the same journal.
+      const beside = unlock;
+      const file = await lockJournalFile(path, locksFolder);
+      unlock = async () => {
+        await file();
+        await beside();
+      };
       return new JournalWriter(path, await open(path, 'a', 0o600), unlock);
     } catch (error) {
       await unlock();
+      if (error instanceof UsageError) throw error;
       const code = (error as NodeJS.ErrnoException).code;
       if (code === 'EEXIST') {
         throw new UsageError(`the journal ${path} already exists`, {

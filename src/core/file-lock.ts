@@ -40,7 +40,11 @@ type Found =
 
 /** A claim whose holder died is itself taken over; deeper chains mean something is wrong. */
 const MAX_CLAIM_DEPTH = 4;
-const MAX_ROUNDS = 200;
+/**
+ * How long a taker waits for another to finish taking over a stale lock (it takes
+ * milliseconds, but under load processes wait their turn for the processor).
+ */
+const TAKEOVER_PATIENCE_MS = 15_000;
 /** An unreadable lock this young may be one being written where links are not supported. */
 const UNREADABLE_GRACE_MS = 5_000;
 /** A lock holds one small JSON object. */
@@ -72,16 +76,24 @@ function runs(owner: OwnerRecord): boolean {
   return started === undefined || started === owner.started;
 }
 
+/** Linux's largest pid (2^22); 0 and negative numbers name process groups, not an owner. */
+const MAX_PID = 2 ** 22;
+
+function isPid(value: unknown): value is number {
+  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 1 && value <= MAX_PID;
+}
+
 function parseOwner(text: string): OwnerRecord | undefined {
   // A bare pid: a config lock written by an earlier petstore on this machine.
-  if (/^\d+$/.test(text.trim())) return { pid: Number(text), host: hostname(), token: '' };
+  if (/^\d+$/.test(text.trim())) {
+    const pid = Number(text);
+    return isPid(pid) ? { pid, host: hostname(), token: '' } : undefined;
+  }
   try {
     const value = parseJson(text) as Partial<OwnerRecord> | null;
     if (typeof value !== 'object' || value === null) return undefined;
     const { pid, host, token, started } = value;
-    if (typeof pid !== 'number' || !Number.isSafeInteger(pid) || typeof host !== 'string') {
-      return undefined;
-    }
+    if (!isPid(pid) || typeof host !== 'string' || host === '') return undefined;
     return {
       pid,
       host,
@@ -90,6 +102,26 @@ function parseOwner(text: string): OwnerRecord | undefined {
     };
   } catch {
     return undefined;
+  }
+}
+
+/** The token a lock file names, whether or not it names a valid owner. */
+function tokenOf(text: string): string {
+  try {
+    const { token } = (parseJson(text) ?? {}) as { token?: unknown };
+    return typeof token === 'string' && /^[\w-]{1,64}$/.test(token) ? token : '';
+  } catch {
+    return '';
+  }
+}
+
+/** Whether the text is a whole JSON value (not a lock cut short while written). */
+function isWhole(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
   }
 }
 
@@ -106,8 +138,12 @@ async function inspect(path: string): Promise<Found> {
   const owner = parseOwner(text);
   // The file's own identity: a token is unique; older locks have none, their inode and time are.
   const identity =
-    owner?.token || `i${info.ino.toString(36)}-${Math.round(info.mtimeMs).toString(36)}`;
-  const stale = owner ? !runs(owner) : Date.now() - info.mtimeMs > UNREADABLE_GRACE_MS;
+    tokenOf(text) || `i${info.ino.toString(36)}-${Math.round(info.mtimeMs).toString(36)}`;
+  // No owner: a lock being written (where links are not supported) is empty or cut short for
+  // a moment; a whole one that names no process (pid 0, -1, past the largest) was never ours.
+  const stale = owner
+    ? !runs(owner)
+    : isWhole(text) || Date.now() - info.mtimeMs > UNREADABLE_GRACE_MS;
   return {
     kind: 'held',
     owner: owner && { pid: owner.pid, host: owner.host },
@@ -160,7 +196,7 @@ async function attempt(path: string, depth: number): Promise<LockAttempt> {
     started: processStart('self'),
   };
   let lastOwner: LockOwner | undefined;
-  for (let round = 0; round < MAX_ROUNDS; round++) {
+  for (const deadline = Date.now() + TAKEOVER_PATIENCE_MS; Date.now() < deadline; ) {
     if (await create(path, me)) return { taken: true, release: releaser(path, me.token) };
     const found = await inspect(path);
     if (found.kind === 'gone') continue;

@@ -65,7 +65,7 @@ describe('tryLock', () => {
       taken: false,
       owner: { pid: process.pid, host: hostname() },
     });
-    writeFileSync(path, JSON.stringify({ pid: DEAD_PID, host: 'elsewhere.example', token: 't2' }));
+    writeFileSync(path, JSON.stringify({ pid: 12345, host: 'elsewhere.example', token: 't2' }));
     expect(await tryLock(path)).toMatchObject({
       taken: false,
       owner: { host: 'elsewhere.example' },

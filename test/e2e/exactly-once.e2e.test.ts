@@ -2,14 +2,17 @@ import { spawn, spawnSync } from 'node:child_process';
 import {
   closeSync,
   existsSync,
+  linkSync,
+  mkdirSync,
   mkdtempSync,
   openSync,
   readFileSync,
+  symlinkSync,
   truncateSync,
   writeFileSync,
 } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BIN, freshHome } from '../helpers/run-cli.js';
 import { sendJson, startTestServer, type TestServer } from '../helpers/test-server.js';
@@ -170,6 +173,38 @@ describe('resumes started together over a lock its killed owner left', () => {
       for (const busy of resumes.filter((resumed) => resumed.code === 2)) {
         expect(busy.stderr).toContain('is in use by another petstore run');
       }
+    }
+  });
+});
+
+describe('resumes through other names of the same journal', () => {
+  it('a symlink, a hard link and a path with .. are one journal: one of them runs', async () => {
+    for (let trial = 0; trial < 3; trial++) {
+      const { env, created, state } = await service();
+      const file = inputOf(['A', 'bad1', 'bad2', 'B']);
+      const first = await run(['pets', 'add', '--file', file], env);
+      expect(first.code, first.stderr).toBe(5);
+      const journal = journalNamed(first.stderr);
+      const folder = join(journal, '..');
+      mkdirSync(join(folder, 'sub'));
+      symlinkSync(journal, join(folder, 'sub', 'link.journal'));
+      linkSync(journal, join(folder, 'hard.journal'));
+      const names = [
+        journal,
+        join(folder, 'sub', 'link.journal'),
+        join(folder, 'hard.journal'),
+        join(folder, 'sub', '..', basename(journal)),
+      ];
+      state.refusing = false;
+      const resumes = await Promise.all(
+        names.map((name) => run(['pets', 'add', '--resume', name, '--retry-failed'], env)),
+      );
+      const stderr = resumes.map((resumed) => resumed.stderr).join('\n');
+      expect(created.sort(), stderr).toEqual(['A', 'B', 'bad1', 'bad2']);
+      expect(
+        resumes.every((resumed) => resumed.code === 0 || resumed.code === 2),
+        stderr,
+      ).toBe(true);
     }
   });
 });

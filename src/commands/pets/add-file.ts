@@ -1,5 +1,5 @@
 import { constants } from 'node:fs';
-import { access } from 'node:fs/promises';
+import { access, realpath } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { newBatchId, recordKey, retryKey } from '../../bulk/batch.js';
 import { concludeBulk } from '../../bulk/conclude.js';
@@ -47,7 +47,9 @@ export interface PetsAddFileOptions extends RetryChoices {
 async function defaultJournalPath(ctx: Context, input: string): Promise<string> {
   const stamp = new Date().toISOString().replace(/[:.]/g, '-');
   if (input !== '-') {
-    const beside = `${resolve(input)}.${stamp}.journal`;
+    // Beside the file itself: /dev/stdin or a link name would put it elsewhere (in /dev).
+    const real = await realpath(input).catch(() => resolve(input));
+    const beside = `${real}.${stamp}.journal`;
     const writable = await access(dirname(beside), constants.W_OK).then(
       () => true,
       () => false,
@@ -57,6 +59,11 @@ async function defaultJournalPath(ctx: Context, input: string): Promise<string> 
   const folder = join(dataDir(ctx.env), 'journals');
   await makeFolder(folder, 0o700);
   return join(folder, `${input === '-' ? 'stdin' : basename(input)}.${stamp}.journal`);
+}
+
+/** Where the locks on journal files (by device and inode) are kept: the user's data folder. */
+function locksFolder(ctx: Context): string {
+  return join(dataDir(ctx.env), 'locks');
 }
 
 /** `pets add --file` and `--resume`: read, check, plan, journal, send. */
@@ -70,7 +77,9 @@ export async function runPetsAddFile(ctx: Context, options: PetsAddFileOptions):
     });
   }
   const unlock =
-    options.resume !== undefined && !options.dryRun ? await lockJournal(options.resume) : undefined;
+    options.resume !== undefined && !options.dryRun
+      ? await lockJournal(options.resume, locksFolder(ctx))
+      : undefined;
   try {
     await addFromFile(ctx, options, unlock);
   } catch (error) {
@@ -196,7 +205,7 @@ async function addFromFile(
     });
   } else {
     const path = options.journal ?? (await defaultJournalPath(ctx, input));
-    journal = await JournalWriter.create(path, header);
+    journal = await JournalWriter.create(path, header, locksFolder(ctx));
   }
   const resume = resumeCommand(journal.path, input);
   ctx.notice(`Journal: ${journal.path} (if the run stops, complete it with: ${resume})`);
