@@ -99,6 +99,8 @@ export class HttpChannel {
     const now = this.options.now ?? Date.now;
     const policy = { ...DEFAULT_BACKOFF, random: this.options.random ?? Math.random };
     const safe = request.method === 'GET';
+    /** This call already sent the write once without learning what became of it. */
+    let unanswered = false;
     for (let attempt = 0; ; attempt++) {
       const canRetry = attempt < this.options.retries;
       let response: HttpResponse;
@@ -120,6 +122,7 @@ export class HttpChannel {
           throw brokenAnswer(error, request, unknownOutcome);
         if (error instanceof NetworkError && !safe && !wasNeverSent(error)) {
           if (write.resendWhenUnknown && canRetry) {
+            unanswered = true;
             this.options.log?.(`! no answer (${error.code}); sending again with the same key`);
             // No answer is not the service asking to slow down: a short pause suffices.
             await sleep(backoffDelay(attempt, { ...policy, baseMs: RESEND_BACKOFF_BASE_MS }));
@@ -130,12 +133,15 @@ export class HttpChannel {
         throw error;
       }
       this.noticeDeprecation(request, response);
-      if (!safe && response.headers[IDEMPOTENT_REPLAYED_HEADER] === 'true') write.onReplayed?.();
+      if (!safe && response.headers[IDEMPOTENT_REPLAYED_HEADER] === 'true') {
+        write.onReplayed?.({ afterUnansweredSend: unanswered });
+      }
       // A write answered 5xx may have been carried out: sent again only when asked, with its key.
       const retryable = safe
         ? RETRYABLE_STATUSES.has(response.status)
         : response.status === 429 || (write.resendWhenUnknown === true && response.status >= 500);
       if (canRetry && retryable) {
+        if (!safe && response.status >= 500) unanswered = true;
         const retryAfter = parseRetryAfter(response.headers['retry-after'], now());
         if (retryAfter === undefined || retryAfter <= MAX_RETRY_AFTER_MS) {
           await sleep(retryAfter ?? backoffDelay(attempt, policy));

@@ -65,6 +65,9 @@ export interface WriteOptions {
    * service that ignores the key may then do the write twice.
    */
   resendWhenUnknown?: boolean | undefined;
-  /** Called when the service says its answer is a replay of an earlier send with the key. */
-  onReplayed?: (() => void) | undefined;
+  /**
+   * Called when the service says its answer is a replay of an earlier send with the key; with
+   * whether this call had itself sent the write before without an answer (or with a 5xx).
+   */
+  onReplayed?: ((info: { afterUnansweredSend: boolean }) => void) | undefined;
 }

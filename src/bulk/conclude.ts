@@ -51,7 +51,9 @@ export function concludeBulk(
           `${summary}${ids}`,
           `Make room or send the output elsewhere, then: ${about.resumeCommand} (it prints the pets not printed yet).`,
         )
-      : new OutputClosedError(`standard output was closed: ${summary}${ids}`);
+      : new OutputClosedError(`standard output was closed: ${summary}${ids}`, {
+          hint: `What its reader took before it went is its own; ${about.resumeCommand} --print-all prints every created pet again.`,
+        });
     return { summary, error };
   }
   if (result.fatal !== undefined) {

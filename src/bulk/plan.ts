@@ -11,6 +11,8 @@ export interface BulkRecord {
   /** recordDigest(pet), which the journal keeps. */
   digest: string;
   key: string;
+  /** Its key may have been sent before this run: by an earlier run, or of a named batch. */
+  maybeSentBefore: boolean;
 }
 
 /** What a resumed run found in its journal and does not send again. */
@@ -49,6 +51,8 @@ export interface PlanInput {
   firstKey: (record: number) => string;
   /** A key for another attempt at a rejected record. */
   retryKey: () => string;
+  /** The batch was named (--batch-id): a run before this one may have sent its keys. */
+  namedBatch: boolean;
 }
 
 function changed(why: string): UsageError {
@@ -84,17 +88,23 @@ export function checkSameInput(input: PlanInput, journal: JournalContents): void
   if (first !== undefined) throw changed(`record ${first + 1} differs`);
 }
 
-function sendList(input: PlanInput, indexes: number[], keys: Map<number, string>): SendList {
+/** Keys other than the first attempt's: the journaled one of an unknown, a new one. */
+type Keys = Map<number, { key: string; sentBefore: boolean }>;
+
+function sendList(input: PlanInput, indexes: number[], keys: Keys, journaled: boolean): SendList {
   return {
     length: indexes.length,
     indexAt: (position) => indexes[position]!,
     record: (position) => {
       const index = indexes[position]!;
+      const other = keys.get(index);
       return {
         index,
         pet: input.records.at(index),
         digest: input.digests.records[index]!,
-        key: keys.get(index) ?? input.firstKey(index + 1),
+        key: other?.key ?? input.firstKey(index + 1),
+        // A first key: sent before only by a run of a named batch, or one this journal resumes.
+        maybeSentBefore: other?.sentBefore ?? (input.namedBatch || journaled),
       };
     },
   };
@@ -111,10 +121,10 @@ export function planRun(
   retry: RetryChoices,
 ): Plan {
   const earlier: EarlierOutcomes = { created: [], failed: [], unknown: [] };
-  const keys = new Map<number, string>();
+  const keys: Keys = new Map();
   if (!journal) {
     const all = Array.from({ length: input.records.count }, (_, index) => index);
-    return { send: sendList(input, all, keys), earlier };
+    return { send: sendList(input, all, keys, false), earlier };
   }
   checkSameInput(input, journal);
   const indexes: number[] = [];
@@ -127,15 +137,15 @@ export function planRun(
     } else if (state.outcome === 'failed') {
       if (retry.retryFailed) {
         indexes.push(index);
-        keys.set(index, input.retryKey());
+        keys.set(index, { key: input.retryKey(), sentBefore: false });
       } else {
         const error = state.error ?? { code: 'failed', message: 'failed earlier', status: 0 };
         earlier.failed.push({ index, error });
       }
     } else if (retry.retryUnknown) {
       indexes.push(index);
-      keys.set(index, state.key);
+      keys.set(index, { key: state.key, sentBefore: true });
     } else earlier.unknown.push(index);
   }
-  return { send: sendList(input, indexes, keys), earlier };
+  return { send: sendList(input, indexes, keys, true), earlier };
 }

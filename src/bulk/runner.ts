@@ -19,7 +19,11 @@ import { Printer, type RowOutput } from './printer.js';
 /** Creates one pet: the API client's createPet, or a test's stand-in. */
 export type CreatePet = (
   pet: NewPet,
-  options: { idempotencyKey: string; resendWhenUnknown: boolean; onReplayed: () => void },
+  options: {
+    idempotencyKey: string;
+    resendWhenUnknown: boolean;
+    onReplayed: (info: { afterUnansweredSend: boolean }) => void;
+  },
 ) => Promise<Pet>;
 
 /** What the runner touches of the world: each is small, so every rule is a unit test. */
@@ -211,7 +215,10 @@ class BulkRun {
     }
   }
 
-  private async send({ index, pet, key }: BulkRecord, sequence: number): Promise<void> {
+  private async send(
+    { index, pet, key, maybeSentBefore }: BulkRecord,
+    sequence: number,
+  ): Promise<void> {
     const record = index + 1;
     const { journal } = this.ports;
     try {
@@ -237,7 +244,10 @@ class BulkRun {
         created = await this.ports.createPet(pet, {
           idempotencyKey: key,
           resendWhenUnknown: this.options.resendUnknown,
-          onReplayed: () => (answer.replayed = true),
+          // The service answered from an earlier request: one before this run, unless this
+          // run's own unanswered send of a key no earlier run can have sent made it.
+          onReplayed: ({ afterUnansweredSend }) =>
+            (answer.replayed = !afterUnansweredSend || maybeSentBefore),
         });
       } catch (error) {
         const unknown = error instanceof PetstoreError && error.outcomeUnknown;

@@ -196,7 +196,7 @@ async function attempt(path: string, depth: number): Promise<LockAttempt> {
     started: processStart('self'),
   };
   let lastOwner: LockOwner | undefined;
-  for (const deadline = Date.now() + TAKEOVER_PATIENCE_MS; Date.now() < deadline; ) {
+  for (const deadline = Date.now() + TAKEOVER_PATIENCE_MS; Date.now() < deadline;) {
     if (await create(path, me)) return { taken: true, release: releaser(path, me.token) };
     const found = await inspect(path);
     if (found.kind === 'gone') continue;

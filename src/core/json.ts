@@ -12,6 +12,8 @@ const INTEGER_SOURCE = /^-?\d+$/;
  * it exactly.
  */
 const LONG_DIGIT_RUN = /\d{16}/;
+/** A number with a negative exponent may round to an integer it is not (1e-400 to 0). */
+const NEGATIVE_EXPONENT = /\d[eE]-/;
 
 /** Deeper than any document of the interface, and well within what the reviver can recurse. */
 export const MAX_JSON_DEPTH = 1000;
@@ -51,18 +53,43 @@ export function parseJson(text: string): unknown {
     JSON.parse(text); // malformed text is reported as such, whatever its depth
     throw new JsonTooDeepError();
   }
-  if (!LONG_DIGIT_RUN.test(text)) return JSON.parse(text) as unknown;
-  return JSON.parse(text, (_key, value, context) => {
-    if (
-      typeof value === 'number' &&
-      !Number.isSafeInteger(value) &&
-      context.source !== undefined &&
-      INTEGER_SOURCE.test(context.source)
-    ) {
-      return BigInt(context.source);
-    }
-    return value;
-  });
+  if (!LONG_DIGIT_RUN.test(text) && !NEGATIVE_EXPONENT.test(text)) {
+    return JSON.parse(text) as unknown;
+  }
+  return JSON.parse(text, (_key, value, context) =>
+    typeof value === 'number' && context.source !== undefined
+      ? exactNumber(value, context.source)
+      : value,
+  );
+}
+
+/**
+ * A number as its text says, where a double would say otherwise: an integer beyond 2^53 as
+ * bigint (digit for digit, from `123` or `1.23e2` alike), and a number that is no integer but
+ * rounds to one (4.00000000000000000001, 2.9999999999999999) kept as its text (JSON.rawJSON),
+ * which is no integer to any check and is written back as it came. Others as parsed.
+ */
+function exactNumber(value: number, source: string): unknown {
+  if (!Number.isInteger(value)) return value;
+  const integer = INTEGER_SOURCE.test(source) ? source : integerOfLiteral(source);
+  if (integer === undefined) return JSON.rawJSON(source);
+  return Number.isSafeInteger(value) ? value : BigInt(integer);
+}
+
+/** The integer a JSON number literal stands for exactly (`1.50e1` -> "15"), if it is one. */
+function integerOfLiteral(source: string): string | undefined {
+  const match = /^(-?)(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/.exec(source);
+  if (!match) return undefined;
+  const [, sign, whole, fraction = '', exponent = '0'] = match;
+  const digits = whole! + fraction;
+  const point = whole!.length + Number(exponent);
+  if (point <= 0) return /^0*$/.test(digits) ? '0' : undefined;
+  if (!/^0*$/.test(digits.slice(point))) return undefined;
+  const integer = digits
+    .slice(0, point)
+    .padEnd(point, '0')
+    .replace(/^0+(?=\d)/, '');
+  return integer === '0' ? '0' : `${sign}${integer}`;
 }
 
 function bigintReplacer(_key: string, value: unknown): unknown {

@@ -17,6 +17,7 @@ function inputOf(pets: { name: string; categoryId: number }[], batch = 'b1'): Pl
     digests: digestInput(records),
     firstKey: (record) => recordKey(batch, 'pets.ndjson', record),
     retryKey: () => 'retry',
+    namedBatch: false,
   };
 }
 

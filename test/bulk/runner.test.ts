@@ -12,6 +12,7 @@ import { runBulk, type BulkPorts } from '../../src/bulk/runner.js';
 import { parseJson, stringifyJson } from '../../src/core/json.js';
 import type { StopSignal } from '../../src/core/io.js';
 import type { Pet } from '../../src/core/types.js';
+import { NetworkError } from '../../src/core/errors.js';
 import { startSandboxServer, type RunningSandbox } from '../../src/sandbox/server.js';
 
 /**
@@ -125,13 +126,27 @@ async function service(): Promise<RunningSandbox> {
   return sandbox;
 }
 
-/** The client over a transport that sees each request as it leaves. */
-function client(sandbox: RunningSandbox, onSend: (request: HttpRequest) => void): PetstoreClient {
+/**
+ * The client over a transport that sees each request as it leaves; with `dropFirstAnswer`, the
+ * first answer to each key is lost after the service acted (a reset connection).
+ */
+function client(
+  sandbox: RunningSandbox,
+  onSend: (request: HttpRequest) => void,
+  options: { dropFirstAnswer?: boolean } = {},
+): PetstoreClient {
   const inner = new UndiciTransport(5);
+  const answered = new Set<string>();
   const transport: Transport = {
-    send: (request) => {
+    send: async (request) => {
       onSend(request);
-      return inner.send(request);
+      const response = await inner.send(request);
+      const key = request.headers['idempotency-key'];
+      if (options.dropFirstAnswer && key !== undefined && !answered.has(key)) {
+        answered.add(key);
+        throw new NetworkError('ECONNRESET', 'connection reset by the server');
+      }
+      return response;
     },
     close: () => inner.close(),
   };
@@ -140,7 +155,7 @@ function client(sandbox: RunningSandbox, onSend: (request: HttpRequest) => void)
     baseUrl: sandbox.apiBaseUrl,
     apiKey: KEY,
     timeoutSeconds: 5,
-    retries: 0,
+    retries: 2,
     userAgent: 'petstore-cli/test',
     transport,
   });
@@ -153,7 +168,7 @@ function ndjson(names: string[]): string {
   return names.map((name) => `{"name":"${name}","categoryId":1}`).join('\n');
 }
 
-function setup(names: string[], batch = 'unit-batch') {
+function setup(names: string[], batch = 'unit-batch', namedBatch = true) {
   const records = parsePetsFile(ndjson(names), 'input');
   const digests = digestInput(records);
   let retries = 0;
@@ -163,6 +178,7 @@ function setup(names: string[], batch = 'unit-batch') {
       digests,
       firstKey: (record) => `key-${batch}-${record}`,
       retryKey: () => `retry-${++retries}`,
+      namedBatch,
     },
     undefined,
     { retryFailed: false, retryUnknown: false },
@@ -286,6 +302,24 @@ describe('the bulk runner', () => {
     expect(result.ledger.summary('the sandbox')).toBe(
       '4 records to the sandbox: created 1 now, 3 answered from an earlier request (not created again)',
     );
+  });
+
+  it('counts as created now what its own unanswered send created, when no run before can have', async () => {
+    const sandbox = await service();
+    const api = client(sandbox, () => undefined, { dropFirstAnswer: true });
+    const { plan, total } = setup(['A', 'B', 'C'], 'a-new-batch', false);
+    const result = await runBulk(ports(api, new MemoryJournal(), new MemoryRows()), {
+      ...options(plan, total),
+      resendUnknown: true,
+    });
+    expect(result.ledger.counts()).toMatchObject({ createdNow: 3, replayed: 0 });
+    // In a named batch, a run before may have sent the key: the service's record is earlier.
+    const named = setup(['D'], 'named', true);
+    const again = await runBulk(ports(api, new MemoryJournal(), new MemoryRows()), {
+      ...options(named.plan, named.total),
+      resendUnknown: true,
+    });
+    expect(again.ledger.counts()).toMatchObject({ createdNow: 0, replayed: 1 });
   });
 
   it('a journal that cannot be synced sends nothing more and ends the run with its error', async () => {

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseInt64 } from '../../src/core/int64.js';
+import { isInt64, parseInt64 } from '../../src/core/int64.js';
 import { parseJson, stringifyJson } from '../../src/core/json.js';
 
 const INT64_MIN = -(2n ** 63n);
@@ -86,6 +86,37 @@ describe('the fast paths of parseJson and stringifyJson', () => {
           expect(parseJson(stringifyJson(values))).toEqual(parseJson(viaReplacer));
         },
       ),
+    );
+  });
+});
+
+describe('numbers a double would round to an integer they are not', () => {
+  it('are never read as that integer, and are written back as they came', () => {
+    fc.assert(
+      fc.property(
+        fc.bigInt({ min: -(2n ** 63n), max: 2n ** 63n - 1n }),
+        fc.stringMatching(/^[0-9]{0,6}[1-9]$/),
+        fc.integer({ min: 14, max: 30 }),
+        (whole, tail, zeros) => {
+          // whole.000…0tail: not an integer, however close to one.
+          const literal = `${whole}.${'0'.repeat(zeros)}${tail}`;
+          const parsed = parseJson(`{"categoryId":${literal}}`) as { categoryId: unknown };
+          expect(isInt64(parsed.categoryId)).toBe(false);
+          // Where a double rounds it to an integer, the text is kept, not the integer.
+          if (Number.isInteger(Number(literal))) {
+            expect(stringifyJson(parsed)).toBe(`{"categoryId":${literal}}`);
+          }
+        },
+      ),
+    );
+  });
+
+  it('an integer written with a fraction of zeros or an exponent is that integer, exactly', () => {
+    fc.assert(
+      fc.property(fc.bigInt({ min: -(2n ** 63n), max: 2n ** 63n - 1n }), fc.nat(5), (n, zeros) => {
+        const parsed = parseJson(`[${n}.${'0'.repeat(zeros + 1)}]`) as unknown[];
+        expect(BigInt(parsed[0] as number | bigint)).toBe(n);
+      }),
     );
   });
 });

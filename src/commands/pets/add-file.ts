@@ -136,7 +136,13 @@ async function prepare(ctx: Context, options: PetsAddFileOptions): Promise<Prepa
   const named = earlier?.input ?? input;
   const inputName = named === '-' ? '-' : basename(named);
   const plan = planRun(
-    { records, digests, firstKey: (record) => recordKey(batch, inputName, record), retryKey },
+    {
+      records,
+      digests,
+      firstKey: (record) => recordKey(batch, inputName, record),
+      retryKey,
+      namedBatch: options.batchId !== undefined,
+    },
     earlier,
     options,
   );

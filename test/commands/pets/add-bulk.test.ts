@@ -90,6 +90,9 @@ describe('parsePetsFile', () => {
     ['[{"name":"A"', 'is not valid JSON'],
     ['[{"name":"A","categoryId":1,"category_id":1}]', 'unknown field(s) category_id'],
     ['[{"name":"A","categoryId":1,"status":"lost"}]', '"status" must be one of'],
+    // Not an integer, though a double would round it to 4 (and 2.99… to 3).
+    ['{"name":"A","categoryId":4.00000000000000000001}', '"categoryId" must be an int64 integer'],
+    ['[{"name":"A","categoryId":2.9999999999999999}]', '"categoryId" must be an int64 integer'],
   ])('rejects %j', (text, message) => {
     expect(() => parsePetsFile(text, 'f')).toThrow(message);
   });
