@@ -30,14 +30,23 @@ export function authenticate(req: IncomingMessage, apiKeys: ReadonlyMap<string, 
   return caller;
 }
 
+/** Visible ASCII: what a header carries as it is, one byte a character. */
+const KEY_PATTERN = new RegExp(`^[\\x21-\\x7e]{1,${IDEMPOTENCY_KEY_MAX_LENGTH}}$`);
+
+/**
+ * The request's Idempotency-Key: one header (two are refused, not joined into "A, B"), of 1 to
+ * 255 visible ASCII characters (Node reads other bytes one character each, so a length in
+ * characters would be one in bytes).
+ */
 function idempotencyKeyOf(req: IncomingMessage): string | undefined {
-  const key = req.headers[IDEMPOTENCY_KEY_HEADER];
-  if (key === undefined) return undefined;
-  if (typeof key !== 'string' || key === '' || key.length > IDEMPOTENCY_KEY_MAX_LENGTH) {
+  const values = req.headersDistinct[IDEMPOTENCY_KEY_HEADER];
+  if (values === undefined) return undefined;
+  const [key] = values;
+  if (values.length !== 1 || key === undefined || !KEY_PATTERN.test(key)) {
     throw new HttpProblem(
       400,
       'invalid_idempotency_key',
-      `Idempotency-Key must be one value of 1 to ${IDEMPOTENCY_KEY_MAX_LENGTH} characters`,
+      `send one Idempotency-Key header of 1 to ${IDEMPOTENCY_KEY_MAX_LENGTH} visible ASCII characters`,
     );
   }
   return key;

@@ -41,6 +41,16 @@ export interface DatabaseOptions {
   durable?: boolean | undefined;
 }
 
+/**
+ * The database file was deleted or replaced while the sandbox served it: writes would go to a
+ * file no one can open again, and be lost. They are refused until the sandbox is restarted.
+ */
+export class DatabaseGoneError extends Error {
+  constructor(path: string) {
+    super(`the sandbox's database file ${path} was deleted or replaced while it served it`);
+  }
+}
+
 /** Every int64 id has been given: no pet can be added until the sandbox is reset. */
 export class IdsExhaustedError extends Error {
   constructor() {
@@ -57,6 +67,8 @@ export class SandboxDatabase {
   private readonly path: string;
   private readonly idStart: bigint;
   private writesSinceWalCheck = 0;
+  /** The file opened (device and inode), to tell it from one put in its place. */
+  private readonly file: { dev: number; ino: number } | undefined;
   private readonly writes: WriteBatcher;
   private readonly keys: IdempotencyKeys;
   private readonly insertPet: StatementSync;
@@ -75,6 +87,7 @@ export class SandboxDatabase {
     this.path = path;
     this.idStart = options.idStart ?? 1n;
     this.db = openSandboxFile(path, options.durable === true);
+    this.file = path === ':memory:' ? undefined : statSync(path);
     this.writes = new WriteBatcher(this.db, (count) => this.afterWrites(count));
     this.keys = new IdempotencyKeys(this.db);
     // One statement computes and takes the next id, atomically under SQLite's write lock.
@@ -183,6 +196,12 @@ export class SandboxDatabase {
    * the transaction is committed.
    */
   write<T>(work: () => T): Promise<T> {
+    if (this.file) {
+      const now = statSync(this.path, { throwIfNoEntry: false });
+      if (now?.dev !== this.file.dev || now.ino !== this.file.ino) {
+        return Promise.reject(new DatabaseGoneError(this.path));
+      }
+    }
     return this.writes.write(work);
   }
 

@@ -30,6 +30,8 @@ interface SandboxServerSettings {
   faults?: FaultSettings | undefined;
   /** The clock Idempotency-Key lifetimes are measured by; Date.now when absent (tests). */
   now?: (() => number) | undefined;
+  /** Lines for the operator (sandbox serve writes them to its stderr). */
+  log?: ((line: string) => void) | undefined;
 }
 
 export interface RunningSandbox {
@@ -94,6 +96,7 @@ export async function startSandboxServer(options: SandboxServerOptions): Promise
       apiKeys: new Map(options.apiKeys.map((key) => [key, options.caller ?? key])),
       faults,
       now: options.now,
+      log: options.log,
     }),
   );
   server.keepAliveTimeout = 5_000;

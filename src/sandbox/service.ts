@@ -3,7 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { GET_PET_SUNSET } from '../core/contract.js';
 import { stringifyJson } from '../core/json.js';
 import { authenticate, performWrite } from './caller.js';
-import { IdsExhaustedError, type SandboxDatabase } from './database.js';
+import { DatabaseGoneError, IdsExhaustedError, type SandboxDatabase } from './database.js';
 import type { Faults } from './faults.js';
 import {
   checked,
@@ -40,6 +40,23 @@ export interface SandboxServiceOptions {
   faults?: Faults | undefined;
   /** For Idempotency-Key lifetimes; Date.now when absent. */
   now?: (() => number) | undefined;
+  /** Where the server says what its operator must know (a line on its stderr). */
+  log?: ((line: string) => void) | undefined;
+}
+
+const saidGone = new WeakSet<(line: string) => void>();
+
+/** 503 for every write once the file is gone, and one line for the operator. */
+function databaseGone(error: DatabaseGoneError, log: ((line: string) => void) | undefined) {
+  if (log && !saidGone.has(log)) {
+    saidGone.add(log);
+    log(`${error.message}: writes are refused from now on; restart the sandbox.`);
+  }
+  return new HttpProblem(
+    503,
+    'database_gone',
+    `${error.message}; no write is accepted until the sandbox is restarted`,
+  );
 }
 
 type Route = { name: 'pets' } | { name: 'pet'; petId: string } | { name: 'messages' };
@@ -202,7 +219,9 @@ export function createSandboxHandler(options: SandboxServiceOptions) {
       const problem =
         error instanceof HttpProblem
           ? error
-          : new HttpProblem(500, 'internal_error', 'the sandbox failed to handle the request');
+          : error instanceof DatabaseGoneError
+            ? databaseGone(error, options.log)
+            : new HttpProblem(500, 'internal_error', 'the sandbox failed to handle the request');
       if (res.headersSent) {
         res.destroy();
         return;

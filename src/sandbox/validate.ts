@@ -17,7 +17,25 @@ export interface NewPetInput {
   status: string | undefined;
 }
 
-/** NewPet: name (1..256 characters, not blank), categoryId (int64), optional status; nothing else. */
+/** Characters that show nothing: controls, format characters, separators, blanks. */
+const INVISIBLE = /[\p{Cc}\p{Cf}\p{Z}\s\u115f\u1160\u3164\uffa0]/gu;
+
+/**
+ * What is wrong with a name: one the sandbox could not store as it is (a lone surrogate, which
+ * SQLite would store as U+FFFD), one that shows nothing, or one past the limit, counted in
+ * characters (code points) as the message says, not in UTF-16 units.
+ */
+function nameProblem(name: string): string | undefined {
+  if (!name.isWellFormed()) return '"name" must be valid Unicode (it holds a lone surrogate)';
+  if (name.replace(INVISIBLE, '') === '') return '"name" must hold a visible character';
+  // Code points: a string of UTF-16 units is at most twice as long.
+  const length = name.length <= NAME_MAX_LENGTH ? name.length : Array.from(name).length;
+  return length > NAME_MAX_LENGTH
+    ? `"name" must be at most ${NAME_MAX_LENGTH} characters`
+    : undefined;
+}
+
+/** NewPet: name (1..256 characters, visible), categoryId (int64), optional status; nothing else. */
 export function checkNewPet(body: unknown): Checked<NewPetInput> {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     return invalid('invalid_body', 'the body must be a JSON object (NewPet)');
@@ -35,9 +53,8 @@ export function checkNewPet(body: unknown): Checked<NewPetInput> {
   if (typeof name !== 'string' || name.trim() === '') {
     return invalid('invalid_name', '"name" must be a non-empty string');
   }
-  if (name.length > NAME_MAX_LENGTH) {
-    return invalid('invalid_name', `"name" must be at most ${NAME_MAX_LENGTH} characters`);
-  }
+  const problem = nameProblem(name);
+  if (problem) return invalid('invalid_name', problem);
   if (categoryId === undefined) return invalid('missing_field', '"categoryId" is required');
   if (!isInt64(categoryId))
     return invalid('invalid_category_id', '"categoryId" must be an int64 integer');

@@ -73,6 +73,7 @@ export async function runSandboxServe(ctx: Context, options: SandboxServeOptions
     idStart: options.idStart,
     faults: options.faults,
     durable: options.durable,
+    log: (line) => ctx.io.stderr.write(`petstore sandbox: ${line}\n`),
     databaseHint: `Move the file away (mv ${database} ${database}.bad) to start with an empty sandbox, or use another: --db FILE, or --memory.`,
   }).catch((error: unknown) => {
     throw listenError(error, options) ?? error;

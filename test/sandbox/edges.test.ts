@@ -1,0 +1,220 @@
+import { request } from 'node:http';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startSandboxServer, type RunningSandbox } from '../../src/sandbox/server.js';
+
+/** The sandbox stores what it is sent exactly, or refuses it: never something else. */
+
+const KEY = 'sk_sandbox_edges_key';
+const running: RunningSandbox[] = [];
+afterEach(async () => {
+  for (const sandbox of running.splice(0)) await sandbox.close();
+});
+
+async function start(database = ':memory:', log?: (line: string) => void) {
+  const sandbox = await startSandboxServer({
+    host: '127.0.0.1',
+    port: 0,
+    database,
+    apiKeys: [KEY],
+    log,
+  });
+  running.push(sandbox);
+  return sandbox;
+}
+
+/** A raw POST: headers as given (repeated ones too), the body as given. */
+function post(
+  url: string,
+  body: string,
+  extraHeaders: [string, string][] = [],
+): Promise<{ status: number; json: Record<string, unknown> }> {
+  const headers: string[] = [
+    'host',
+    new URL(url).host,
+    'authorization',
+    `Bearer ${KEY}`,
+    'content-type',
+    'application/json',
+    ...extraHeaders.flat(),
+  ];
+  return new Promise((resolve, reject) => {
+    const req = request(url, { method: 'POST', headers }, (res) => {
+      let text = '';
+      res.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
+      res.on('end', () => {
+        try {
+          resolve({
+            status: res.statusCode ?? 0,
+            json: JSON.parse(text) as Record<string, unknown>,
+          });
+        } catch (error) {
+          reject(error);
+        }
+      });
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+async function getPet(base: string, id: unknown): Promise<Record<string, unknown>> {
+  const response = await fetch(`${base}/pets/${String(id)}`, {
+    headers: { authorization: `Bearer ${KEY}` },
+  });
+  return (await response.json()) as Record<string, unknown>;
+}
+
+const lone = fc.constantFrom('\ud800', '\udfff', 'a\ud83d', '\ude00b');
+const invisible = fc
+  .array(fc.constantFrom('\u200b', '\u200d', '\ufeff', '\u202e', ' ', '\u3000', '\u00ad', '\t'), {
+    minLength: 1,
+    maxLength: 6,
+  })
+  .map((chars) => chars.join(''));
+
+describe('names', () => {
+  it('are stored exactly as sent, or refused with 400: never changed', async () => {
+    const sandbox = await start();
+    await fc.assert(
+      fc.asyncProperty(
+        fc.oneof(
+          fc.string({ unit: 'binary', maxLength: 300 }),
+          fc.string({ unit: 'grapheme', maxLength: 300 }),
+          lone,
+          invisible,
+          fc.tuple(fc.string({ maxLength: 5 }), lone).map(([a, b]) => a + b),
+        ),
+        async (name) => {
+          const created = await post(
+            `${sandbox.apiBaseUrl}/pets`,
+            JSON.stringify({ name, categoryId: 1 }),
+          );
+          if (created.status === 201) {
+            expect((await getPet(sandbox.apiBaseUrl, created.json.id)).name).toBe(name);
+            expect(Array.from(name).length).toBeLessThanOrEqual(256);
+          } else {
+            expect(created.status).toBe(400);
+            expect(created.json.code).toBe('invalid_name');
+          }
+        },
+      ),
+      { numRuns: 150 },
+    );
+  });
+
+  it('are refused when they hold a lone surrogate, or nothing visible', async () => {
+    const sandbox = await start();
+    for (const name of ['\ud800', 'Rex\udfff', '\u200b\u200d', ' \u3000 ', '\u202e']) {
+      const answer = await post(
+        `${sandbox.apiBaseUrl}/pets`,
+        JSON.stringify({ name, categoryId: 1 }),
+      );
+      expect(answer, JSON.stringify(name)).toMatchObject({
+        status: 400,
+        json: { code: 'invalid_name' },
+      });
+    }
+    // The limit counts characters: 256 astral ones (512 UTF-16 units) fit, one more does not.
+    const astral = '😀'.repeat(256);
+    expect(
+      (await post(`${sandbox.apiBaseUrl}/pets`, JSON.stringify({ name: astral, categoryId: 1 })))
+        .status,
+    ).toBe(201);
+    expect(
+      (
+        await post(
+          `${sandbox.apiBaseUrl}/pets`,
+          JSON.stringify({ name: `${astral}x`, categoryId: 1 }),
+        )
+      ).status,
+    ).toBe(400);
+  });
+});
+
+describe('Idempotency-Key', () => {
+  it('is taken only as one header of 1 to 255 visible ASCII characters', async () => {
+    const sandbox = await start();
+    await fc.assert(
+      fc.asyncProperty(
+        fc.oneof(
+          fc.string({
+            unit: fc.integer({ min: 0x21, max: 0x7e }).map((c) => String.fromCharCode(c)),
+            minLength: 1,
+            maxLength: 300,
+          }),
+          fc.string({
+            unit: fc.integer({ min: 0x80, max: 0xff }).map((c) => String.fromCharCode(c)),
+            minLength: 1,
+            maxLength: 10,
+          }),
+        ),
+        async (key) => {
+          const answer = await post(
+            `${sandbox.apiBaseUrl}/pets`,
+            JSON.stringify({ name: 'Rex', categoryId: 1 }),
+            [['idempotency-key', key]],
+          );
+          const valid = /^[\x21-\x7e]{1,255}$/.test(key);
+          expect(answer.status, key).toBe(valid ? 201 : 400);
+        },
+      ),
+      { numRuns: 100 },
+    );
+  });
+
+  it('sent twice in one request is refused, not joined', async () => {
+    const sandbox = await start();
+    const answer = await post(
+      `${sandbox.apiBaseUrl}/pets`,
+      JSON.stringify({ name: 'Rex', categoryId: 1 }),
+      [
+        ['idempotency-key', 'A1'],
+        ['idempotency-key', 'B1'],
+      ],
+    );
+    expect(answer).toMatchObject({ status: 400, json: { code: 'invalid_idempotency_key' } });
+  });
+});
+
+describe('categoryId', () => {
+  it('a number that is no integer is refused, however close to one', async () => {
+    const sandbox = await start();
+    for (const literal of [
+      '1.0000000000000000001',
+      '2.9999999999999999',
+      '1e-400',
+      '9007199254740993.5',
+    ]) {
+      const answer = await post(
+        `${sandbox.apiBaseUrl}/pets`,
+        `{"name":"Rex","categoryId":${literal}}`,
+      );
+      expect(answer, literal).toMatchObject({ status: 400, json: { code: 'invalid_category_id' } });
+    }
+    expect(
+      (await post(`${sandbox.apiBaseUrl}/pets`, '{"name":"Rex","categoryId":12.0}')).status,
+    ).toBe(201);
+  });
+});
+
+describe('a database file deleted while the sandbox serves it', () => {
+  it('refuses every write with 503, says so once on the operator’s stderr, and still reads', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'petstore-gone-'));
+    const lines: string[] = [];
+    const sandbox = await start(join(folder, 'sandbox.db'), (line) => lines.push(line));
+    const base = sandbox.apiBaseUrl;
+    expect((await post(`${base}/pets`, '{"name":"Rex","categoryId":1}')).status).toBe(201);
+    rmSync(join(folder, 'sandbox.db'));
+    for (const name of ['Tom', 'Kit']) {
+      const answer = await post(`${base}/pets`, JSON.stringify({ name, categoryId: 1 }));
+      expect(answer).toMatchObject({ status: 503, json: { code: 'database_gone', status: 503 } });
+    }
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain('was deleted or replaced');
+    expect((await getPet(base, 1)).name).toBe('Rex');
+  });
+});
