@@ -52,7 +52,7 @@ function post(
             json: JSON.parse(text) as Record<string, unknown>,
           });
         } catch (error) {
-          reject(error);
+          reject(error instanceof Error ? error : new Error(String(error)));
         }
       });
     });
