@@ -77,14 +77,14 @@ const EXIT_CODE_MEANINGS: Record<keyof typeof ExitCode, string> = {
   ok: 'success (an empty list is success)',
   unexpected: 'unexpected failure: a bug in petstore; rerun with `--verbose` and report it',
   usage:
-    'usage: bad flags, arguments or input, nothing sent; or the machine refused (a port in use, a file or folder that cannot be read or written, a full disk under stdout)',
+    'usage: bad flags, arguments, input or proxy settings, nothing sent; or the machine refused (a port in use, a file that cannot be read or written or is no regular file, a full disk under stdout)',
   auth: 'authentication: no key configured, or the service answered 401/403',
   notFound: 'not found (404)',
   invalid: 'the service rejected the request as invalid (400/409/422 and other 4xx)',
   service:
-    'the service failed: 5xx, 429 after retries, or a response that breaks the interface (also a later page of a list)',
+    'the service failed: 5xx, 429 after retries, or a response that breaks the interface or HTTP itself (not retried; also a later page of a list)',
   network:
-    'network: connection refused, DNS, TLS, timeout; for a write, its outcome may be unknown',
+    'network: connection refused, DNS, TLS, timeout, a proxy that will not pass the request on; for a write, its outcome may be unknown',
   smokeFailed: '`smoke`: one or more checks failed',
   interrupted: 'interrupted (Ctrl-C, SIGINT)',
   outputClosed: 'a bulk add stopped because its stdout was closed (the reader went away)',
@@ -112,8 +112,8 @@ const OUTPUT_MEANINGS: Record<OutputFormat, string> = {
     'compact aligned columns for people (the default on a terminal); long names cut with `…` to fit a terminal, never when piped',
   json: 'exactly what the service returned, int64 digit for digit; pretty on a terminal, compact when piped (the default when piped)',
   ndjson: 'one JSON object per line, written as pages arrive',
-  csv: "RFC 4180 with a header row and CRLF line ends; a text cell starting with `=`, `+`, `-` or `@` gets a leading `'`",
-  tsv: 'a header row, then one line per row; tab, line breaks and backslash written `\\t`, `\\n`, `\\r`, `\\\\`',
+  csv: "RFC 4180 with a header row and CRLF line ends; a text cell a spreadsheet would run as a formula (`=`, `+`, `-`, `@`, after blanks too) gets a leading `'`",
+  tsv: 'a header row, then one line per row; tab, line breaks (U+2028, U+2029 too) and backslash written `\\t`, `\\n`, `\\r`, `\\\\`; formulas as in CSV',
 };
 
 export const OUTPUT_TABLE = meaningsTable(['format', 'what it writes'], OUTPUT_MEANINGS, code);
