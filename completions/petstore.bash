@@ -24,7 +24,7 @@ _petstore() {
 }
 _petstore_words() {
   case "$1" in
-    "") words="pets message profile auth sandbox smoke completion" ;;
+    "") words="pets message profile auth sandbox smoke api completion" ;;
     "pets") words="list add get" ;;
     "pets list") words="--status --limit --all --max-items --fields" ;;
     "pets add") words="--name --category-id --status --file --concurrency --fail-fast --idempotency-key --batch-id --dry-run --journal --resume --retry-failed --retry-unknown --print-all" ;;
@@ -45,6 +45,7 @@ _petstore_words() {
     "sandbox serve") words="--host --port --db --memory --api-key --id-start --durable --latency --fail-rate --fail-status --rate-limit --drop-after-send --seed" ;;
     "sandbox reset") words="--db --yes -y" ;;
     "smoke") words="--allow-writes --junit" ;;
+    "api") words="--method -X --raw-field -f --field -F --input --header -H --paginate --include -i --idempotency-key --dry-run" ;;
     "completion") words="" ;;
   esac
   echo "$words"

@@ -1,7 +1,7 @@
 import { IDEMPOTENT_REPLAYED_HEADER } from '../core/contract.js';
 import { ApiError, NetworkError, ProtocolError } from '../core/errors.js';
 import type { UnknownOutcome } from '../core/unknown-outcome.js';
-import type { HttpRequest, HttpResponse, Transport } from './http.js';
+import { isSafeMethod, type HttpRequest, type HttpResponse, type Transport } from './http.js';
 import { isLasting, wasNeverSent } from './network-errors.js';
 import type { ClientOptions, WriteOptions } from './options.js';
 import { redactHeader } from './request.js';
@@ -98,7 +98,7 @@ export class HttpChannel {
     const sleep = this.options.sleep ?? defaultSleep;
     const now = this.options.now ?? Date.now;
     const policy = { ...DEFAULT_BACKOFF, random: this.options.random ?? Math.random };
-    const safe = request.method === 'GET';
+    const safe = isSafeMethod(request.method);
     /** This call already sent the write once without learning what became of it. */
     let unanswered = false;
     for (let attempt = 0; ; attempt++) {
@@ -167,7 +167,7 @@ export class HttpChannel {
           { hint: 'Check the base URL: petstore profile show.' },
         );
       }
-      if (current.method !== 'GET') {
+      if (!isSafeMethod(current.method)) {
         throw new ApiError(
           response.status,
           `http_${response.status}`,

@@ -4,8 +4,9 @@ import {
   UNKNOWN_PET_OUTCOME,
   type UnknownOutcome,
 } from '../core/unknown-outcome.js';
-import { stringifyJson } from '../core/json.js';
+import { parseJson, stringifyJson } from '../core/json.js';
 import { ProtocolError, UsageError } from '../core/errors.js';
+import { snippet } from '../core/sanitize.js';
 import { SecretRedactor } from '../core/redact.js';
 import type { ListPetsQuery, MessageReceipt, NewPet, Pet } from '../core/types.js';
 import { HttpChannel } from './channel.js';
@@ -14,9 +15,11 @@ import {
   checkPet,
   checkPets,
   decodeResponse,
+  errorFromResponse,
   type ShapeCheck,
 } from './decode.js';
-import type { HttpRequest, HttpResponse } from './http.js';
+import { isSafeMethod, type HttpMethod, type HttpRequest, type HttpResponse } from './http.js';
+import { resolveApiPath } from './api-path.js';
 import { linkTarget } from './link-header.js';
 import type { ClientOptions, WriteOptions } from './options.js';
 import { buildRequest, joinUrl, preview, type RequestPreview } from './request.js';
@@ -49,6 +52,44 @@ function ownKeyRedactor(apiKey: string): Redact {
   const redactor = new SecretRedactor();
   redactor.add(apiKey);
   return (text) => redactor.redact(text);
+}
+
+/** A request of `petstore api`: a path (see resolveApiPath) or a URL already resolved. */
+export interface AnyRequest {
+  method: HttpMethod;
+  path: string;
+  url?: URL | undefined;
+  headers?: Record<string, string> | undefined;
+  /** JSON text. */
+  body?: string | undefined;
+}
+
+export interface AnyAnswer {
+  status: number;
+  headers: Record<string, string | undefined>;
+  /** The body as JSON (int64 exact) when it is JSON, else its text ('' when empty). */
+  body: unknown;
+  url: URL;
+  /** The page after this one, when the service links one (RFC 8288 rel="next"). */
+  next: URL | undefined;
+}
+
+/**
+ * A response body as JSON when it says it is (a body that says so and is not is a broken
+ * answer), or when it reads as JSON; else its text.
+ */
+function bodyOf(response: HttpResponse, request: HttpRequest): unknown {
+  if (response.text === '') return '';
+  try {
+    return parseJson(response.text);
+  } catch (error) {
+    if (!/json/i.test(response.headers['content-type'] ?? '')) return response.text;
+    throw new ProtocolError(
+      response.status,
+      `the HTTP ${response.status} response to ${request.method} ${request.url.pathname} says it is JSON but is not: ${snippet(response.text)}`,
+      { cause: error },
+    );
+  }
 }
 
 /** The Animal Store API: one method per operation of the interface. */
@@ -137,6 +178,49 @@ export class PetstoreClient {
       });
     }
     return this.build('POST', joinUrl(base, 'messages'), stringifyJson({ message }), options);
+  }
+
+  /**
+   * Any request the service offers (`petstore api`), with the same key, masking, retries of
+   * safe methods and Idempotency-Key on writes as the operations above. A status that is not
+   * 2xx is an ApiError; a write answered 5xx, or 2xx with a body that cannot be read, has an
+   * unknown outcome. The body is returned as JSON when it is JSON, else as text.
+   */
+  async request(spec: AnyRequest, write: WriteOptions = {}): Promise<AnyAnswer> {
+    const request = this.anyRequest(spec, write);
+    const unknown = { what: 'it may or may not have taken effect', hint: '' };
+    const response = await this.send(request, unknown, write);
+    if (response.status < 200 || response.status > 299) {
+      const error = errorFromResponse(response, { 401: AUTH_HINT }, this.redact);
+      throw isSafeMethod(request.method)
+        ? error
+        : answeredWithoutOutcome(error, response.status, request, unknown);
+    }
+    let body: unknown;
+    try {
+      body = bodyOf(response, request);
+    } catch (error) {
+      throw isSafeMethod(request.method)
+        ? error
+        : answeredWithoutOutcome(error, response.status, request, unknown);
+    }
+    return {
+      status: response.status,
+      headers: response.headers,
+      body,
+      url: request.url,
+      next: linkTarget(response.headers.link, 'next', request.url),
+    };
+  }
+
+  /** What request() would send, for --dry-run: nothing is sent. */
+  previewRequest(spec: AnyRequest, write: WriteOptions = {}): RequestPreview {
+    return preview(this.anyRequest(spec, write));
+  }
+
+  private anyRequest(spec: AnyRequest, write: WriteOptions): HttpRequest {
+    const url = spec.url ?? resolveApiPath(spec.path, this.options);
+    return buildRequest(spec.method, url, this.options, spec.body, write, spec.headers);
   }
 
   async close(): Promise<void> {

@@ -1,6 +1,13 @@
 /** One HTTP exchange as the client sees it, whatever carries it. */
+export type HttpMethod = 'GET' | 'HEAD' | 'OPTIONS' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** Methods that change nothing: retried freely, sent with no Idempotency-Key. */
+export function isSafeMethod(method: HttpMethod): boolean {
+  return method === 'GET' || method === 'HEAD' || method === 'OPTIONS';
+}
+
 export interface HttpRequest {
-  method: 'GET' | 'POST';
+  method: HttpMethod;
   url: URL;
   headers: Record<string, string>;
   body?: string;

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { IDEMPOTENCY_KEY_HEADER } from '../core/contract.js';
 import { parseJson } from '../core/json.js';
-import type { HttpRequest } from './http.js';
+import { isSafeMethod, type HttpMethod, type HttpRequest } from './http.js';
 import type { WriteOptions } from './options.js';
 
 /** Joins a path to a base URL, keeping the base's path (e.g. /v1) with or without a trailing slash. */
@@ -42,22 +42,27 @@ export function preview(request: HttpRequest): RequestPreview {
   };
 }
 
-/** A request with the headers every request carries; a write also gets its Idempotency-Key. */
+/**
+ * A request with the headers every request carries; a write (any method that is not safe)
+ * also gets its Idempotency-Key, and a body its content type. `extra` headers come first, so
+ * none of them can replace the key, the credentials or the User-Agent.
+ */
 export function buildRequest(
-  method: HttpRequest['method'],
+  method: HttpMethod,
   url: URL,
   from: { apiKey: string; userAgent: string },
   body?: string,
   write: WriteOptions = {},
+  extra: Record<string, string> = {},
 ): HttpRequest {
   const headers: Record<string, string> = {
     accept: 'application/json',
+    ...extra,
     authorization: `Bearer ${from.apiKey}`,
     'user-agent': from.userAgent,
   };
-  if (body === undefined) return { method, url, headers };
-  headers['content-type'] = 'application/json';
+  if (body !== undefined) headers['content-type'] ??= 'application/json';
   // Every write carries a key, so one whose outcome is unknown can be sent again safely.
-  headers[IDEMPOTENCY_KEY_HEADER] = write.idempotencyKey ?? randomUUID();
-  return { method, url, headers, body };
+  if (!isSafeMethod(method)) headers[IDEMPOTENCY_KEY_HEADER] = write.idempotencyKey ?? randomUUID();
+  return body === undefined ? { method, url, headers } : { method, url, headers, body };
 }

@@ -1,5 +1,6 @@
 import { Command } from 'commander';
 import type { RunVerb } from '../cmdutil/run-verb.js';
+import { registerApi } from '../commands/api/api.js';
 import { registerAuth } from '../commands/auth/index.js';
 import { registerCompletion } from '../commands/completion/completion.js';
 import { registerMessage } from '../commands/message/index.js';
@@ -66,6 +67,7 @@ export function buildProgram(io: IO, runVerb: RunVerb): Command {
   registerAuth(program, runVerb);
   registerSandbox(program, runVerb);
   registerSmoke(program, runVerb);
+  registerApi(program, runVerb);
   registerCompletion(program, runVerb);
   return program;
 }

@@ -1,0 +1,169 @@
+import { randomUUID } from 'node:crypto';
+import type { Command } from 'commander';
+import type { AnyAnswer, PetstoreClient } from '../../api/client.js';
+import { isSafeMethod } from '../../api/http.js';
+import { finishWrite, endInterrupted } from '../../cmdutil/finish-write.js';
+import type { RunVerb } from '../../cmdutil/run-verb.js';
+import type { Context } from '../../context/context.js';
+import { PetstoreError, ProtocolError } from '../../core/errors.js';
+import { sanitizeLine } from '../../core/sanitize.js';
+import { PageFailure, printBody, printPages } from './print.js';
+import { toApiSpec, type ApiFlags, type ApiSpec } from './request-spec.js';
+
+export interface ApiOptions {
+  path: string;
+  flags: ApiFlags;
+}
+
+/** Follows at most this many pages, as pets list --all does (a service that links forever). */
+const MAX_PAGES = 100_000;
+
+/** -i: the status line and headers on stderr, each through the same masking as everything. */
+function include(ctx: Context, answer: AnyAnswer): void {
+  ctx.io.stderr.write(`HTTP ${answer.status}\n`);
+  for (const [name, value] of Object.entries(answer.headers)) {
+    ctx.io.stderr.write(`${name}: ${sanitizeLine(value ?? '')}\n`);
+  }
+  ctx.io.stderr.write('\n');
+}
+
+async function* pages(
+  ctx: Context,
+  client: PetstoreClient,
+  spec: ApiSpec,
+  first: AnyAnswer,
+): AsyncGenerator<unknown[]> {
+  const seen = new Set<string>([first.url.href]);
+  let answer = first;
+  for (let page = 1; ; page++) {
+    if (!Array.isArray(answer.body)) {
+      throw new ProtocolError(
+        answer.status,
+        `page ${page} of ${spec.path} is not a JSON array; --paginate follows lists`,
+      );
+    }
+    yield answer.body;
+    const next = answer.next;
+    if (next === undefined || page >= MAX_PAGES || ctx.io.stdoutClosed()) return;
+    if (seen.has(next.href)) {
+      throw new ProtocolError(
+        answer.status,
+        `the service links page ${page} back to a page it sent before`,
+      );
+    }
+    seen.add(next.href);
+    try {
+      answer = await client.request({
+        method: 'GET',
+        path: spec.path,
+        url: next,
+        headers: spec.headers,
+      });
+    } catch (error) {
+      if (error instanceof PetstoreError) throw new PageFailure(error, page + 1);
+      throw error;
+    }
+    if (spec.include) include(ctx, answer);
+  }
+}
+
+export async function runApi(ctx: Context, options: ApiOptions): Promise<void> {
+  const spec = await toApiSpec(options.path, options.flags, ctx.io);
+  const client = await ctx.client();
+  const write = isSafeMethod(spec.method)
+    ? {}
+    : { idempotencyKey: spec.idempotencyKey ?? randomUUID() };
+  const request = { method: spec.method, path: spec.path, headers: spec.headers, body: spec.body };
+  if (spec.dryRun) {
+    ctx.printRequest(client.previewRequest(request, write));
+    return;
+  }
+  if (isSafeMethod(spec.method)) {
+    const answer = await client.request(request, write);
+    if (spec.include) include(ctx, answer);
+    if (spec.paginate) await printPages(ctx, pages(ctx, client, spec, answer));
+    else await printBody(ctx, answer.body);
+    return;
+  }
+  const unknown = {
+    what: 'it may or may not have taken effect',
+    hint: `Send it again with the same key: petstore api -X ${spec.method} ... --idempotency-key KEY`,
+  };
+  const { result, interrupted } = await finishWrite(
+    ctx,
+    () => client.request(request, write),
+    unknown,
+    write.idempotencyKey!,
+  );
+  if (spec.include) include(ctx, result);
+  await printBody(ctx, result.body);
+  if (interrupted)
+    endInterrupted(interrupted, `${spec.method} ${spec.path} was answered ${result.status}`);
+}
+
+const collect = (value: string, previous: string[] = []) => [...previous, value];
+
+export function registerApi(program: Command, runVerb: RunVerb): void {
+  // -f and -F share one list, so the body's fields keep the order they were given in.
+  const fields: { typed: boolean; text: string }[] = [];
+  const field = (typed: boolean) => (text: string) => {
+    fields.push({ typed, text });
+    return fields;
+  };
+  program
+    .command('api')
+    .description('Send any request the service offers, with the profile’s key and safety')
+    .argument(
+      '<path>',
+      'path under the base URL (/store/orders), quickstart:/PATH, or a URL on its origin',
+    )
+    .option(
+      '-X, --method <method>',
+      'GET, HEAD, OPTIONS, POST, PUT, PATCH or DELETE (default: GET, POST with fields or --input)',
+    )
+    .option(
+      '-f, --raw-field <key=value>',
+      'a string field: a query parameter of a GET, else in the JSON body',
+      field(false),
+    )
+    .option(
+      '-F, --field <key=value>',
+      'a typed field: true, false, null, numbers (int64 exact), @FILE for a file’s text',
+      field(true),
+    )
+    .option(
+      '--input <file>',
+      'the JSON body, from a file or - for stdin (fields then go in the query)',
+    )
+    .option(
+      '-H, --header <line>',
+      "a request header, 'Name: value' (not the key: it comes from the profile)",
+      collect,
+    )
+    .option(
+      '--paginate',
+      'follow Link rel="next" pages of a list (NDJSON streams them; JSON is one array)',
+    )
+    .option('-i, --include', 'print the status and response headers on stderr')
+    .option(
+      '--idempotency-key <key>',
+      'a write: send with this Idempotency-Key (default: a new UUID)',
+    )
+    .option('--dry-run', 'print the request that would be sent (key redacted); send nothing')
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ petstore api /store/orders
+  $ petstore api /pets -f status=sold -f limit=100 --paginate -o ndjson
+  $ petstore api -X POST /pets -F name=Rex -F categoryId=9223372036854775807
+  $ petstore api quickstart:/messages -f message=hello --dry-run
+
+Retries, the Idempotency-Key of every write, what an unanswered write means, exit codes and
+the masking of the key are those of every other command. A key is never taken on the command
+line: -H Authorization is refused.`,
+    )
+    .action((path: string, flags: ApiFlags, command: Command) =>
+      runVerb(command, () => ({ path, flags: { ...flags, fields } }), runApi),
+    );
+}

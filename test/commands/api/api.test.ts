@@ -1,0 +1,242 @@
+import { writeFileSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { main } from '../../../src/main.js';
+import { fakeIO } from '../../helpers/fake-io.js';
+import { FakeTransport, json } from '../../helpers/fake-transport.js';
+import { freshHome } from '../../helpers/run-cli.js';
+import { sandboxService } from '../../helpers/sandbox-service.js';
+
+const KEY = 'sk_live_API_COMMAND_7777';
+const env = () => ({
+  HOME: freshHome(),
+  PETSTORE_BASE_URL: 'https://api.petstore.test/v1',
+  PETSTORE_QUICKSTART_URL: 'https://quick.petstore.test/quickstart',
+  PETSTORE_API_KEY: KEY,
+});
+
+async function run(args: string[], transport: FakeTransport, tty = false) {
+  const io = fakeIO({ tty });
+  const code = await main(args, io, env(), { transport });
+  return { code, out: io.out(), err: io.err() };
+}
+
+describe('petstore api: the request', () => {
+  it('GET by default; with -X GET, -f/-F fields are its query, under the base URL', async () => {
+    const plain = new FakeTransport().on('GET', '/v1/store/orders', json(200, []));
+    expect((await run(['api', '/store/orders'], plain)).code).toBe(0);
+    const transport = new FakeTransport().on(
+      'GET',
+      '/v1/store/orders?status=open&limit=5&big=9223372036854775807',
+      json(200, [{ id: 1 }]),
+    );
+    const result = await run(
+      [
+        'api',
+        '-X',
+        'GET',
+        '/store/orders',
+        '-f',
+        'status=open',
+        '-F',
+        'limit=5',
+        '-F',
+        'big=9223372036854775807',
+      ],
+      transport,
+    );
+    expect(result).toMatchObject({ code: 0, out: '[{"id":1}]\n' });
+    expect(transport.requests[0]!.headers).toMatchObject({ authorization: `Bearer ${KEY}` });
+    expect(transport.requests[0]!.headers['idempotency-key']).toBeUndefined();
+    transport.verify();
+  });
+
+  it('POST with fields: a JSON body with typed values, int64 exact, and an Idempotency-Key', async () => {
+    const transport = new FakeTransport().on('POST', '/v1/pets', (request) =>
+      json(201, request.body ?? '')(),
+    );
+    const result = await run(
+      [
+        'api',
+        '/pets',
+        '-F',
+        'name=Rex',
+        '-F',
+        'categoryId=9223372036854775807',
+        '-F',
+        'ok=true',
+        '-F',
+        'none=null',
+        '-f',
+        'raw=42',
+      ],
+      transport,
+    );
+    expect(result.code).toBe(0);
+    expect(transport.requests[0]!.body).toBe(
+      '{"name":"Rex","categoryId":9223372036854775807,"ok":true,"none":null,"raw":"42"}',
+    );
+    expect(transport.requests[0]!.headers['idempotency-key']).toMatch(/^[0-9a-f-]{36}$/);
+    expect(result.out).toBe(`${transport.requests[0]!.body}\n`);
+  });
+
+  it('--input is the body, fields then its query; -F @FILE reads a file; -H adds a header', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'petstore-api-'));
+    writeFileSync(join(folder, 'body.json'), '{"name":"Tom","categoryId":2}');
+    writeFileSync(join(folder, 'note.txt'), 'from a file\n');
+    const transport = new FakeTransport().on('PUT', '/v1/things/1?note=from+a+file', json(200, {}));
+    const result = await run(
+      [
+        'api',
+        '-X',
+        'put',
+        '/things/1',
+        '--input',
+        join(folder, 'body.json'),
+        '-F',
+        `note=@${join(folder, 'note.txt')}`,
+        '-H',
+        'X-Trace: abc',
+      ],
+      transport,
+    );
+    expect(result.code, result.err).toBe(0);
+    expect(transport.requests[0]).toMatchObject({
+      method: 'PUT',
+      body: '{"name":"Tom","categoryId":2}',
+      headers: { 'x-trace': 'abc', authorization: `Bearer ${KEY}` },
+    });
+  });
+
+  it('quickstart:/PATH goes to the quickstart base URL', async () => {
+    const transport = new FakeTransport().on(
+      'POST',
+      '/quickstart/messages',
+      json(202, { id: 'm1' }),
+    );
+    expect((await run(['api', 'quickstart:/messages', '-f', 'message=hi'], transport)).code).toBe(
+      0,
+    );
+    expect(transport.requests[0]!.url.host).toBe('quick.petstore.test');
+  });
+
+  it.each([
+    [['https://evil.test/v1/pets'], "is not the profile's service"],
+    [['pets'], 'the path must start with /'],
+    [['/pets', '-H', 'Authorization: Bearer x'], '-H authorization is set by petstore'],
+    [['/pets', '-H', 'Idempotency-Key: k'], '-H idempotency-key is set by petstore'],
+    [['/pets', '-X', 'BREW'], '-X must be one of'],
+    [['/pets', '-f', 'novalue'], '-f takes key=value'],
+    [['/pets', '-X', 'GET', '--input', '-'], '--input sends a body, which GET has none of'],
+    [['/pets', '-X', 'POST', '--paginate'], '--paginate follows the pages of a GET'],
+  ])('refuses %j with exit 2, sending nothing', async (args, message) => {
+    const transport = new FakeTransport();
+    const result = await run(['api', ...args], transport);
+    expect(result.code).toBe(2);
+    expect(result.err).toContain(message);
+    expect(transport.requests).toHaveLength(0);
+  });
+
+  it('--dry-run shows the request, the key redacted, and sends nothing', async () => {
+    const transport = new FakeTransport();
+    const result = await run(
+      ['api', '/pets', '-F', 'name=Rex', '--dry-run', '--idempotency-key', 'k-1'],
+      transport,
+    );
+    expect(JSON.parse(result.out)).toMatchObject({
+      method: 'POST',
+      url: 'https://api.petstore.test/v1/pets',
+      headers: { authorization: 'Bearer [redacted]', 'idempotency-key': 'k-1' },
+      body: { name: 'Rex' },
+    });
+    expect(result.out + result.err).not.toContain(KEY);
+    expect(transport.requests).toHaveLength(0);
+  });
+});
+
+describe('petstore api: the answer', () => {
+  it('an error status exits with its code, and a write answered 5xx is unknown, with its key', async () => {
+    const notFound = new FakeTransport().on(
+      'GET',
+      '/v1/store/orders',
+      json(404, { code: 'not_found', message: 'no', status: 404 }),
+    );
+    expect((await run(['api', '/store/orders'], notFound)).code).toBe(4);
+    const failing = new FakeTransport().on(
+      'POST',
+      '/v1/pets',
+      json(500, { code: 'boom', message: 'x', status: 500 }),
+    );
+    const result = await run(
+      ['api', '/pets', '-F', 'name=A', '--idempotency-key', 'k-500'],
+      failing,
+    );
+    expect(result.code).toBe(6);
+    expect(JSON.parse(result.err)).toMatchObject({ idempotencyKey: 'k-500' });
+  });
+
+  it('a list of flat objects is a table on a terminal; anything else stays JSON', async () => {
+    const list = new FakeTransport().on(
+      'GET',
+      '/v1/store/orders',
+      json(200, [{ id: 1, state: 'open' }]),
+    );
+    expect((await run(['api', '/store/orders', '--no-color'], list, true)).out).toBe(
+      'ID  STATE\n1   open\n',
+    );
+    const nested = new FakeTransport().on(
+      'GET',
+      '/v1/store/orders',
+      json(200, [{ id: 1, items: [1] }]),
+    );
+    expect(JSON.parse((await run(['api', '/store/orders'], nested, true)).out)).toEqual([
+      { id: 1, items: [1] },
+    ]);
+  });
+
+  it('-i prints the status and headers on stderr, the key masked', async () => {
+    const transport = new FakeTransport().on(
+      'GET',
+      '/v1/store/orders',
+      json(200, [], { 'x-echo': KEY }),
+    );
+    const result = await run(['api', '/store/orders', '-i'], transport);
+    expect(result.err).toContain('HTTP 200\n');
+    expect(result.err).toContain('x-echo: ****7777');
+    expect(result.err).not.toContain(KEY);
+  });
+});
+
+describe('petstore api against the sandbox', () => {
+  it('creates a pet with an int64 category and pages through the list', async () => {
+    const { env: sandboxEnv, pets } = await sandboxService();
+    for (const name of ['Rex', 'Tom', 'Kit']) {
+      const io = fakeIO();
+      const args = [
+        'api',
+        '-X',
+        'POST',
+        '/pets',
+        '-F',
+        `name=${name}`,
+        '-F',
+        'categoryId=9223372036854775807',
+      ];
+      expect(await main(args, io, sandboxEnv), io.err()).toBe(0);
+    }
+    expect((await pets()).map((pet) => pet.name)).toEqual(['Rex', 'Tom', 'Kit']);
+    const io = fakeIO();
+    expect(
+      await main(['api', '/pets', '-F', 'limit=2', '--paginate', '-o', 'ndjson'], io, sandboxEnv),
+    ).toBe(0);
+    expect(io.out().trimEnd().split('\n')).toEqual([
+      '{"id":1,"name":"Rex","categoryId":9223372036854775807}',
+      '{"id":2,"name":"Tom","categoryId":9223372036854775807}',
+      '{"id":3,"name":"Kit","categoryId":9223372036854775807}',
+    ]);
+    const orders = fakeIO();
+    expect(await main(['api', '/store/orders'], orders, sandboxEnv)).toBe(4);
+    expect(JSON.parse(orders.err())).toMatchObject({ code: 'not_found', status: 404 });
+  });
+});
