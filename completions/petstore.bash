@@ -24,7 +24,7 @@ _petstore() {
 }
 _petstore_words() {
   case "$1" in
-    "") words="pets message profile auth sandbox smoke api completion" ;;
+    "") words="pets message profile auth sandbox smoke api doctor completion" ;;
     "pets") words="list add get" ;;
     "pets list") words="--status --limit --all --max-items --fields" ;;
     "pets add") words="--name --category-id --status --file --concurrency --fail-fast --idempotency-key --batch-id --dry-run --journal --resume --retry-failed --retry-unknown --print-all" ;;
@@ -46,6 +46,7 @@ _petstore_words() {
     "sandbox reset") words="--db --yes -y" ;;
     "smoke") words="--allow-writes --junit" ;;
     "api") words="--method -X --raw-field -f --field -F --input --header -H --paginate --include -i --idempotency-key --dry-run" ;;
+    "doctor") words="" ;;
     "completion") words="" ;;
   esac
   echo "$words"

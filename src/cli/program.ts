@@ -1,6 +1,7 @@
 import { Command } from 'commander';
 import type { RunVerb } from '../cmdutil/run-verb.js';
 import { registerApi } from '../commands/api/api.js';
+import { registerDoctor } from '../commands/doctor/doctor.js';
 import { registerAuth } from '../commands/auth/index.js';
 import { registerCompletion } from '../commands/completion/completion.js';
 import { registerMessage } from '../commands/message/index.js';
@@ -68,6 +69,7 @@ export function buildProgram(io: IO, runVerb: RunVerb): Command {
   registerSandbox(program, runVerb);
   registerSmoke(program, runVerb);
   registerApi(program, runVerb);
+  registerDoctor(program, runVerb);
   registerCompletion(program, runVerb);
   return program;
 }

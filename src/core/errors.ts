@@ -145,6 +145,16 @@ export class BulkFailedError extends PetstoreError {
   }
 }
 
+/** `doctor` found something wrong: the exit code is that of the first failure's class. */
+export class DiagnosisFailedError extends PetstoreError {
+  readonly code = 'doctor_failed';
+  readonly exitCode: number;
+  constructor(message: string, exitCode: number, hint?: string) {
+    super(message, { hint });
+    this.exitCode = exitCode;
+  }
+}
+
 /**
  * The list failed part way: some pets were already printed. Exit code and message come from
  * the failure; the message says how much was printed, so a short list is never taken for all.

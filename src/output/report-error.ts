@@ -2,6 +2,7 @@ import {
   ApiError,
   BulkFailedError,
   ConfigError,
+  DiagnosisFailedError,
   IncompleteListError,
   InterruptedError,
   MissingCredentialError,
@@ -36,7 +37,9 @@ const BUG_HINT = 'This is a bug in petstore. Run again with --verbose and report
 
 /** The one place that turns an error into an exit code. */
 export function exitCodeFor(error: unknown): number {
-  if (error instanceof BulkFailedError) return error.exitCode;
+  if (error instanceof BulkFailedError || error instanceof DiagnosisFailedError) {
+    return error.exitCode;
+  }
   if (error instanceof IncompleteListError) return exitCodeFor(error.failure);
   if (error instanceof UsageError) return ExitCode.usage;
   if (error instanceof ConfigError) return ExitCode.usage;

@@ -13,7 +13,9 @@ describe('petstore completion', () => {
   it('covers every command and the fixed option values in bash', async () => {
     const { code, out } = await completion('bash');
     expect(code).toBe(0);
-    expect(out).toContain('"") words="pets message profile auth sandbox smoke api completion"');
+    expect(out).toContain(
+      '"") words="pets message profile auth sandbox smoke api doctor completion"',
+    );
     expect(out).toContain(
       '"pets add") words="--name --category-id --status --file --concurrency --fail-fast --idempotency-key --batch-id --dry-run --journal --resume --retry-failed --retry-unknown --print-all"',
     );

@@ -1,0 +1,184 @@
+import { statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import {
+  maskProxyUrl,
+  proxySettingsFromEnv,
+  type ProxySettings,
+} from '../../api/proxy-settings.js';
+import { KeyringUnavailableError } from '../../config/keyring.js';
+import { CONFIG_FILE_NAME, configDir } from '../../config/paths.js';
+import {
+  environmentKey,
+  isEmbeddedProfile,
+  maskKey,
+  selectProfile,
+  storedProfile,
+} from '../../config/profiles.js';
+import type { ConfigData } from '../../config/schema.js';
+import type { Context } from '../../context/context.js';
+import { PetstoreError } from '../../core/errors.js';
+import { ExitCode, exitCodeFor } from '../../output/report-error.js';
+import { fail, info, ok, warn, type Finding } from './finding.js';
+
+/** What the local checks learned, for the network ones. */
+export interface LocalFacts {
+  profile: string | undefined;
+  embedded: boolean;
+  baseUrl: string | undefined;
+  quickstartUrl: string | undefined;
+  proxy: ProxySettings | undefined;
+}
+
+const MIN_NODE = [22, 20];
+
+function nodeFinding(): Finding {
+  const [major = 0, minor = 0] = process.versions.node.split('.').map(Number);
+  const fits = major > MIN_NODE[0]! || (major === MIN_NODE[0] && minor >= MIN_NODE[1]!);
+  return fits
+    ? ok('node', `Node.js ${process.versions.node}`)
+    : fail(
+        'node',
+        `Node.js ${process.versions.node}`,
+        'Install Node.js 22.20 or newer.',
+        ExitCode.usage,
+      );
+}
+
+function modeFinding(path: string): Finding[] {
+  const file = statSync(path, { throwIfNoEntry: false });
+  if (!file) return [info('config file', `${path} (none yet: nothing configured)`)];
+  const folder = statSync(dirname(path));
+  const loose = (file.mode & 0o077) !== 0 || (folder.mode & 0o077) !== 0;
+  const modes = `file ${(file.mode & 0o777).toString(8)}, folder ${(folder.mode & 0o777).toString(8)}`;
+  return loose
+    ? [
+        warn(
+          'config file',
+          `${path} (${modes}): others may read it`,
+          `chmod 600 ${path}; chmod 700 ${dirname(path)}`,
+        ),
+      ]
+    : [ok('config file', `${path} (${modes})`)];
+}
+
+const SOURCES = {
+  flag: 'chosen with --profile',
+  env: 'chosen with PETSTORE_PROFILE',
+  config: 'the active profile (petstore profile use)',
+  default: 'the default: no profile chosen',
+} as const;
+
+async function keyFinding(ctx: Context, data: ConfigData, profile: string, embedded: boolean) {
+  const envKey = environmentKey(ctx.env);
+  if (envKey) return ok('key', `${maskKey(envKey)} from PETSTORE_API_KEY`);
+  if (embedded) return ok('key', 'made by the embedded sandbox for each run');
+  const stored = storedProfile(data, profile);
+  if (stored.keyStore === 'keyring') {
+    try {
+      const key = await ctx.keyring().get(profile);
+      return key
+        ? ok('key', `${maskKey(key)} in the OS keyring, which answers`)
+        : fail(
+            'key',
+            'the OS keyring holds no key for it',
+            `petstore auth login --profile ${profile}`,
+            ExitCode.auth,
+          );
+    } catch (error) {
+      const why = error instanceof KeyringUnavailableError ? error.reason : String(error);
+      return fail(
+        'key',
+        `in the OS keyring, which cannot be used: ${why}`,
+        `Unlock or start the keyring, set PETSTORE_API_KEY, or: petstore auth login --profile ${profile} --insecure-storage`,
+        ExitCode.auth,
+      );
+    }
+  }
+  if (stored.apiKey) return ok('key', `${maskKey(stored.apiKey)} in the config file`);
+  return fail(
+    'key',
+    'none',
+    `petstore auth login --profile ${profile} (or set PETSTORE_API_KEY)`,
+    ExitCode.auth,
+  );
+}
+
+function proxyFindings(ctx: Context): { findings: Finding[]; proxy: ProxySettings | undefined } {
+  try {
+    const proxy = proxySettingsFromEnv(ctx.env);
+    const used = [
+      proxy.http && `HTTP_PROXY ${maskProxyUrl(proxy.http)}`,
+      proxy.https && `HTTPS_PROXY ${maskProxyUrl(proxy.https)}`,
+      proxy.noProxy && `NO_PROXY ${proxy.noProxy}`,
+    ].filter(Boolean);
+    return {
+      findings: [info('proxy', used.length ? used.join('; ') : 'none (direct connections)')],
+      proxy,
+    };
+  } catch (error) {
+    const { message, hint } = error as PetstoreError;
+    return { findings: [fail('proxy', message, hint ?? '', exitCodeFor(error))], proxy: undefined };
+  }
+}
+
+/** Node, the config file, the profile and why, the key and where it lives, the proxies. */
+export async function localChecks(
+  ctx: Context,
+): Promise<{ findings: Finding[]; facts: LocalFacts }> {
+  const findings: Finding[] = [nodeFinding()];
+  const path = join(configDir(ctx.env), CONFIG_FILE_NAME);
+  const facts: LocalFacts = {
+    profile: undefined,
+    embedded: false,
+    baseUrl: undefined,
+    quickstartUrl: undefined,
+    proxy: undefined,
+  };
+  let data: ConfigData;
+  try {
+    data = await (await ctx.config()).read();
+    findings.push(...modeFinding(path));
+  } catch (error) {
+    const { message, hint } = error as PetstoreError;
+    findings.push(
+      fail(
+        'config file',
+        message,
+        hint ?? `Move ${path} away to start afresh.`,
+        exitCodeFor(error),
+      ),
+    );
+    return { findings, facts };
+  }
+  let selection;
+  try {
+    selection = selectProfile(ctx.settings.profile, data);
+  } catch (error) {
+    const { message, hint } = error as PetstoreError;
+    findings.push(fail('profile', message, hint ?? '', exitCodeFor(error)));
+    return { findings, facts };
+  }
+  const stored = storedProfile(data, selection.name);
+  facts.profile = selection.name;
+  facts.embedded = isEmbeddedProfile(selection.name) && ctx.settings.baseUrl === undefined;
+  facts.baseUrl = ctx.settings.baseUrl ?? stored.baseUrl;
+  facts.quickstartUrl = ctx.settings.quickstartUrl ?? stored.quickstartUrl;
+  findings.push(ok('profile', `${selection.name}: ${SOURCES[selection.source]}`));
+  if (facts.embedded) findings.push(ok('base URL', 'the embedded sandbox (no network)'));
+  else if (facts.baseUrl) findings.push(ok('base URL', facts.baseUrl));
+  else {
+    findings.push(
+      fail(
+        'base URL',
+        'not set',
+        `petstore profile set ${selection.name} --base-url URL`,
+        ExitCode.usage,
+      ),
+    );
+  }
+  findings.push(await keyFinding(ctx, data, selection.name, facts.embedded));
+  const proxies = proxyFindings(ctx);
+  findings.push(...proxies.findings);
+  facts.proxy = proxies.proxy;
+  return { findings, facts };
+}

@@ -1,0 +1,180 @@
+import { probeDns, probeTcp, probeTls } from '../../api/probe.js';
+import { maskProxyUrl } from '../../api/proxy-settings.js';
+import { isLoopbackHost } from '../../api/url-policy.js';
+import type { Context } from '../../context/context.js';
+import { PetstoreError } from '../../core/errors.js';
+import { ExitCode, exitCodeFor } from '../../output/report-error.js';
+import { fail, info, ok, warn, type Finding } from './finding.js';
+import type { LocalFacts } from './local-checks.js';
+
+/** A certificate this close to its end is worth a warning. */
+const EXPIRY_WARNING_DAYS = 14;
+/** A clock this far from the service's is worth a warning (tokens, logs, retries). */
+const SKEW_WARNING_SECONDS = 60;
+
+function portOf(url: URL): number {
+  return Number(url.port || (url.protocol === 'https:' ? 443 : 80));
+}
+
+/** The proxy a request to this URL goes through, if any (NO_PROXY by host or suffix). */
+function proxyFor(url: URL, facts: LocalFacts): string | undefined {
+  const proxy =
+    url.protocol === 'https:' ? (facts.proxy?.https ?? facts.proxy?.http) : facts.proxy?.http;
+  if (proxy === undefined || isLoopbackHost(url.hostname)) return undefined;
+  const bypass = (facts.proxy?.noProxy ?? '')
+    .split(/[\s,]+/)
+    .filter(Boolean)
+    .some(
+      (entry) =>
+        entry === '*' ||
+        url.hostname === entry.replace(/^\./, '') ||
+        url.hostname.endsWith(entry.startsWith('.') ? entry : `.${entry}`),
+    );
+  return bypass ? undefined : proxy;
+}
+
+/** DNS, TCP and TLS to one URL's origin (or to its proxy): each layer, stopping at a failure. */
+async function reach(
+  name: string,
+  url: URL,
+  facts: LocalFacts,
+  timeoutMs: number,
+): Promise<Finding[]> {
+  const proxy = proxyFor(url, facts);
+  const host = proxy ? new URL(proxy).hostname : url.hostname;
+  const port = proxy ? portOf(new URL(proxy)) : portOf(url);
+  const via = proxy ? ` (the proxy ${maskProxyUrl(proxy)})` : '';
+  const network = (what: string, reason: string, fix: string) => [
+    fail(`${name}: ${what}`, reason, fix, ExitCode.network),
+  ];
+  const dns = await probeDns(host);
+  if (!dns.ok)
+    return network(
+      'DNS',
+      `${host}${via} does not resolve (${dns.code})`,
+      'Check the host name in the URL, and the machine’s DNS.',
+    );
+  const found: Finding[] = [ok(`${name}: DNS`, `${host}${via} is ${dns.value}`)];
+  const tcp = await probeTcp(host, port, timeoutMs);
+  if (!tcp.ok)
+    return [
+      ...found,
+      ...network(
+        'TCP',
+        `${host}:${port}${via}: ${tcp.reason} (${tcp.code})`,
+        'Check that the service (or proxy) runs and that no firewall is in the way.',
+      ),
+    ];
+  found.push(ok(`${name}: TCP`, `${host}:${port}${via} connects in ${tcp.value} ms`));
+  if (proxy) {
+    found.push(info(`${name}: TLS`, `through the proxy's tunnel: checked by the request below`));
+    return found;
+  }
+  if (url.protocol !== 'https:') {
+    const local = isLoopbackHost(url.hostname);
+    found.push(
+      local
+        ? info(`${name}: TLS`, 'none (plain http to this machine)')
+        : warn(
+            `${name}: TLS`,
+            'none: plain http',
+            'Use an https:// URL: the key travels in clear otherwise.',
+          ),
+    );
+    return found;
+  }
+  const tls = await probeTls(host, port, url.hostname, timeoutMs);
+  if (!tls.ok)
+    return [
+      ...found,
+      ...network(
+        'TLS',
+        `${tls.reason} (${tls.code})`,
+        'Check the service’s TLS setup, or what is in front of it.',
+      ),
+    ];
+  const cert = tls.value;
+  const about = `subject ${cert.subject}; issuer ${cert.issuer}; ${cert.daysLeft} days left`;
+  if (cert.untrusted || !cert.hostnameMatches || cert.daysLeft < 0) {
+    const why = cert.untrusted ?? (cert.daysLeft < 0 ? 'expired' : `not for ${url.hostname}`);
+    return [
+      ...found,
+      ...network(
+        'TLS',
+        `certificate not trusted: ${why}; ${about}`,
+        'Renew or fix the certificate; for a private CA, set NODE_EXTRA_CA_CERTS to its file.',
+      ),
+    ];
+  }
+  found.push(
+    cert.daysLeft < EXPIRY_WARNING_DAYS
+      ? warn(`${name}: TLS`, about, 'The certificate expires soon: have it renewed.')
+      : ok(`${name}: TLS`, about),
+  );
+  return found;
+}
+
+/** One read with the profile's key: whether the service answers, and accepts it. */
+async function keyAccepted(ctx: Context): Promise<Finding[]> {
+  let answer;
+  try {
+    const client = await ctx.client();
+    answer = await client.request({ method: 'GET', path: '/pets?limit=1' });
+  } catch (error) {
+    const code = exitCodeFor(error);
+    const { message, hint } =
+      error instanceof PetstoreError ? error : { message: String(error), hint: undefined };
+    const check = code === ExitCode.auth ? 'key accepted' : 'HTTP';
+    return [fail(check, message, hint ?? 'Run the command that failed with --verbose.', code)];
+  }
+  const found: Finding[] = [
+    ok('HTTP', `GET /pets?limit=1 answered ${answer.status}`),
+    ok('key accepted', 'the service answered with the key'),
+  ];
+  const date = Date.parse(answer.headers.date ?? '');
+  if (!Number.isNaN(date)) {
+    const skew = Math.round((Date.now() - date) / 1000);
+    found.push(
+      Math.abs(skew) > SKEW_WARNING_SECONDS
+        ? warn('clock', `${skew} s off the service's clock`, 'Set this machine’s clock (NTP).')
+        : ok('clock', `within ${Math.max(1, Math.abs(skew))} s of the service's`),
+    );
+  }
+  const { deprecation, sunset } = answer.headers;
+  if (deprecation !== undefined || sunset !== undefined) {
+    found.push(
+      warn(
+        'deprecation',
+        `GET /pets: deprecated${sunset ? `, removed on ${sunset}` : ''}`,
+        'See the service’s notes for its replacement.',
+      ),
+    );
+  }
+  return found;
+}
+
+/** Every layer between this machine and a working call, for the base and quickstart URLs. */
+export async function networkChecks(ctx: Context, facts: LocalFacts): Promise<Finding[]> {
+  const timeoutMs = Math.round(ctx.settings.http.timeoutSeconds * 1000);
+  const findings: Finding[] = [];
+  if (!facts.embedded) {
+    for (const [name, url] of [
+      ['base URL', facts.baseUrl],
+      ['quickstart URL', facts.quickstartUrl],
+    ] as const) {
+      if (url === undefined) continue;
+      const layers = await reach(name, new URL(url), facts, timeoutMs);
+      findings.push(...layers);
+      if (name === 'base URL' && layers.some((finding) => finding.status === 'fail'))
+        return findings;
+    }
+  }
+  findings.push(...(await keyAccepted(ctx)));
+  findings.push(
+    info(
+      'deprecation',
+      'GET /pets/{petId} (pets get) is deprecated: removed on 2030-12-05; use pets list --status',
+    ),
+  );
+  return findings;
+}

@@ -1,0 +1,157 @@
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { useConfigHome } from '../../helpers/config-home.js';
+import { MemoryKeyring } from '../../helpers/fake-keyring.js';
+import { sendJson, startTestServer, type TestServer } from '../../helpers/test-server.js';
+
+const cli = useConfigHome();
+const servers: { close: () => unknown }[] = [];
+afterEach(async () => {
+  for (const server of servers.splice(0)) await server.close();
+});
+
+interface Finding {
+  status: string;
+  check: string;
+  detail: string;
+  fix?: string;
+}
+
+async function doctor(args: string[] = [], options: Parameters<typeof cli.run>[1] = {}) {
+  const result = await cli.run(['doctor', '--json', ...args], { tty: false, ...options });
+  const findings = JSON.parse(result.out) as Finding[];
+  const failed = findings.filter((finding) => finding.status === 'fail');
+  return { ...result, findings, failed };
+}
+
+describe('petstore doctor', () => {
+  it('on a fresh machine (the sandbox) finds nothing wrong: exit 0', async () => {
+    const result = await doctor();
+    expect(result.code, result.err).toBe(0);
+    expect(result.failed).toEqual([]);
+    const checks = result.findings.map((finding) => finding.check);
+    expect(checks).toEqual(
+      expect.arrayContaining([
+        'node',
+        'config file',
+        'profile',
+        'key',
+        'proxy',
+        'HTTP',
+        'key accepted',
+      ]),
+    );
+    expect(result.findings.find((finding) => finding.check === 'profile')?.detail).toBe(
+      'sandbox: the default: no profile chosen',
+    );
+  });
+
+  it('a key the service refuses: the key check fails, exit 3', async () => {
+    const server: TestServer = await startTestServer((_req, res) =>
+      sendJson(res, 401, '{"code":"unauthorized","message":"API key invalid","status":401}'),
+    );
+    servers.push(server);
+    const result = await doctor([], {
+      env: { PETSTORE_BASE_URL: `${server.url}/v1`, PETSTORE_API_KEY: 'sk_test_refused_key' },
+    });
+    expect(result.code).toBe(3);
+    expect(result.failed.map((finding) => finding.check)).toEqual(['key accepted']);
+    expect(result.out + result.err).not.toContain('sk_test_refused_key');
+  });
+
+  it('a host that does not resolve: DNS fails, exit 7, and nothing past it is tried', async () => {
+    const result = await doctor([], {
+      env: {
+        PETSTORE_BASE_URL: 'https://animal-store.invalid/v1',
+        PETSTORE_API_KEY: 'sk_test_dns_key',
+      },
+    });
+    expect(result.code).toBe(7);
+    expect(result.failed.map((finding) => finding.check)).toEqual(['base URL: DNS']);
+  });
+
+  it('a self-signed certificate: TLS fails naming it, with its subject and days left, exit 7', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'petstore-doctor-tls-'));
+    execFileSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'ec',
+        '-pkeyopt',
+        'ec_paramgen_curve:prime256v1',
+        '-nodes',
+        '-keyout',
+        join(folder, 'key.pem'),
+        '-out',
+        join(folder, 'cert.pem'),
+        '-days',
+        '30',
+        '-subj',
+        '/CN=127.0.0.1',
+        '-addext',
+        'subjectAltName=IP:127.0.0.1',
+      ],
+      { stdio: 'ignore' },
+    );
+    const server = createServer(
+      { key: readFileSync(join(folder, 'key.pem')), cert: readFileSync(join(folder, 'cert.pem')) },
+      (_req, res) => res.end('[]'),
+    );
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    servers.push({ close: () => new Promise((resolve) => server.close(resolve)) });
+    const port = (server.address() as AddressInfo).port;
+    const result = await doctor([], {
+      env: {
+        PETSTORE_BASE_URL: `https://127.0.0.1:${port}/v1`,
+        PETSTORE_API_KEY: 'sk_test_tls_key',
+      },
+    });
+    expect(result.code).toBe(7);
+    const tls = result.failed.find((finding) => finding.check === 'base URL: TLS');
+    expect(tls?.detail).toMatch(
+      /certificate not trusted: self-signed certificate \(DEPTH_ZERO_SELF_SIGNED_CERT\); subject CN=127\.0\.0\.1; issuer CN=127\.0\.0\.1; (29|30) days left/,
+    );
+  });
+
+  it('an unreachable proxy: the connection to it fails, named, exit 7', async () => {
+    const result = await doctor([], {
+      env: {
+        PETSTORE_BASE_URL: 'https://animal-store.test/v1',
+        PETSTORE_API_KEY: 'sk_test_proxy_key',
+        HTTPS_PROXY: 'http://user:Secret99@127.0.0.1:9',
+      },
+    });
+    expect(result.code).toBe(7);
+    const failed = result.failed[0]!;
+    expect(failed.check).toBe('base URL: TCP');
+    expect(failed.detail).toContain('(the proxy http://user:****@127.0.0.1:9/)');
+    expect(result.out + result.err).not.toContain('Secret99');
+  });
+
+  it('a key in an OS keyring that does not answer: the key check fails, exit 3', async () => {
+    mkdirSync(join(cli.home, 'cfg'), { recursive: true, mode: 0o700 });
+    writeFileSync(
+      cli.configFile,
+      JSON.stringify({
+        schemaVersion: 1,
+        activeProfile: 'staging',
+        profiles: { staging: { baseUrl: 'https://staging.petstore.test/v1', keyStore: 'keyring' } },
+      }),
+      { mode: 0o600 },
+    );
+    const keyring = new MemoryKeyring();
+    keyring.unavailable = 'no answer within 2.5 s';
+    const result = await doctor([], { keyring });
+    expect(result.code).toBe(3);
+    const key = result.failed.find((finding) => finding.check === 'key');
+    expect(key?.detail).toBe('in the OS keyring, which cannot be used: no answer within 2.5 s');
+    expect(key?.fix).toContain('--insecure-storage');
+  });
+});
