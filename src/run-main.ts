@@ -10,6 +10,7 @@ import { outputFormatOrTable, resolveSettings, type RawGlobalOptions } from './c
 import { InterruptedError, OutputFailedError } from './core/errors.js';
 import { processIO, type Env, type IO } from './core/io.js';
 import { guardedIO, SecretRedactor } from './core/redact.js';
+import { withStatusLine } from './core/status-line.js';
 import { ExitCode, reportError } from './output/report-error.js';
 import { errorsAsJson } from './output/format.js';
 
@@ -58,7 +59,7 @@ export async function runMain(
   // Everything written goes through the last net: no key the run knows of is ever printed,
   // and nothing on stderr can drive the terminal.
   const redactor = new SecretRedactor();
-  io = guardedIO(io, redactor);
+  io = guardedIO(withStatusLine(io), redactor);
   let ctx: Context | undefined;
   let verbose = argv.includes('-v') || argv.includes('--verbose');
   /** Set once the global options are known; until then, derived from what was parsed. */
@@ -70,7 +71,13 @@ export async function runMain(
     // Known before any other setting is checked, so every error takes the requested form.
     jsonErrors = errorsAsJson(outputFormatOrTable(raw, env, io));
     const settings = resolveSettings(raw, env, io);
+    // Compiled before anything is sent: a bad expression is a usage error, found at once.
+    const query =
+      settings.query === undefined
+        ? undefined
+        : await (await import('./output/query.js')).compileQuery(settings.query);
     ctx = createContext({
+      query,
       io,
       env,
       settings,

@@ -39,6 +39,8 @@ export interface BulkPorts {
   say: (line: string) => void;
   /** Without rows, a line per pet on stderr while the table waits for the end. */
   announceCreated?: ((pet: Pet) => void) | undefined;
+  /** After each record this run sent settles (created, failed or unknown): for a progress line. */
+  onSettled?: ((ledger: Ledger) => void) | undefined;
 }
 
 export interface BulkOptions {
@@ -269,6 +271,7 @@ class BulkRun {
       this.recordFailure(index, pet, error);
     } finally {
       this.inFlight.delete(index);
+      this.ports.onSettled?.(this.ledger);
     }
   }
 

@@ -13,6 +13,8 @@ import { stringifyJson } from '../core/json.js';
 import { sanitizeLine } from '../core/sanitize.js';
 import { pickColumns } from '../output/columns.js';
 import { renderData, type Column } from '../output/render.js';
+import { Progress } from '../output/progress.js';
+import type { Query } from '../output/query.js';
 import { lineFormat, openRows, type RowsOptions, type RowWriter } from '../output/rows.js';
 import type { Settings } from './settings.js';
 import { missingKeyProblem, missingUrlProblem, unusableKeyError, type Target } from './target.js';
@@ -57,6 +59,8 @@ export interface Context {
   keyring(): Keyring;
   /** Keeps a secret (a key typed at a prompt) out of everything the run prints. */
   protectSecret(secret: string): void;
+  /** A progress line on stderr for long work: drawn only when --progress (auto: a terminal) wants it. */
+  progressLine(): Progress;
   /** Writes a request `--dry-run` would have sent, as JSON on stdout. */
   printRequest(request: unknown): void;
   /** The text with every secret the run knows masked: for what goes to files, not streams. */
@@ -84,10 +88,18 @@ export interface ContextDeps {
   transport?: Transport | undefined;
   /** Masks every key the run learns of in what `io` writes (main wraps io with it). */
   redactor: SecretRedactor;
+  /** --query, compiled: applied to every JSON the run prints. */
+  query?: Query | undefined;
   /** The OS keyring (tests give fakes); default: `selfCommand` run again as `__keyring`. */
   keyring?: Keyring | undefined;
   /** How to run this program again (node and bin/petstore.js); absent: no keyring. */
   selfCommand?: readonly string[] | undefined;
+}
+
+/** A row of output written as it comes, through --query: its result's line, or none. */
+function queriedLine(query: Query, row: unknown): string {
+  const result = query(row);
+  return result === null || result === undefined ? '' : stringifyJson(result) + '\n';
 }
 
 export const USER_AGENT = `petstore-cli/${__PETSTORE_VERSION__} node/${process.versions.node} ${process.platform}`;
@@ -114,6 +126,7 @@ export function createContext(deps: ContextDeps): Context {
     width: io.stdoutColumns,
     fields: view.fields,
     write: (text) => io.stdout.write(text),
+    query: deps.query,
   });
 
   const ctx: Context = {
@@ -140,7 +153,10 @@ export function createContext(deps: ContextDeps): Context {
     },
     lineRows(columns) {
       if (settings.output === 'table') return undefined;
-      const { header, line } = lineFormat(columns, settings.output);
+      const { query } = deps;
+      const { header, line } = query
+        ? { header: '', line: (row: unknown) => queriedLine(query, row) }
+        : lineFormat(columns, settings.output);
       return {
         header,
         line,
@@ -209,8 +225,12 @@ export function createContext(deps: ContextDeps): Context {
       redactor.add(secret);
     },
     redact: (text) => redactor.redact(text),
+    progressLine() {
+      return new Progress(settings.progress ? io.setStatus : undefined);
+    },
     printRequest(request) {
-      io.stdout.write(stringifyJson(request, settings.prettyJson) + '\n');
+      const value = deps.query ? deps.query(request) : request;
+      io.stdout.write(stringifyJson(value, settings.prettyJson) + '\n');
     },
     async close() {
       for (const cleanup of cleanups.splice(0)) await cleanup();

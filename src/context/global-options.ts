@@ -24,7 +24,9 @@ export type GlobalOptionKey =
   | 'quiet'
   | 'timeout'
   | 'retries'
-  | 'allowInsecureHttp';
+  | 'allowInsecureHttp'
+  | 'query'
+  | 'progress';
 
 export const GLOBAL_OPTIONS: readonly GlobalOption[] = [
   {
@@ -97,6 +99,21 @@ export const GLOBAL_OPTIONS: readonly GlobalOption[] = [
     flags: '--allow-insecure-http',
     description: 'allow sending the API key over plain http to a remote host',
     meaning: 'allow sending the key over `http://` to a remote host',
+  },
+  {
+    key: 'query',
+    flags: '--query <expr>',
+    description:
+      'JMESPath expression applied to the JSON output (a whole list buffers; -o ndjson applies it to each row)',
+    meaning:
+      'a JMESPath expression applied to what the command prints as JSON; a whole list is buffered for it, `-o ndjson` applies it to each row as it comes',
+  },
+  {
+    key: 'progress',
+    flags: '--progress <when>',
+    description: 'auto (stderr is a terminal), always or never',
+    meaning:
+      'a live progress line on stderr for long work: `auto` (when stderr is a terminal), `always`, `never`',
   },
 ];
 

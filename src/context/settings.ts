@@ -1,5 +1,6 @@
 import type { ClientSettings } from '../api/options.js';
 import { RETRIES, TIMEOUT_SECONDS } from '../core/contract.js';
+import { UsageError } from '../core/errors.js';
 import type { Env, IO } from '../core/io.js';
 import { parseDecimal, parseWholeNumber } from '../core/parse-number.js';
 import { colorEnabled } from '../output/color.js';
@@ -21,6 +22,10 @@ export interface Settings {
   quiet: boolean;
   /** The client settings the user chooses; passed to every client whole. */
   http: HttpSettings;
+  /** --query: a JMESPath expression over the JSON output (compiled when the run starts). */
+  query: string | undefined;
+  /** Whether long work draws a progress line on stderr. */
+  progress: boolean;
 }
 
 /** The part of a client's settings that comes from the command line. */
@@ -69,6 +74,15 @@ export function outputFormatOrTable(raw: RawGlobalOptions, env: Env, io: IO): Ou
   }
 }
 
+/** --progress: auto draws on a terminal's stderr only; never with --quiet. */
+function progressWanted(when: string | undefined, quiet: boolean, io: IO): boolean {
+  if (when !== undefined && !['auto', 'always', 'never'].includes(when)) {
+    throw new UsageError(`--progress must be auto, always or never, got "${when}"`);
+  }
+  if (quiet || when === 'never') return false;
+  return when === 'always' || io.stderrIsTTY;
+}
+
 export function resolveSettings(raw: RawGlobalOptions, env: Env, io: IO): Settings {
   const profile = lookup(raw, env, 'profile');
   const timeout = text(raw, 'timeout');
@@ -82,6 +96,8 @@ export function resolveSettings(raw: RawGlobalOptions, env: Env, io: IO): Settin
     prettyJson: io.stdoutIsTTY,
     verbose: raw.verbose === true,
     quiet: raw.quiet === true,
+    query: text(raw, 'query'),
+    progress: progressWanted(text(raw, 'progress'), raw.quiet === true, io),
     http: {
       timeoutSeconds:
         timeout === undefined

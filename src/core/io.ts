@@ -42,6 +42,11 @@ export interface IO {
    * once, until the returned function is called.
    */
   onSignal(listener: (signal: StopSignal) => void): () => void;
+  /**
+   * Draws one status line on stderr in place (a progress line), or clears it (undefined);
+   * anything else written to stderr clears it first. Absent: no status line (see withStatusLine).
+   */
+  setStatus?: ((text: string | undefined) => void) | undefined;
 }
 
 export type StopSignal = 'SIGINT' | 'SIGTERM';

@@ -14,6 +14,11 @@ export async function renderData<Row>(
   columns: readonly Column<Row>[],
   options: RenderOptions,
 ): Promise<void> {
+  if (!Array.isArray(data) && options.query) {
+    const value = options.query(projectRow(data, options.fields));
+    options.write(stringifyJson(value, options.pretty) + '\n');
+    return;
+  }
   if (!Array.isArray(data) && (options.format === 'json' || options.format === 'ndjson')) {
     const pretty = options.format === 'json' && options.pretty;
     options.write(stringifyJson(projectRow(data, options.fields), pretty) + '\n');

@@ -2,6 +2,7 @@ import { stringifyJson } from '../core/json.js';
 import type { Column } from './columns.js';
 import type { OutputFormat } from './format.js';
 import { csvField, tsvField } from './cells.js';
+import type { Query } from './query.js';
 
 export interface RowsOptions {
   format: OutputFormat;
@@ -13,6 +14,8 @@ export interface RowsOptions {
   /** The fields --fields chose, in order (the columns passed are already those). */
   fields?: readonly string[] | undefined;
   write: (text: string) => void;
+  /** --query: what is printed is its result, as JSON (a list whole, or each row in NDJSON). */
+  query?: Query | undefined;
 }
 
 /** Rows written as they arrive (a page at a time), in any output format. */
@@ -57,6 +60,36 @@ export function lineFormat<Row>(
   };
 }
 
+/**
+ * Rows through --query: in NDJSON each row's result as it comes (nothing for a null one), in
+ * any other format the whole list's, as JSON, once it is complete (the list is buffered).
+ */
+function queried<Row>(query: Query, options: RowsOptions): RowWriter<Row> {
+  const { write, fields, pretty } = options;
+  const rows: unknown[] = [];
+  let count = 0;
+  const perRow = options.format === 'ndjson';
+  return {
+    write(batch) {
+      for (const row of batch) {
+        const value = projectRow(row, fields);
+        if (!perRow) rows.push(value);
+        else {
+          const result = query(value);
+          if (result !== null && result !== undefined) write(stringifyJson(result) + '\n');
+        }
+      }
+      count += batch.length;
+    },
+    end() {
+      if (!perRow) write(stringifyJson(query(rows), pretty) + '\n');
+    },
+    get count() {
+      return count;
+    },
+  };
+}
+
 /** Rows formatted and written together, however many arrive at once. */
 const WRITE_WINDOW = 1000;
 
@@ -73,6 +106,7 @@ export async function openRows<Row>(
   options: RowsOptions,
 ): Promise<RowWriter<Row>> {
   const { write, fields, pretty } = options;
+  if (options.query) return queried(options.query, options);
   let count = 0;
   // A header row once, before the first row, or alone for an empty list.
   const delimited = (format: 'csv' | 'tsv') => {

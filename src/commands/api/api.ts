@@ -7,6 +7,7 @@ import type { RunVerb } from '../../cmdutil/run-verb.js';
 import type { Context } from '../../context/context.js';
 import { PetstoreError, ProtocolError } from '../../core/errors.js';
 import { sanitizeLine } from '../../core/sanitize.js';
+import { count } from '../../output/progress.js';
 import { PageFailure, printBody, printPages } from './print.js';
 import { toApiSpec, type ApiFlags, type ApiSpec } from './request-spec.js';
 
@@ -81,8 +82,22 @@ export async function runApi(ctx: Context, options: ApiOptions): Promise<void> {
   if (isSafeMethod(spec.method)) {
     const answer = await client.request(request, write);
     if (spec.include) include(ctx, answer);
-    if (spec.paginate) await printPages(ctx, pages(ctx, client, spec, answer));
-    else await printBody(ctx, answer.body);
+    if (spec.paginate) {
+      const progress = ctx.progressLine();
+      let items = 0;
+      let page = 0;
+      const counted = async function* (source: AsyncIterable<unknown[]>) {
+        for await (const batch of source) {
+          items += batch.length;
+          page++;
+          progress.update(() => `items ${count(items)} · pages ${count(page)}`);
+          yield batch;
+        }
+      };
+      await printPages(ctx, counted(pages(ctx, client, spec, answer))).finally(() =>
+        progress.done(),
+      );
+    } else await printBody(ctx, answer.body);
     return;
   }
   const unknown = {

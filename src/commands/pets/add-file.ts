@@ -8,6 +8,7 @@ import { journalReadError, readJournal, type JournalContents } from '../../bulk/
 import type { RunHeader } from '../../bulk/journal-entries.js';
 import { JournalWriter } from '../../bulk/journal-writer.js';
 import { planRun, type Plan, type RetryChoices } from '../../bulk/plan.js';
+import { bulkProgress } from '../../bulk/progress-line.js';
 import { digestInput, parsePetsFile, type InputDigests } from '../../bulk/records.js';
 import { runBulk } from '../../bulk/runner.js';
 import { readInputFile } from '../../cmdutil/read-input.js';
@@ -239,6 +240,7 @@ async function send(
 ): Promise<void> {
   const client = await ctx.client();
   const json = errorsAsJson(ctx.settings.output);
+  const progress = ctx.progressLine();
   const result = await runBulk(
     {
       createPet: (pet, write) => client.createPet(pet, write),
@@ -257,6 +259,7 @@ async function send(
         ),
       say: (line) => ctx.io.stderr.write(`${line}\n`),
       announceCreated: (pet) => ctx.notice(`created ${pet.id.toString()} ${pet.name}`),
+      onSettled: bulkProgress(progress, plan.send.length),
     },
     {
       total: digests.records.length,
@@ -269,7 +272,7 @@ async function send(
       target: run.target,
       resumeCommand: run.resume,
     },
-  );
+  ).finally(() => progress.done());
   if (result.forTable.length > 0) await ctx.render(result.forTable, PET_COLUMNS);
   const { summary, error } = concludeBulk(result, {
     target: run.target,

@@ -3,6 +3,7 @@ import { parseFields } from '../../cmdutil/fields.js';
 import { parseLimit, parseStatus } from '../../cmdutil/flags.js';
 import type { RunVerb } from '../../cmdutil/run-verb.js';
 import type { Context } from '../../context/context.js';
+import { count } from '../../output/progress.js';
 import { LIST_LIMIT, MAX_ITEMS } from '../../core/contract.js';
 import { parseWholeNumber } from '../../core/parse-number.js';
 import type { PetStatus } from '../../core/types.js';
@@ -51,14 +52,20 @@ export async function runPetsList(ctx: Context, options: PetsListOptions): Promi
     options.limit ??
     (follow ? Math.min(LIST_LIMIT.max, options.maxItems ?? LIST_LIMIT.max) : undefined);
   const rows = await ctx.openRows(PET_COLUMNS, { fields: options.fields });
+  const progress = follow ? ctx.progressLine() : undefined;
+  let pages = 0;
   const result = await walkPages({
     fetch: (next) => client.listPetsPage(next ?? { status: options.status, limit: pageSize }),
-    onPets: (pets) => rows.write(pets),
+    onPets: (pets) => {
+      rows.write(pets);
+      pages++;
+      progress?.update(() => `pets ${count(rows.count)} · pages ${count(pages)}`);
+    },
     follow,
     maxItems: options.maxItems,
     stopped: () => ctx.io.stdoutClosed(),
-  });
-  if (rows.count === 0 && ctx.settings.output === 'table') {
+  }).finally(() => progress?.done());
+  if (rows.count === 0 && ctx.settings.output === 'table' && ctx.settings.query === undefined) {
     ctx.notice('No animals match.');
     return;
   }

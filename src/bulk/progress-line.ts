@@ -1,0 +1,27 @@
+import { count, duration, type Progress } from '../output/progress.js';
+import type { Ledger } from './ledger.js';
+
+/**
+ * The progress line of a bulk run: what became of the records so far, of how many, the rate
+ * of this run's requests and the time left at that rate. E.g.
+ * "created 1,204 · failed 2 · unknown 0 · of 2,000 · 812/s · ETA 1s".
+ */
+export function bulkProgress(progress: Progress, toSend: number): (ledger: Ledger) => void {
+  let settled = 0;
+  return (ledger) => {
+    settled++;
+    progress.update((elapsed) => {
+      const counts = ledger.counts();
+      const created = counts.createdNow + counts.replayed + counts.createdEarlier;
+      const rate = elapsed > 0 ? settled / elapsed : 0;
+      const eta = rate > 0 ? ` · ETA ${duration((toSend - settled) / rate)}` : '';
+      return [
+        `created ${count(created)}`,
+        `failed ${count(counts.failed)}`,
+        `unknown ${count(counts.unknown)}`,
+        `of ${count(counts.records)}`,
+        `${count(Math.round(rate))}/s${eta}`,
+      ].join(' · ');
+    });
+  };
+}
