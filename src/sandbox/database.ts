@@ -46,10 +46,15 @@ export interface DatabaseOptions {
  * file no one can open again, and be lost. They are refused until the sandbox is restarted.
  */
 export class DatabaseGoneError extends Error {
-  constructor(path: string) {
-    super(`the sandbox's database file ${path} was deleted or replaced while it served it`);
+  constructor(path: string, what: 'database file' | 'write-ahead log' = 'database file') {
+    super(`the sandbox's ${what} ${path} was deleted or replaced while it served it`);
   }
 }
+
+type FileIdentity = { dev: number; ino: number };
+
+const sameFile = (a: FileIdentity | undefined, b: FileIdentity | undefined) =>
+  a?.dev === b?.dev && a?.ino === b?.ino;
 
 /** Every int64 id has been given: no pet can be added until the sandbox is reset. */
 export class IdsExhaustedError extends Error {
@@ -68,7 +73,11 @@ export class SandboxDatabase {
   private readonly idStart: bigint;
   private writesSinceWalCheck = 0;
   /** The file opened (device and inode), to tell it from one put in its place. */
-  private readonly file: { dev: number; ino: number } | undefined;
+  private readonly file: FileIdentity | undefined;
+  /** Its write-ahead log as last seen: where the commits not yet checkpointed live. */
+  private wal: FileIdentity | undefined;
+  /** Why writes are refused, once the database file or its log is gone. */
+  private gone: DatabaseGoneError | undefined;
   private readonly writes: WriteBatcher;
   private readonly keys: IdempotencyKeys;
   private readonly insertPet: StatementSync;
@@ -88,6 +97,7 @@ export class SandboxDatabase {
     this.idStart = options.idStart ?? 1n;
     this.db = openSandboxFile(path, options.durable === true);
     this.file = path === ':memory:' ? undefined : statSync(path);
+    if (this.file) this.wal = statSync(`${path}-wal`, { throwIfNoEntry: false });
     this.writes = new WriteBatcher(this.db, (count) => this.afterWrites(count));
     this.keys = new IdempotencyKeys(this.db);
     // One statement computes and takes the next id, atomically under SQLite's write lock.
@@ -196,13 +206,31 @@ export class SandboxDatabase {
    * the transaction is committed.
    */
   write<T>(work: () => T): Promise<T> {
-    if (this.file) {
-      const now = statSync(this.path, { throwIfNoEntry: false });
-      if (now?.dev !== this.file.dev || now.ino !== this.file.ino) {
-        return Promise.reject(new DatabaseGoneError(this.path));
-      }
-    }
+    if (this.file) this.gone ??= this.lostFile();
+    if (this.gone) return Promise.reject(this.gone);
     return this.writes.write(work);
+  }
+
+  /**
+   * Whether the database file or its write-ahead log was deleted or replaced. SQLite goes on
+   * writing to the files it has open, which no one can open again: commits would be lost at
+   * the next crash. A log deleted still holds commits already acknowledged, so they are first
+   * copied into the database file (a checkpoint reads the open log), then writes are refused.
+   */
+  private lostFile(): DatabaseGoneError | undefined {
+    const now = statSync(this.path, { throwIfNoEntry: false });
+    if (!sameFile(now, this.file)) return new DatabaseGoneError(this.path);
+    const wal = statSync(`${this.path}-wal`, { throwIfNoEntry: false });
+    if (this.wal === undefined || sameFile(wal, this.wal)) {
+      this.wal = wal;
+      return undefined;
+    }
+    try {
+      this.db.exec('PRAGMA wal_checkpoint(FULL)');
+    } catch {
+      // Nothing more can be saved: the refusal below still stops further loss.
+    }
+    return new DatabaseGoneError(`${this.path}-wal`, 'write-ahead log');
   }
 
   /** IdempotencyKeys.idempotent, in this database (run it with write()). */

@@ -2,6 +2,7 @@ import { request } from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startSandboxServer, type RunningSandbox } from '../../src/sandbox/server.js';
@@ -216,5 +217,29 @@ describe('a database file deleted while the sandbox serves it', () => {
     expect(lines).toHaveLength(1);
     expect(lines[0]).toContain('was deleted or replaced');
     expect((await getPet(base, 1)).name).toBe('Rex');
+  });
+
+  it('a deleted write-ahead log: the writes it acknowledged are saved, later ones refused', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'petstore-gone-'));
+    const file = join(folder, 'sandbox.db');
+    const lines: string[] = [];
+    const sandbox = await start(file, (line) => lines.push(line));
+    const base = sandbox.apiBaseUrl;
+    expect((await post(`${base}/pets`, '{"name":"Rex","categoryId":1}')).status).toBe(201);
+    rmSync(`${file}-wal`);
+    rmSync(`${file}-shm`);
+    for (const name of ['Tom', 'Kit']) {
+      const answer = await post(`${base}/pets`, JSON.stringify({ name, categoryId: 1 }));
+      expect(answer).toMatchObject({ status: 503, json: { code: 'database_gone', status: 503 } });
+    }
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain('write-ahead log');
+    // What a crash now would leave: the database file alone, read by another connection.
+    const reader = new DatabaseSync(file, { readOnly: true });
+    try {
+      expect(reader.prepare('SELECT name FROM pets').all()).toEqual([{ name: 'Rex' }]);
+    } finally {
+      reader.close();
+    }
   });
 });
