@@ -1,20 +1,47 @@
 import { IDEMPOTENT_REPLAYED_HEADER } from '../core/contract.js';
 import { ApiError, NetworkError, ProtocolError } from '../core/errors.js';
+import { snippet } from '../core/sanitize.js';
 import type { UnknownOutcome } from '../core/unknown-outcome.js';
 import { isSafeMethod, type HttpRequest, type HttpResponse, type Transport } from './http.js';
 import { isLasting, wasNeverSent } from './network-errors.js';
 import type { ClientOptions, WriteOptions } from './options.js';
 import { redactHeader } from './request.js';
-import { DEFAULT_BACKOFF, RETRYABLE_STATUSES, backoffDelay, parseRetryAfter } from './retry.js';
+import {
+  DEFAULT_BACKOFF,
+  MAX_RETRY_AFTER_MS,
+  RETRYABLE_STATUSES,
+  backoffDelay,
+  parseRetryAfter,
+} from './retry.js';
 import { scrubResponse, type Redact } from './scrub.js';
 import { brokenAnswer, outcomeUnknownError } from './write-outcome.js';
 
-/** Longest Retry-After the tool will wait; beyond it, the error is reported instead. */
-const MAX_RETRY_AFTER_MS = 30_000;
 const MAX_REDIRECTS = 5;
 /** First pause before a write with no answer is sent again (--retry-unknown). */
 const RESEND_BACKOFF_BASE_MS = 100;
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
+
+/** Where a redirect goes; a Location that is no URL is the service's error, said as such. */
+function redirectTarget(location: string, request: HttpRequest, status: number): URL {
+  try {
+    return new URL(location, request.url);
+  } catch {
+    const where = `"${snippet(location, 80)}", which is not a URL`;
+    const what = `the service redirected ${request.method} ${request.url.pathname} to ${where}`;
+    // A write answered with a redirect was not carried out; a read is a broken answer.
+    if (!isSafeMethod(request.method)) {
+      throw new ApiError(
+        status,
+        `http_${status}`,
+        `${what}; petstore does not send a write again elsewhere`,
+        {
+          hint: 'Check the base URL: petstore profile show.',
+        },
+      );
+    }
+    throw new ProtocolError(status, what, { hint: 'Check the base URL: petstore profile show.' });
+  }
+}
 
 const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
@@ -159,7 +186,7 @@ export class HttpChannel {
       const response = await this.exchange(current);
       const location = response.headers.location;
       if (!REDIRECT_STATUSES.has(response.status) || location === undefined) return response;
-      const target = new URL(location, current.url);
+      const target = redirectTarget(location, current, response.status);
       if (target.origin !== request.url.origin) {
         throw new ProtocolError(
           response.status,

@@ -20,7 +20,9 @@ import {
 } from './decode.js';
 import { isSafeMethod, type HttpMethod, type HttpRequest, type HttpResponse } from './http.js';
 import { resolveApiPath } from './api-path.js';
-import { linkTarget } from './link-header.js';
+import { linkTarget, type BrokenLink } from './link-header.js';
+
+export { BrokenLink, brokenLinkError } from './link-header.js';
 import type { ClientOptions, WriteOptions } from './options.js';
 import { buildRequest, joinUrl, preview, type RequestPreview } from './request.js';
 import type { Redact } from './scrub.js';
@@ -45,7 +47,7 @@ export interface PetsPage {
   pets: Pet[];
   /** The address this page was fetched from. */
   url: URL;
-  next: URL | undefined;
+  next: URL | BrokenLink | undefined;
 }
 
 function ownKeyRedactor(apiKey: string): Redact {
@@ -71,7 +73,7 @@ export interface AnyAnswer {
   body: unknown;
   url: URL;
   /** The page after this one, when the service links one (RFC 8288 rel="next"). */
-  next: URL | undefined;
+  next: URL | BrokenLink | undefined;
 }
 
 /**

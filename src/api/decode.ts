@@ -3,6 +3,7 @@ import { snippet } from '../core/sanitize.js';
 import { isInt64 } from '../core/int64.js';
 import { JsonTooDeepError, MAX_JSON_DEPTH, parseJson } from '../core/json.js';
 import type { HttpResponse } from './http.js';
+import { MAX_RETRY_AFTER_MS, parseRetryAfter } from './retry.js';
 import { scrubStrings, type Redact } from './scrub.js';
 
 const asIs: Redact = (text) => text;
@@ -107,6 +108,15 @@ const IDEMPOTENCY_KEY_HINT =
   'An Idempotency-Key stands for one request: send a different request with a new key (or none).';
 
 /** An error status becomes an ApiError; the spec's Error body supplies code and message. */
+/** What a Retry-After the client did not wait for (past its 30 s) asks of the user. */
+function retryAfterHint(response: HttpResponse): string | undefined {
+  if (response.status !== 429 && response.status !== 503) return undefined;
+  const waitMs = parseRetryAfter(response.headers['retry-after'], Date.now());
+  if (waitMs === undefined || waitMs <= MAX_RETRY_AFTER_MS) return undefined;
+  const seconds = Math.ceil(waitMs / 1000);
+  return `The service asks to wait ${seconds} s before trying again (Retry-After), longer than petstore waits on its own: run the command again after that.`;
+}
+
 export function errorFromResponse(
   response: HttpResponse,
   hints: Partial<Record<number, string>> = {},
@@ -114,7 +124,7 @@ export function errorFromResponse(
 ): ApiError {
   const { status } = response;
   const requestId = response.headers['x-request-id'];
-  const hint = hints[status];
+  const hint = hints[status] ?? retryAfterHint(response);
   const parsed = tryParse(response.text, redact);
   if (parsed.ok && isObject(parsed.value)) {
     const { code, message } = parsed.value;

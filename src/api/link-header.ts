@@ -1,10 +1,36 @@
+import { ProtocolError } from '../core/errors.js';
+import { snippet } from '../core/sanitize.js';
+
+/**
+ * A link whose target is not a URL. It cannot be followed, and taking it for no link would
+ * end a list early, looking complete: a walk that meets one fails instead.
+ */
+export class BrokenLink {
+  constructor(readonly target: string) {}
+}
+
+/** The error of a walk that meets a BrokenLink after page `page`. */
+export function brokenLinkError(link: BrokenLink, status: number, page: number): ProtocolError {
+  return new ProtocolError(
+    status,
+    `the service linked page ${page + 1} to "${snippet(link.target, 80)}", which is not a URL; the list may go on, but petstore cannot follow it`,
+    {
+      hint: 'Report this to the service; without --all (or --paginate) only the first page is read.',
+    },
+  );
+}
+
 /**
  * The target of the link with the given relation in an RFC 8288 `Link` header, resolved
  * against the URL of the response; undefined when there is none. Handles several links in one
  * header, quoted parameter values (commas and semicolons inside quotes) and a `rel` holding
- * several space-separated relations. A target that is not a valid URL counts as absent.
+ * several space-separated relations. A target that is not a valid URL is a BrokenLink.
  */
-export function linkTarget(header: string | undefined, rel: string, base: URL): URL | undefined {
+export function linkTarget(
+  header: string | undefined,
+  rel: string,
+  base: URL,
+): URL | BrokenLink | undefined {
   if (header === undefined) return undefined;
   const wanted = rel.toLowerCase();
   for (const link of splitLinks(header)) {
@@ -16,7 +42,7 @@ export function linkTarget(header: string | undefined, rel: string, base: URL): 
     try {
       return new URL(match[1]!, base);
     } catch {
-      return undefined;
+      return new BrokenLink(match[1]!);
     }
   }
   return undefined;

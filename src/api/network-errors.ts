@@ -14,7 +14,6 @@ const DESCRIPTIONS: Record<string, string> = {
   UND_ERR_BODY_TIMEOUT: 'timed out while reading the response',
   UND_ERR_SOCKET: 'connection closed unexpectedly',
   UND_ERR_ABORTED: 'request aborted',
-  UND_ERR_RES_CONTENT_LENGTH_MISMATCH: 'response was truncated',
   UND_ERR_PRX_CONN: 'could not connect through the proxy',
   UND_ERR_PRX_TLS: 'TLS to the proxy failed',
 };
@@ -99,7 +98,10 @@ export function isLasting(error: NetworkError): boolean {
  * programmers ("Proxy Authentication Required (407)", "Proxy response (403) !== 200 when HTTP
  * Tunneling"); this names the proxy and what to do. The service never saw the request.
  */
-export function proxyRefusal(error: unknown, proxy: string): NetworkError | undefined {
+export function proxyRefusal(
+  error: unknown,
+  { url: proxy, variable }: { url: string; variable: string },
+): NetworkError | undefined {
   const message = error instanceof Error ? error.message : '';
   const status = /Proxy Authentication Required \((\d{3})\)|Proxy response \((\d{3})\)/.exec(
     message,
@@ -114,8 +116,8 @@ export function proxyRefusal(error: unknown, proxy: string): NetworkError | unde
       : `the proxy ${proxy} refused to pass the request on (HTTP ${code}); the request did not reach the service`,
     {
       hint: credentials
-        ? 'Put the user and password in the proxy variable: HTTPS_PROXY=http://user:password@host:port (percent-encoded), or name the host in NO_PROXY.'
-        : 'Check that the proxy allows this host (HTTP_PROXY, HTTPS_PROXY), or name the host in NO_PROXY.',
+        ? `Put the user and password in ${variable}: ${variable}=http://user:password@host:port (percent-encoded), or name the host in NO_PROXY.`
+        : `Check that the proxy ${variable} names allows this host, or name the host in NO_PROXY.`,
       cause: error,
     },
   );

@@ -9,6 +9,39 @@ export interface ProxySettings {
   https?: string | undefined;
   /** Hosts never proxied (NO_PROXY), as given. */
   noProxy?: string | undefined;
+  /** The variables that set `http` and `https`, as spelled in the environment, for messages. */
+  httpVariable?: string | undefined;
+  httpsVariable?: string | undefined;
+}
+
+/** The proxy a request to this URL goes through, and the variable that named it, if any. */
+export function proxyFor(
+  proxy: ProxySettings,
+  url: URL,
+): { url: string; variable: string } | undefined {
+  if (url.protocol === 'https:' && proxy.https !== undefined) {
+    return { url: proxy.https, variable: proxy.httpsVariable ?? 'HTTPS_PROXY' };
+  }
+  if (proxy.http === undefined) return undefined;
+  return { url: proxy.http, variable: proxy.httpVariable ?? 'HTTP_PROXY' };
+}
+
+/**
+ * Whether NO_PROXY names this URL's host: `*`; a host exactly; `.example.com` or
+ * `*.example.com` for it and any host under it; each optionally with `:port`. The rules
+ * undici's EnvHttpProxyAgent applies, so messages say what it did.
+ */
+export function bypassesProxy(proxy: ProxySettings, url: URL): boolean {
+  const entries = (proxy.noProxy ?? '').split(/[,\s]+/).filter(Boolean);
+  const host = url.hostname.toLowerCase();
+  const port = Number(url.port || (url.protocol === 'https:' ? 443 : 80));
+  return entries.some((entry) => {
+    if (entry === '*') return true;
+    const [, name = entry, entryPort] = /^(.+):(\d+)$/.exec(entry) ?? [];
+    if (entryPort !== undefined && Number(entryPort) !== port) return false;
+    const wanted = name.toLowerCase().replace(/^\*/, '');
+    return wanted.startsWith('.') ? host.endsWith(wanted) : host === wanted;
+  });
 }
 
 const PROTOCOLS = new Set(['http:', 'https:', 'socks5:', 'socks:']);
@@ -51,6 +84,10 @@ function checked(found: { name: string; value: string } | undefined): string | u
     );
   }
   if (url.hostname === '') throw badProxy(name, value, 'it names no host');
+  // A proxy is a host and a port: undici refuses anything more, as "invalid url", deep inside.
+  if ((url.pathname !== '/' && url.pathname !== '') || /[?#\\]/.test(value)) {
+    throw badProxy(name, value, 'a proxy URL has no path, query or fragment');
+  }
   try {
     decodeURIComponent(url.username);
     decodeURIComponent(url.password);
@@ -66,16 +103,30 @@ function checked(found: { name: string; value: string } | undefined): string | u
  * is sent: undici would throw "Invalid URL" from deep inside, a bug to the user.
  */
 export function proxySettingsFromEnv(env: Env): ProxySettings {
-  const http = checked(variable(env, 'HTTP_PROXY'));
-  const https = checked(variable(env, 'HTTPS_PROXY'));
+  const httpVariable = variable(env, 'HTTP_PROXY');
+  const httpsVariable = variable(env, 'HTTPS_PROXY');
+  const http = checked(httpVariable);
+  const https = checked(httpsVariable);
   if (http === undefined && https === undefined) return {};
-  return { http, https, noProxy: variable(env, 'NO_PROXY')?.value };
+  return {
+    http,
+    https,
+    noProxy: variable(env, 'NO_PROXY')?.value,
+    ...(httpVariable && { httpVariable: httpVariable.name }),
+    ...(httpsVariable && { httpsVariable: httpsVariable.name }),
+  };
 }
 
-/** The passwords the proxy URLs hold, as written and decoded. */
+/**
+ * The passwords the proxy URLs hold, as written and decoded, and the credentials as they go in
+ * a Proxy-Authorization header (base64 of user:password), which a proxy may echo back.
+ */
 export function proxyPasswords(proxy: ProxySettings): string[] {
-  return [proxy.http, proxy.https].flatMap((url) => {
-    const password = url === undefined ? '' : new URL(url).password;
-    return password === '' ? [] : [password, decodeURIComponent(password)];
+  return [proxy.http, proxy.https].flatMap((href) => {
+    if (href === undefined) return [];
+    const { username, password } = new URL(href);
+    if (password === '') return [];
+    const basic = `${decodeURIComponent(username)}:${decodeURIComponent(password)}`;
+    return [password, decodeURIComponent(password), Buffer.from(basic).toString('base64')];
   });
 }

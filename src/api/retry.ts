@@ -1,4 +1,7 @@
 /** Statuses worth another try for a safe request: rate limited or a passing gateway fault. */
+/** Longest Retry-After the tool will wait; beyond it, the error is reported instead. */
+export const MAX_RETRY_AFTER_MS = 30_000;
+
 export const RETRYABLE_STATUSES = new Set([429, 502, 503, 504]);
 
 export interface BackoffPolicy {

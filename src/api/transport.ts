@@ -9,16 +9,31 @@ import {
   proxyRefusal,
   toNetworkError,
 } from './network-errors.js';
-import { maskProxyUrl, type ProxySettings } from './proxy-settings.js';
+import { bypassesProxy, maskProxyUrl, proxyFor, type ProxySettings } from './proxy-settings.js';
 import { isLoopbackHost } from './url-policy.js';
 import { BodyTooLarge, DeadlinePassed, exchangeText } from './text-exchange.js';
 
 const MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
 
+const NON_ASCII = /[^\p{ASCII}]/u;
+
+/**
+ * A header value as its sender wrote it. undici reads header bytes as Latin-1, so UTF-8 text
+ * arrives as mojibake: a zero-width space becomes "â" and two C1 controls, which sanitising
+ * leaves as "â", and then nothing hidden is seen inside a key. Valid UTF-8 is decoded as such.
+ */
+function headerText(value: string): string {
+  if (!NON_ASCII.test(value)) return value;
+  const bytes = Buffer.from(value, 'latin1');
+  const text = bytes.toString('utf8');
+  return Buffer.byteLength(text) === bytes.length && !text.includes('\ufffd') ? text : value;
+}
+
 function flattenHeaders(headers: Record<string, string | string[] | undefined>) {
   const flat: Record<string, string | undefined> = {};
   for (const [name, value] of Object.entries(headers)) {
-    flat[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
+    const joined = Array.isArray(value) ? value.join(', ') : value;
+    flat[name.toLowerCase()] = joined === undefined ? undefined : headerText(joined);
   }
   return flat;
 }
@@ -76,14 +91,38 @@ async function releaseAgents(id: string): Promise<void> {
  * a header, a status line or chunk that is not HTTP. The service was reached and answered
  * against the interface (exit 6, not retried), which is not "cannot reach" (exit 7).
  */
-function brokenHttp(error: unknown, req: HttpRequest): ProtocolError | undefined {
+/**
+ * What undici's errors say when the bytes that came back are not a valid HTTP response; these
+ * are the service's fault, and asking again would get the same. (A body cut short by a closed
+ * connection is a SocketError "other side closed": a network failure, retried.)
+ */
+function whyNotHttp(error: unknown): string | undefined {
   const name = (error as { name?: unknown } | undefined)?.name;
-  const code = errorCode(error);
-  if (name !== 'HTTPParserError' && code !== 'UND_ERR_HEADERS_OVERFLOW') return undefined;
-  const why =
-    code === 'UND_ERR_HEADERS_OVERFLOW'
-      ? 'its headers are larger than an HTTP client reads'
-      : (error as Error).message.replace(/^Response does not match the HTTP\/1\.1 protocol /, '');
+  const message = error instanceof Error ? error.message : '';
+  switch (errorCode(error)) {
+    case 'UND_ERR_HEADERS_OVERFLOW':
+      return 'its headers are larger than an HTTP client reads';
+    // The parser stopped after Content-Length was read: a header after it is invalid, or
+    // Content-Length is given twice or with Transfer-Encoding.
+    case 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH':
+      return 'its body does not match its Content-Length, or a header after Content-Length is invalid';
+    // undici's own checks: a status below 100, a 101 upgrade no one asked for.
+    case 'ERR_ASSERTION':
+      return 'its status line is not one a client can take (a status below 100, or an upgrade no one asked for)';
+    case 'UND_ERR_SOCKET':
+      return message === 'bad response'
+        ? 'it sent an interim (1xx) response no one asked for'
+        : undefined;
+    default:
+      return name === 'HTTPParserError'
+        ? message.replace(/^Response does not match the HTTP\/1\.1 protocol /, '')
+        : undefined;
+  }
+}
+
+function brokenHttp(error: unknown, req: HttpRequest): ProtocolError | undefined {
+  const why = whyNotHttp(error);
+  if (why === undefined) return undefined;
   return new ProtocolError(
     0,
     `the response to ${req.method} ${req.url.pathname} from ${req.url.host} is not valid HTTP: ${why}`,
@@ -138,7 +177,11 @@ export class UndiciTransport implements Transport {
   async send(req: HttpRequest): Promise<HttpResponse> {
     const { direct, proxied } = await this.agents;
     const onSocket = this.local !== undefined && req.url.origin === this.local.origin;
-    const viaProxy = !onSocket && proxied !== undefined && !isLoopbackHost(req.url.hostname);
+    const viaProxy =
+      !onSocket &&
+      proxied !== undefined &&
+      !isLoopbackHost(req.url.hostname) &&
+      !bypassesProxy(this.proxy, req.url);
     try {
       const response = await exchangeText(
         onSocket ? this.local.agent : viaProxy ? proxied : direct,
@@ -162,7 +205,7 @@ export class UndiciTransport implements Transport {
     } catch (error) {
       if (error instanceof BodyTooLarge) throw tooLarge(req, error.status);
       if (error instanceof DeadlinePassed) throw deadlineError(req.url, this.timeoutSeconds);
-      const refusal = viaProxy ? proxyRefusal(error, this.proxyFor(req.url)) : undefined;
+      const refusal = viaProxy ? proxyRefusal(error, this.proxyOf(req.url)) : undefined;
       if (refusal) throw refusal;
       const broken = brokenHttp(error, req);
       if (broken) throw broken;
@@ -173,16 +216,18 @@ export class UndiciTransport implements Transport {
         error,
         req.url,
         this.timeoutSeconds,
-        viaProxy ? this.proxyFor(req.url) : undefined,
+        viaProxy ? this.proxyOf(req.url).url : undefined,
       );
     }
   }
 
-  /** The proxy a request to this URL goes through, password masked, for messages. */
-  private proxyFor(url: URL): string {
-    const proxy =
-      url.protocol === 'https:' ? (this.proxy.https ?? this.proxy.http) : this.proxy.http;
-    return maskProxyUrl(proxy ?? 'the proxy');
+  /** The proxy a request to this URL goes through, password masked, and its variable. */
+  private proxyOf(url: URL): { url: string; variable: string } {
+    const proxy = proxyFor(this.proxy, url);
+    return {
+      url: maskProxyUrl(proxy?.url ?? 'the proxy'),
+      variable: proxy?.variable ?? 'HTTPS_PROXY',
+    };
   }
 
   async close(): Promise<void> {

@@ -49,11 +49,26 @@ const broken = fc.oneof(
     .map(
       ([code, text]) => `HTTP/1.1 200 OK\r\nx-bad: ${text}${String.fromCharCode(code)}x\r\n${BODY}`,
     ),
+  // The same bad header after Content-Length: undici then reports a length mismatch.
+  fc
+    .integer({ min: 0, max: 31 })
+    .filter((code) => code !== 9)
+    .map(
+      (code) =>
+        `HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 2\r\nx-a: a${String.fromCharCode(code)}b\r\n\r\n[]`,
+    ),
   fc.integer({ min: 1000, max: 99999 }).map((status) => `HTTP/1.1 ${status} OK\r\n${BODY}`),
+  fc
+    .integer({ min: 0, max: 99 })
+    .map((status) => `HTTP/1.1 ${String(status).padStart(3, '0')} OK\r\n${BODY}`),
   fc.constantFrom(
     'SSH-2.0-OpenSSH_9.6\r\n',
     'NOT HTTP AT ALL\r\n\r\n',
     'HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\nzz\r\n',
+    'HTTP/1.1 200 OK\r\ncontent-length: 2\r\ncontent-length: 3\r\n\r\n[]',
+    'HTTP/1.1 200 OK\r\ncontent-length: 2\r\ntransfer-encoding: chunked\r\n\r\n2\r\n[]\r\n0\r\n\r\n',
+    `HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 200 OK\r\n${BODY}`,
+    'HTTP/1.1 101 Switching Protocols\r\n\r\n',
   ),
 );
 

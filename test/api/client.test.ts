@@ -140,6 +140,29 @@ describe('listPets', () => {
     expect((error as Error).message).toContain('another origin (https://evil.test)');
   });
 
+  it('a redirect to a Location that is not a URL is the service’s error, for reads and writes', async () => {
+    for (const location of [
+      'http://[::1',
+      'http://a b/',
+      'http://:0/',
+      'http://127.0.0.1:99999/v1',
+    ]) {
+      nock(ORIGIN).get('/v1/pets').reply(302, '', { location });
+      const read = await client()
+        .instance.listPets()
+        .catch((e: unknown) => e);
+      expect(read, location).toBeInstanceOf(ProtocolError);
+      expect((read as Error).message).toContain('which is not a URL');
+      nock(ORIGIN).post('/v1/pets').reply(307, '', { location });
+      const write = await client()
+        .instance.createPet({ name: 'Rex', categoryId: 1 })
+        .catch((e: unknown) => e);
+      expect(write, location).toBeInstanceOf(ApiError);
+      expect((write as ApiError).status).toBe(307);
+      expect((write as Error).message).toContain('does not send a write again elsewhere');
+    }
+  });
+
   it('follows a same-origin redirect for GET', async () => {
     nock(ORIGIN).get('/v1/pets').reply(301, '', { location: '/v1/animals' });
     nock(ORIGIN, { reqheaders: { authorization: `Bearer ${KEY}` } })

@@ -1,8 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { linkTarget } from '../../src/api/link-header.js';
+import { BrokenLink, linkTarget } from '../../src/api/link-header.js';
 
 const base = new URL('https://api.test/v1/pets?limit=2');
-const next = (header: string | undefined) => linkTarget(header, 'next', base)?.href;
+const next = (header: string | undefined) => {
+  const target = linkTarget(header, 'next', base);
+  return target instanceof BrokenLink ? target : target?.href;
+};
 
 describe('Link header (RFC 8288)', () => {
   it('finds rel="next" among several links, resolved against the request', () => {
@@ -20,7 +23,17 @@ describe('Link header (RFC 8288)', () => {
     expect(next('')).toBeUndefined();
     expect(next('</v1/pets?x>; rel="nextpage"')).toBeUndefined();
     expect(next('/v1/pets; rel="next"')).toBeUndefined();
-    expect(next('<http://[bad>; rel="next"')).toBeUndefined();
+  });
+
+  it('a target that is not a URL is a broken link, never taken for no link', () => {
+    for (const target of [
+      'http://[::1',
+      'http://a b/',
+      'http://:0/',
+      'http://127.0.0.1:99999/v1',
+    ]) {
+      expect(next(`<${target}>; rel="next"`), target).toEqual(new BrokenLink(target));
+    }
   });
 
   it('keeps commas inside the target', () => {

@@ -1,7 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
+  bypassesProxy,
   maskProxyUrl,
+  proxyFor,
   proxyPasswords,
   proxySettingsFromEnv,
 } from '../../src/api/proxy-settings.js';
@@ -28,6 +30,10 @@ const malformed = fc.oneof(
   fc
     .tuple(fc.constantFrom('ftp', 'file', 'ws', 'gopher', 'mailto'), fc.domain())
     .map(([scheme, host]) => `${scheme}://${host}:21`),
+  // More than a host and a port: a path, a query, a fragment, a backslash.
+  fc
+    .tuple(fc.domain(), fc.constantFrom('/p', '/?q', '?q', '#f', '/#', '\\x', '/a/b', '/%2F'))
+    .map(([host, more]) => `http://${host}:8080${more}`),
 );
 
 describe('proxy variables', () => {
@@ -84,6 +90,36 @@ describe('proxy variables', () => {
     expect(proxyPasswords({ http: 'http://bob:s3cr%40t@proxy.test:3128/' })).toEqual([
       's3cr%40t',
       's3cr@t',
+      // What undici sends as Proxy-Authorization: Basic …, which a proxy may echo back.
+      Buffer.from('bob:s3cr@t').toString('base64'),
     ]);
+  });
+
+  it('NO_PROXY: a host, a domain with its hosts, a port, or everything', () => {
+    const through = (noProxy: string, url: string) =>
+      !bypassesProxy({ http: 'http://p.test:3128/', noProxy }, new URL(url));
+    expect(through('', 'https://api.test/v1')).toBe(true);
+    expect(through('*', 'https://api.test/v1')).toBe(false);
+    expect(through('api.test', 'https://API.test/v1')).toBe(false);
+    expect(through('api.test', 'https://x.api.test/v1')).toBe(true);
+    expect(through('.api.test', 'https://x.api.test/v1')).toBe(false);
+    expect(through('*.api.test', 'https://x.api.test/v1')).toBe(false);
+    expect(through('other.test, api.test:8443', 'https://api.test:8443/v1')).toBe(false);
+    expect(through('api.test:8443', 'https://api.test/v1')).toBe(true);
+    expect(through('api.test:443', 'https://api.test/v1')).toBe(false);
+  });
+
+  it('names the variable that set the proxy a request goes through', () => {
+    const settings = proxySettingsFromEnv({ http_proxy: 'http://p.test:1' });
+    expect(proxyFor(settings, new URL('https://api.test/'))).toEqual({
+      url: 'http://p.test:1/',
+      variable: 'http_proxy',
+    });
+    const both = proxySettingsFromEnv({
+      HTTP_PROXY: 'http://a.test:1',
+      HTTPS_PROXY: 'http://b.test:2',
+    });
+    expect(proxyFor(both, new URL('https://api.test/'))?.variable).toBe('HTTPS_PROXY');
+    expect(proxyFor(both, new URL('http://api.test/'))?.variable).toBe('HTTP_PROXY');
   });
 });

@@ -1,6 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { Command } from 'commander';
-import type { AnyAnswer, PetstoreClient } from '../../api/client.js';
+import {
+  BrokenLink,
+  brokenLinkError,
+  type AnyAnswer,
+  type PetstoreClient,
+} from '../../api/client.js';
 import { isSafeMethod } from '../../api/http.js';
 import { finishWrite, endInterrupted } from '../../cmdutil/finish-write.js';
 import type { RunVerb } from '../../cmdutil/run-verb.js';
@@ -46,6 +51,8 @@ async function* pages(
     yield answer.body;
     const next = answer.next;
     if (next === undefined || page >= MAX_PAGES || ctx.io.stdoutClosed()) return;
+    if (next instanceof BrokenLink)
+      throw new PageFailure(brokenLinkError(next, answer.status, page), page + 1);
     if (seen.has(next.href)) {
       throw new ProtocolError(
         answer.status,

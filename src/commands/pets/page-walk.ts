@@ -1,4 +1,4 @@
-import type { PetsPage } from '../../api/client.js';
+import { BrokenLink, brokenLinkError, type PetsPage } from '../../api/client.js';
 import { IncompleteListError, PetstoreError, ProtocolError } from '../../core/errors.js';
 import type { Pet } from '../../core/types.js';
 
@@ -64,6 +64,9 @@ export async function walkPages(walk: PageWalk): Promise<WalkResult> {
       lastPageUnlinked: next === undefined,
     };
     if (next === undefined || !walk.follow || reachedMax || walk.stopped?.()) return result;
+    if (next instanceof BrokenLink) {
+      throw new IncompleteListError(brokenLinkError(next, 200, pages), pets, pages + 1);
+    }
     emptyInARow = page.pets.length === 0 ? emptyInARow + 1 : 0;
     const loop = seen.has(next.href)
       ? `it linked page ${pages + 1} to an address it had already given (${next.pathname}${next.search})`

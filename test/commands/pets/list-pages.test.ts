@@ -149,6 +149,20 @@ describe('pets list across pages', () => {
     expect(err).toMatch(/another origin \(https:\/\/evil\.test\).*API key stays/);
   });
 
+  it('a next link that is not a URL fails the walk (exit 6), never passes for the end', async () => {
+    for (const target of ['http://[::1', 'http://a b/', '//', 'http://127.0.0.1:99999/v1']) {
+      nock(ORIGIN)
+        .get('/v1/pets')
+        .query(true)
+        .reply(200, JSON.stringify([pet(1)]), { ...JSON_TYPE, link: `<${target}>; rel="next"` });
+      const { code, out, err } = await list(['--all', '-o', 'ndjson']);
+      expect(code, target).toBe(6);
+      expect(out.trimEnd().split('\n')).toHaveLength(1);
+      expect(err).toContain('which is not a URL');
+      expect(err).not.toContain('whole list');
+    }
+  });
+
   it('--all without any Link says the one page is the whole list', async () => {
     nock(ORIGIN)
       .get('/v1/pets')
