@@ -8,7 +8,7 @@ import { configDir } from '../config/paths.js';
 import { apiKeyProblem } from '../core/api-key.js';
 import { MissingCredentialError, UsageError } from '../core/errors.js';
 import type { Env, IO } from '../core/io.js';
-import type { SecretRedactor } from '../core/redact.js';
+import { MIN_FINDABLE_SECRET, SecretRedactor } from '../core/redact.js';
 import { stringifyJson } from '../core/json.js';
 import { sanitizeLine } from '../core/sanitize.js';
 import { pickColumns } from '../output/columns.js';
@@ -186,6 +186,11 @@ export function createContext(deps: ContextDeps): Context {
       redactor.add(apiKey);
       const keyProblem = apiKeyProblem(apiKey);
       if (keyProblem) throw unusableKeyError(resolved, keyProblem);
+      if (!SecretRedactor.findable(apiKey)) {
+        ctx.warn(
+          `the API key has ${apiKey.length} characters, fewer than ${MIN_FINDABLE_SECRET}: too short to tell from data, so it is not masked where a service echoes it back`,
+        );
+      }
       const proxy = proxySettingsFromEnv(env);
       // A proxy's password is a secret of the run like the key: masked wherever it shows.
       for (const secret of proxyPasswords(proxy)) redactor.add(secret);

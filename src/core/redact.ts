@@ -11,88 +11,162 @@ export function maskKey(key: string): string {
   return `****${shown ? key.slice(-shown) : ''}`;
 }
 
-const SYNTAX = /[\\^$.*+?()[\]{}|/]/g;
 /**
- * Characters that sanitising removes later (control characters but tab and line feed, which it
- * turns into spaces; invisible format characters): hidden between a key's characters, they
- * must not hide it.
+ * A secret shorter than this is not searched for in text: it cannot be told from data (a key
+ * "1" is in every id), and masking it would corrupt what a service sends. Petstore masks such a
+ * key where it prints it itself, and warns that a service echoing it is not masked.
  */
-const HIDDEN_CLASS = '(?:(?![\\t\\n])[\\p{Cc}\\p{Cf}])';
-/** Whether a text holds one; a carriage return ending a line (CSV's CRLF) does not count. */
-const HIDDEN = /(?![\t\n\r])\p{Cc}|\p{Cf}|\r(?!\n)/u;
+export const MIN_FINDABLE_SECRET = 8;
 
+const SYNTAX = /[\\^$.*+?()[\]{}|/]/g;
 const escape = (text: string) => text.replace(SYNTAX, '\\$&');
 
-/** A pattern for one form of a secret, with hidden characters allowed between its characters. */
-function spreadPattern(form: string): string {
-  return Array.from(form, escape).join(`${HIDDEN_CLASS}*`);
-}
+/**
+ * What may hide a secret from a plain search: an escape (percent-encoding, a JSON \uXXXX or
+ * \/, a terminal's escape sequence) or a character sanitising removes later (control characters
+ * but tab and line feed, invisible format and default-ignorable characters). A carriage return
+ * ending a line (CSV's CRLF) does not count.
+ */
+// ESC, which starts a terminal's escape sequence, is one of the control characters.
+const MAY_HIDE = /[%\\]|(?![\t\n\r])\p{Cc}|\p{Cf}|\p{DI}|\r(?!\n)/u;
+const HIDDEN_CHARACTER = /^(?:(?![\t\n])\p{Cc}|\p{Cf}|\p{DI})$/u;
+const HEX2 = /^[0-9a-f]{2}$/i;
+const HEX4 = /^[0-9a-f]{4}$/i;
 
 /**
- * Each form a secret can take in text, with the mask that replaces it in that form, so that a
- * masked JSON string or URL stays valid: as is, JSON-escaped, percent-encoded.
+ * The text as a reader would take it, and where each of its characters came from: escapes
+ * decoded, hidden characters and terminal escape sequences dropped. `from[i]` and `to[i]` are
+ * the span of the original text that view character i stands for.
  */
-function forms(secret: string): [form: string, mask: string][] {
-  const mask = maskKey(secret);
-  const json = (text: string) => JSON.stringify(text).slice(1, -1);
-  return [
-    [secret, mask],
-    [json(secret), json(mask)],
-    [encodeURIComponent(secret), encodeURIComponent(mask)],
-  ];
+interface View {
+  text: string;
+  from: number[];
+  to: number[];
+}
+
+function decodedView(text: string): View {
+  const chars: string[] = [];
+  const from: number[] = [];
+  const to: number[] = [];
+  const push = (char: string, start: number, end: number) => {
+    if (HIDDEN_CHARACTER.test(char)) return;
+    chars.push(char);
+    from.push(start);
+    to.push(end);
+  };
+  for (let i = 0; i < text.length;) {
+    const char = text[i]!;
+    if (char === '%' && HEX2.test(text.slice(i + 1, i + 3))) {
+      push(String.fromCharCode(parseInt(text.slice(i + 1, i + 3), 16)), i, i + 3);
+      i += 3;
+    } else if (char === '\\' && text[i + 1] === 'u' && HEX4.test(text.slice(i + 2, i + 6))) {
+      push(String.fromCharCode(parseInt(text.slice(i + 2, i + 6), 16)), i, i + 6);
+      i += 6;
+    } else if (
+      char === '\\' &&
+      (text[i + 1] === '/' || text[i + 1] === '"' || text[i + 1] === '\\')
+    ) {
+      push(text[i + 1]!, i, i + 2);
+      i += 2;
+    } else if (char === '\u001b') {
+      i = afterEscapeSequence(text, i);
+    } else {
+      const whole = String.fromCodePoint(text.codePointAt(i)!);
+      push(whole, i, i + whole.length);
+      i += whole.length;
+    }
+  }
+  return { text: chars.join(''), from, to };
+}
+
+/** Where a terminal escape sequence starting at `at` (ESC) ends: a CSI's final byte, else one. */
+function afterEscapeSequence(text: string, at: number): number {
+  if (text[at + 1] !== '[') return Math.min(text.length, at + 2);
+  let i = at + 2;
+  while (i < text.length && /[\x20-\x3f]/.test(text[i]!)) i++;
+  return Math.min(text.length, i + 1);
+}
+
+/** A view of a view, spanning the original text: for an escape inside an escape (%2573). */
+function viewOfView(outer: View): View {
+  const inner = decodedView(outer.text);
+  return {
+    text: inner.text,
+    from: inner.from.map((start) => outer.from[start]!),
+    to: inner.to.map((end) => outer.to[end - 1]!),
+  };
+}
+
+/** The mask in the form the replaced text had, so a masked JSON string or URL stays valid. */
+function maskLike(original: string, mask: string): string {
+  if (original.includes('\\')) return JSON.stringify(mask).slice(1, -1);
+  if (original.includes('%')) return encodeURIComponent(mask);
+  return mask;
 }
 
 /**
  * Every secret the run has seen, and the means to keep them out of any text. Whatever the
- * source (a service echoing a key in an error, a verbose log, a table cell), a secret reaching
- * stdout or stderr through a redacting stream comes out masked. A service may also change it on
- * the way: letter case, invisible characters inside it; those are masked too. The client masks
- * responses as they arrive as well, before any text is cut short (an excerpt, a table cell),
- * since the start of a key cut off is no longer the key.
+ * source (a service echoing a key in an error, a verbose log, a table cell), a secret of 8
+ * characters or more reaching stdout or stderr through a redacting stream comes out masked. A
+ * service may also change it on the way: letter case, percent-encoding or JSON escapes of any
+ * of its characters, invisible characters or terminal escape sequences inside it; those are
+ * masked too. The client masks responses as they arrive as well, before any text is cut short
+ * (an excerpt, a table cell), since the start of a key cut off is no longer the key.
  */
 export class SecretRedactor {
-  /** form -> mask, longest form first, so a secret that contains another is masked whole. */
+  /** secret -> its mask. */
   private readonly masks = new Map<string, string>();
-  private ordered: string[] = [];
-  /** The forms as they are, in any letter case: small, so quick to build and to run. */
-  private plain: RegExp | undefined;
-  /**
-   * The forms with hidden characters allowed inside, made only for a text that holds such a
-   * character: this pattern takes milliseconds to compile, and almost no text needs it.
-   */
-  private spread: RegExp | undefined;
+  /** The secrets in any letter case, longest first, so one inside another is masked whole. */
+  private pattern: RegExp | undefined;
 
-  /** Masks this secret from now on, whatever its length: a short key is a key too. */
+  /** Whether a secret is long enough to be found in text (see MIN_FINDABLE_SECRET). */
+  static findable(secret: string): boolean {
+    return secret.length >= MIN_FINDABLE_SECRET;
+  }
+
+  /** Masks this secret from now on, when it is long enough to tell from data. */
   add(secret: string | undefined): void {
-    if (secret === undefined || secret === '') return;
-    let added = false;
-    for (const [form, mask] of forms(secret)) {
-      if (this.masks.has(form)) continue;
-      this.masks.set(form, mask);
-      added = true;
-    }
-    if (!added) return;
-    this.ordered = [...this.masks.keys()].sort((a, b) => b.length - a.length);
-    this.plain = new RegExp(this.ordered.map((form) => `(${escape(form)})`).join('|'), 'gi');
-    this.spread = undefined;
+    if (secret === undefined || !SecretRedactor.findable(secret) || this.masks.has(secret)) return;
+    this.masks.set(secret, maskKey(secret));
+    const ordered = [...this.masks.keys()].sort((a, b) => b.length - a.length);
+    this.pattern = new RegExp(ordered.map(escape).join('|'), 'giu');
   }
 
   redact(text: string): string {
-    if (this.plain === undefined) return text;
-    const masked = text.replace(this.plain, this.maskOf);
-    if (!HIDDEN.test(masked)) return masked;
-    this.spread ??= new RegExp(
-      this.ordered.map((form) => `(${spreadPattern(form)})`).join('|'),
-      'giu',
-    );
-    return masked.replace(this.spread, this.maskOf);
+    const pattern = this.pattern;
+    if (pattern === undefined) return text;
+    const masked = text.replace(pattern, (found) => this.maskOf(found));
+    if (!MAY_HIDE.test(masked)) return masked;
+    // Rarely needed, so built only then: the text as read, searched, mapped back; then once
+    // more with an escape inside an escape (%2573) decoded too.
+    const result = this.maskInView(masked, decodedView(masked));
+    if (!MAY_HIDE.test(result)) return result;
+    const view = decodedView(result);
+    return MAY_HIDE.test(view.text) ? this.maskInView(result, viewOfView(view)) : result;
   }
 
-  /** The mask of the form whose group matched (each form is one group, in `ordered`). */
-  private readonly maskOf = (...groups: unknown[]): string => {
-    const index = groups.findIndex((group, at) => at > 0 && group !== undefined);
-    return this.masks.get(this.ordered[index - 1]!)!;
-  };
+  /** The text with each secret the view shows replaced, in the original, by its mask. */
+  private maskInView(text: string, view: View): string {
+    const pattern = this.pattern!;
+    let result = '';
+    let copied = 0;
+    for (const match of view.text.matchAll(pattern)) {
+      const start = view.from[match.index]!;
+      const end = view.to[match.index + match[0].length - 1]!;
+      result += text.slice(copied, start) + maskLike(text.slice(start, end), this.maskOf(match[0]));
+      copied = end;
+    }
+    return copied === 0 ? text : result + text.slice(copied);
+  }
+
+  /** The mask of a secret found in any letter case. */
+  private maskOf(found: string): string {
+    const exact = this.masks.get(found);
+    if (exact !== undefined) return exact;
+    const lower = found.toLowerCase();
+    for (const [secret, mask] of this.masks) if (secret.toLowerCase() === lower) return mask;
+    return maskKey(found);
+  }
 }
 
 function redacting(output: Output, redactor: SecretRedactor): Output {

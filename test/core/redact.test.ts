@@ -48,9 +48,9 @@ describe('SecretRedactor', () => {
     expect(new URL(redactor.redact(url)).searchParams.get('k')).toBe(maskKey(key));
   });
 
-  it('masks a key of any length, and no mask holds the key it stands for', () => {
+  it('masks a key of 8 characters or more, and no mask holds the key it stands for', () => {
     fc.assert(
-      fc.property(fc.string({ minLength: 1, maxLength: 40 }), fc.string(), (key, around) => {
+      fc.property(fc.string({ minLength: 8, maxLength: 40 }), fc.string(), (key, around) => {
         // A key of asterisks only is its own mask's text: no such key exists.
         fc.pre(!/^\*+$/.test(key));
         const redactor = new SecretRedactor();
@@ -59,6 +59,68 @@ describe('SecretRedactor', () => {
         expect(masked.toLowerCase()).not.toContain(key.toLowerCase());
         expect(maskKey(key).toLowerCase()).not.toContain(key.toLowerCase());
       }),
+    );
+  });
+
+  it('a key too short to tell from data is never searched for: text stays exact', () => {
+    fc.assert(
+      fc.property(fc.string({ minLength: 1, maxLength: 7 }), fc.string(), (key, text) => {
+        const redactor = new SecretRedactor();
+        redactor.add(key);
+        expect(redactor.redact(`${text}${key}${text}`)).toBe(`${text}${key}${text}`);
+      }),
+    );
+    const redactor = new SecretRedactor();
+    redactor.add('1');
+    redactor.add('pet');
+    const json = '[{"id":1,"name":"petunia1","categoryId":11}]';
+    expect(redactor.redact(json)).toBe(json);
+  });
+
+  it('masks a key however a service spells it: any characters percent-encoded or \\u-escaped, hidden characters or terminal escapes inside', () => {
+    // Visible ASCII but the escape characters themselves: a key holding `%` or `\\` followed by
+    // hex digits reads differently in each encoding, and no reader can tell which was meant.
+    const visible = fc.string({
+      unit: fc
+        .integer({ min: 0x21, max: 0x7e })
+        .filter((code) => code !== 0x25 && code !== 0x5c)
+        .map((code) => String.fromCharCode(code)),
+      minLength: 8,
+      maxLength: 30,
+    });
+    const spelling = fc.constantFrom(
+      (c: string) => c,
+      (c: string) => c.toUpperCase(),
+      (c: string) => `%${c.charCodeAt(0).toString(16).padStart(2, '0')}`,
+      (c: string) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`,
+      (c: string) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+      (c: string) => `${c}\u200b`,
+      (c: string) => `${c}\u001b[0m`,
+      (c: string) => `${c}\u034f`,
+      (c: string) => `%25${c.charCodeAt(0).toString(16).padStart(2, '0')}`,
+    );
+    /** An independent reader: what a person or a program would take the text to say. */
+    const read = (text: string) =>
+      text
+        .replace(/%25([0-9a-f]{2})/gi, '%$1')
+        .replace(/%([0-9a-f]{2})/gi, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)))
+        .replace(/\\u([0-9a-f]{4})/gi, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)))
+        .replace(/\u001b\[[\x20-\x3f]*./g, '')
+        .replace(/[\p{Cc}\p{Cf}\p{DI}]/gu, '');
+    fc.assert(
+      fc.property(
+        visible,
+        fc.array(spelling, { minLength: 30, maxLength: 30 }),
+        fc.string({ maxLength: 10 }),
+        (key, spellings, around) => {
+          fc.pre(!/^\*+$/.test(key));
+          const redactor = new SecretRedactor();
+          redactor.add(key);
+          const spelled = Array.from(key, (c, i) => spellings[i]!(c)).join('');
+          const masked = redactor.redact(`${around} ${spelled} ${around}`);
+          expect(read(masked).toLowerCase()).not.toContain(key.toLowerCase());
+        },
+      ),
     );
   });
 

@@ -55,7 +55,7 @@ describe.runIf(existsSync(EXE) || required)('the single executable', () => {
   it('serves the sandbox, and talks to it as a client', async () => {
     const server = spawn(
       EXE,
-      ['sandbox', 'serve', '--port', '0', '--memory', '--api-key', 'k_exe'],
+      ['sandbox', 'serve', '--port', '0', '--memory', '--api-key', 'sk_test_k_exe_key'],
       {
         env: { PATH: '/usr/bin:/bin', HOME: freshHome() },
         stdio: ['ignore', 'ignore', 'pipe'],

@@ -6,7 +6,9 @@ import type { RunVerb } from '../../cmdutil/run-verb.js';
 import { sandboxDatabaseFile } from '../../config/paths.js';
 import type { Context } from '../../context/context.js';
 import { DEFAULT_SANDBOX_KEY, DEFAULT_SANDBOX_PORT, PORT } from '../../core/contract.js';
+import { apiKeyProblem } from '../../core/api-key.js';
 import { InterruptedError, UsageError } from '../../core/errors.js';
+import { MIN_FINDABLE_SECRET } from '../../core/redact.js';
 import type { StopSignal } from '../../core/io.js';
 import { parseInt64 } from '../../core/int64.js';
 import { parseWholeNumber } from '../../core/parse-number.js';
@@ -36,6 +38,24 @@ interface Flags extends FaultFlags {
   durable?: boolean;
 }
 
+/**
+ * A key the sandbox can accept and the client can keep out of its output: visible ASCII (what
+ * a header carries unchanged), 8 characters or more (a shorter one cannot be told from data).
+ */
+function checkedKey(key: string): string {
+  const problem =
+    apiKeyProblem(key) ??
+    (key.length < MIN_FINDABLE_SECRET
+      ? `it has ${key.length} characters, fewer than ${MIN_FINDABLE_SECRET}: petstore could not tell it from data to mask it`
+      : undefined);
+  if (problem) {
+    throw new UsageError(`--api-key is not a usable key: ${problem}`, {
+      hint: `Give a key of ${MIN_FINDABLE_SECRET} or more visible ASCII characters, e.g. --api-key sk_local_test.`,
+    });
+  }
+  return key;
+}
+
 export function toSandboxServeOptions(flags: Flags): SandboxServeOptions {
   if (flags.db !== undefined && flags.memory) {
     throw new UsageError('give --db FILE or --memory, not both');
@@ -48,7 +68,7 @@ export function toSandboxServeOptions(flags: Flags): SandboxServeOptions {
         : parseWholeNumber(flags.port, '--port', PORT),
     database: flags.db,
     memory: flags.memory === true,
-    apiKeys: flags.apiKey ?? [DEFAULT_SANDBOX_KEY],
+    apiKeys: (flags.apiKey ?? [DEFAULT_SANDBOX_KEY]).map(checkedKey),
     idStart:
       flags.idStart === undefined ? undefined : BigInt(parseInt64(flags.idStart, '--id-start')),
     durable: flags.durable === true,
