@@ -7,13 +7,17 @@ import { escapeInvisibleInJson } from './sanitize.js';
 
 const INTEGER_SOURCE = /^-?\d+$/;
 /**
- * Every integer beyond 2^53 (9007199254740992) has 16 digits or more: text without such a run
- * of digits holds none, and plain JSON.parse (several times faster than with a reviver) reads
- * it exactly.
+ * Every integer beyond 2^53 (9007199254740992) has 16 digits or more, and so does every number
+ * with a fraction that a double rounds to an integer (16.000000000000001): text without such a
+ * run of digits (a decimal point may sit inside it) holds neither, and plain JSON.parse
+ * (several times faster than with a reviver) reads it exactly.
  */
-const LONG_DIGIT_RUN = /\d{16}/;
-/** A number with a negative exponent may round to an integer it is not (1e-400 to 0). */
-const NEGATIVE_EXPONENT = /\d[eE]-/;
+const LONG_DIGIT_RUN = /\d(?:\.?\d){15}/;
+/**
+ * A number with an exponent may be an int64 a double cannot hold (1e18, 5.000000000000000001e17)
+ * or round to an integer it is not (1e-400 to 0): read from its text too.
+ */
+const EXPONENT = /\d[eE][+-]?\d/;
 
 /** Deeper than any document of the interface, and well within what the reviver can recurse. */
 export const MAX_JSON_DEPTH = 1000;
@@ -53,7 +57,7 @@ export function parseJson(text: string): unknown {
     JSON.parse(text); // malformed text is reported as such, whatever its depth
     throw new JsonTooDeepError();
   }
-  if (!LONG_DIGIT_RUN.test(text) && !NEGATIVE_EXPONENT.test(text)) {
+  if (!LONG_DIGIT_RUN.test(text) && !EXPONENT.test(text)) {
     return JSON.parse(text) as unknown;
   }
   return JSON.parse(text, (_key, value, context) =>
@@ -82,6 +86,8 @@ function integerOfLiteral(source: string): string | undefined {
   if (!match) return undefined;
   const [, sign, whole, fraction = '', exponent = '0'] = match;
   const digits = whole! + fraction;
+  // Zero, however written (0e999999999): never spelled out digit by digit.
+  if (/^0*$/.test(digits)) return '0';
   const point = whole!.length + Number(exponent);
   if (point <= 0) return /^0*$/.test(digits) ? '0' : undefined;
   if (!/^0*$/.test(digits.slice(point))) return undefined;
@@ -108,4 +114,33 @@ export function stringifyJson(value: unknown, pretty = false): string {
     text = JSON.stringify(value, bigintReplacer, indent);
   }
   return escapeInvisibleInJson(text);
+}
+
+/**
+ * The first key that one object of a JSON text gives twice, decoded (`"n\u0061me"` is "name");
+ * undefined when none does. JSON.parse keeps the last silently. The text must be valid JSON.
+ */
+export function firstDuplicateKey(text: string): string | undefined {
+  const objects: (Set<string> | undefined)[] = [];
+  let expectKey = false;
+  for (let i = 0; i < text.length; i++) {
+    const char = text[i];
+    if (char === '"') {
+      const start = i;
+      for (i++; text[i] !== '"'; i++) if (text[i] === '\\') i++;
+      const keys = objects.at(-1);
+      if (expectKey && keys) {
+        const key = JSON.parse(text.slice(start, i + 1)) as string;
+        if (keys.has(key)) return key;
+        keys.add(key);
+        expectKey = false;
+      }
+    } else if (char === '{') {
+      objects.push(new Set());
+      expectKey = true;
+    } else if (char === '[') objects.push(undefined);
+    else if (char === '}' || char === ']') objects.pop();
+    else if (char === ',') expectKey = objects.at(-1) !== undefined;
+  }
+  return undefined;
 }

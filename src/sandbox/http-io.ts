@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { JsonTooDeepError, parseJson, stringifyJson } from '../core/json.js';
+import { firstDuplicateKey, JsonTooDeepError, parseJson, stringifyJson } from '../core/json.js';
 import { randomHex } from '../core/random-hex.js';
 import type { Checked } from './validate.js';
 
@@ -107,11 +107,22 @@ export async function readJsonBody(req: IncomingMessage): Promise<unknown> {
   } catch {
     throw new HttpProblem(400, 'invalid_json', 'the body is not valid UTF-8');
   }
+  let value: unknown;
   try {
-    return parseJson(text);
+    value = parseJson(text);
   } catch (error) {
     throw error instanceof JsonTooDeepError
       ? new HttpProblem(400, 'invalid_body', `the body is ${error.message}`)
       : new HttpProblem(400, 'invalid_json', 'the body is not valid JSON');
   }
+  // JSON.parse keeps the last of two equal keys: storing that would not be what was sent.
+  const twice = firstDuplicateKey(text);
+  if (twice !== undefined) {
+    throw new HttpProblem(
+      400,
+      'duplicate_field',
+      `the body gives the field ${JSON.stringify(twice)} twice; give each field once`,
+    );
+  }
+  return value;
 }

@@ -17,8 +17,12 @@ export interface NewPetInput {
   status: string | undefined;
 }
 
-/** Characters that show nothing: controls, format characters, separators, blanks. */
-const INVISIBLE = /[\p{Cc}\p{Cf}\p{Z}\s\u115f\u1160\u3164\uffa0]/gu;
+/**
+ * Characters that show nothing on their own: controls, format characters, separators, blanks,
+ * default-ignorable characters (fillers, variation selectors, U+034F), combining marks with no
+ * base to sit on, and the blank braille pattern.
+ */
+const INVISIBLE = /[\p{Cc}\p{Cf}\p{Z}\s\p{DI}\p{M}\u2800]/gu;
 
 /**
  * What is wrong with a name: one the sandbox could not store as it is (a lone surrogate, which

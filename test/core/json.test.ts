@@ -119,4 +119,35 @@ describe('numbers a double would round to an integer they are not', () => {
       }),
     );
   });
+
+  it('an int64 in exponent form, however its digits and exponent are split, is that integer', () => {
+    fc.assert(
+      fc.property(
+        fc.bigInt({ min: -(2n ** 63n), max: 2n ** 63n - 1n }),
+        fc.integer({ min: 0, max: 19 }),
+        fc.nat(3),
+        fc.constantFrom('e', 'E', 'e+'),
+        (n, shift, trailing, e) => {
+          // n = digits * 10^exponent with the point moved `shift` places left.
+          fc.pre(n !== 0n || trailing === 0);
+          const negative = n < 0n;
+          const digits = (negative ? -n : n).toString() + '0'.repeat(trailing);
+          const point = Math.max(1, digits.length - shift);
+          const mantissa = `${digits.slice(0, point)}${point < digits.length ? `.${digits.slice(point)}` : ''}`;
+          const exponent = digits.length - point - trailing;
+          const plus = exponent >= 0 && e.endsWith('+') ? '+' : '';
+          const literal = `${negative ? '-' : ''}${mantissa}${e[0]}${plus}${exponent}`;
+          const parsed = parseJson(`{"categoryId":${literal}}`) as { categoryId: number | bigint };
+          expect(
+            typeof parsed.categoryId === 'number' || typeof parsed.categoryId === 'bigint',
+          ).toBe(true);
+          expect(BigInt(parsed.categoryId), literal).toBe(n);
+        },
+      ),
+    );
+    for (const literal of ['1e16', '5e17', '1e18', '1.0e18', '1E18', '123456789012345678e1']) {
+      expect(isInt64((parseJson(`[${literal}]`) as unknown[])[0]), literal).toBe(true);
+    }
+    expect(parseJson('[0e999999999]')).toEqual([0]);
+  });
 });

@@ -32,7 +32,7 @@ function post(
   url: string,
   body: string,
   extraHeaders: [string, string][] = [],
-): Promise<{ status: number; json: Record<string, unknown> }> {
+): Promise<{ status: number; json: Record<string, unknown>; text: string }> {
   const headers: string[] = [
     'host',
     new URL(url).host,
@@ -51,6 +51,7 @@ function post(
           resolve({
             status: res.statusCode ?? 0,
             json: JSON.parse(text) as Record<string, unknown>,
+            text,
           });
         } catch (error) {
           reject(error instanceof Error ? error : new Error(String(error)));
@@ -71,10 +72,17 @@ async function getPet(base: string, id: unknown): Promise<Record<string, unknown
 
 const lone = fc.constantFrom('\ud800', '\udfff', 'a\ud83d', '\ude00b');
 const invisible = fc
-  .array(fc.constantFrom('\u200b', '\u200d', '\ufeff', '\u202e', ' ', '\u3000', '\u00ad', '\t'), {
-    minLength: 1,
-    maxLength: 6,
-  })
+  .array(
+    fc.constantFrom(
+      ...['\u200b', '\u200d', '\ufeff', '\u202e', ' ', '\u3000', '\u00ad', '\t'],
+      // Default-ignorable, combining marks alone, the blank braille pattern.
+      ...['\u034f', '\ufe0f', '\u17b4', '\u17b5', '\u3164', '\u115f', '\u0301', '\u20dd', '\u2800'],
+    ),
+    {
+      minLength: 1,
+      maxLength: 6,
+    },
+  )
   .map((chars) => chars.join(''));
 
 describe('names', () => {
@@ -109,7 +117,10 @@ describe('names', () => {
 
   it('are refused when they hold a lone surrogate, or nothing visible', async () => {
     const sandbox = await start();
-    for (const name of ['\ud800', 'Rex\udfff', '\u200b\u200d', ' \u3000 ', '\u202e']) {
+    for (const name of [
+      ...['\ud800', 'Rex\udfff', '\u200b\u200d', ' \u3000 ', '\u202e'],
+      ...['\u034f', '\ufe0f\ufe0f', '\u17b4\u17b5', '\u2800', '\u0301\u0308', '\u3164 \u115f'],
+    ]) {
       const answer = await post(
         `${sandbox.apiBaseUrl}/pets`,
         JSON.stringify({ name, categoryId: 1 }),
@@ -181,7 +192,40 @@ describe('Idempotency-Key', () => {
   });
 });
 
+describe('a body that gives a field twice', () => {
+  it('is refused with 400 duplicate_field, however the key is spelled, and nothing is stored', async () => {
+    const sandbox = await start();
+    for (const body of [
+      '{"name":"first","name":"second","categoryId":1}',
+      '{"name":"Rex","categoryId":1,"categoryId":2}',
+      '{"name":"Rex","n\\u0061me":"Max","categoryId":1}',
+    ]) {
+      const answer = await post(`${sandbox.apiBaseUrl}/pets`, body);
+      expect(answer, body).toMatchObject({ status: 400, json: { code: 'duplicate_field' } });
+    }
+    const nested = '{"name":"Rex","categoryId":1,"status":"sold"}';
+    expect((await post(`${sandbox.apiBaseUrl}/pets`, nested)).status).toBe(201);
+  });
+});
+
 describe('categoryId', () => {
+  it('an int64 in exponent form is that integer, exactly', async () => {
+    const sandbox = await start();
+    for (const [literal, id] of [
+      ['1e16', '10000000000000000'],
+      ['1.0e18', '1000000000000000000'],
+      ['1E18', '1000000000000000000'],
+      ['4.611686018427387904e18', '4611686018427387904'],
+    ]) {
+      const answer = await post(
+        `${sandbox.apiBaseUrl}/pets`,
+        `{"name":"Rex","categoryId":${literal}}`,
+      );
+      expect(answer.status, literal).toBe(201);
+      expect(answer.text, literal).toContain(`"categoryId":${id}`);
+    }
+  });
+
   it('a number that is no integer is refused, however close to one', async () => {
     const sandbox = await start();
     for (const literal of [
