@@ -24,15 +24,24 @@ const INVISIBLE_BUT_BREAKS = /(?![\t\n\r])[\p{Cc}\p{Cf}]/gu;
 const UNICODE_BREAKS = /[\u2028\u2029]/g;
 const NEEDS_QUOTES = /[",\r\n]/;
 /**
- * What a spreadsheet runs as a formula (CSV injection, OWASP): a cell starting with = + - @,
- * also after leading blanks or line breaks, or in their full-width forms; or starting with a
- * tab or carriage return.
+ * What a spreadsheet runs as a formula (CSV injection, OWASP): a cell whose first character,
+ * after any blanks or line breaks (every Unicode white space, U+2028 and U+3000 too) and
+ * invisible default-ignorable characters, is = + - @ in any form that normalises to one
+ * (full-width, small) or the minus sign U+2212; or a cell starting with a tab or CR.
  */
-const FORMULA_START = /^(?:[\t\r\n \u3000]*[=+\-@\uFF1D\uFF0B\uFF0D\uFF20]|[\t\r])/;
+const LEADING_BLANKS = /^[\p{White_Space}\p{DI}]*/u;
+const FORMULA_SIGN = /^[=+\-@\u2212]/;
+
+function startsFormula(text: string): boolean {
+  if (text.startsWith('\t') || text.startsWith('\r')) return true;
+  const rest = text.replace(LEADING_BLANKS, '');
+  if (rest === '') return false;
+  return FORMULA_SIGN.test(String.fromCodePoint(rest.codePointAt(0)!).normalize('NFKC'));
+}
 
 /** Text a spreadsheet would run as a formula gets a leading apostrophe; numbers never. */
 function guarded(value: unknown, text: string): string {
-  return typeof value === 'string' && FORMULA_START.test(text) ? `'${text}` : text;
+  return typeof value === 'string' && startsFormula(text) ? `'${text}` : text;
 }
 
 /**

@@ -1,3 +1,5 @@
+import { sanitizeLine } from '../core/sanitize.js';
+
 export interface JUnitCase {
   name: string;
   outcome: 'pass' | 'fail' | 'skip';
@@ -5,9 +7,13 @@ export interface JUnitCase {
   detail: string;
 }
 
+/**
+ * Text for an XML attribute: sanitised as for a terminal (a CI page shows it to a person: no
+ * bidirectional overrides, controls or invisible characters), then only characters XML allows.
+ */
 function escapeXml(text: string): string {
-  return text
-    .replace(/[^\t\n\r\u0020-\ud7ff\ue000-\ufffd]/gu, '')
+  return sanitizeLine(text)
+    .replace(/[^\t\n\r\u0020-\ud7ff\ue000-\ufffd\u{10000}-\u{10ffff}]/gu, '')
     .replace(/&/g, '&amp;')
     .replace(/</g, '&lt;')
     .replace(/>/g, '&gt;')

@@ -30,12 +30,27 @@ function displayWidth(text: string): number {
   return PRINTABLE_ASCII.test(text) ? text.length : tableUtils.strlen(text);
 }
 
-/** The text cut to `width` columns, with an ellipsis when it was longer. */
+let graphemes: Intl.Segmenter | undefined;
+
+/**
+ * The text cut to `width` columns, with an ellipsis when it was longer. Cut between whole
+ * characters as a reader sees them (grapheme clusters: an emoji, a letter with its accents),
+ * never inside a surrogate pair, and measured in columns, not in UTF-16 units.
+ */
 function fitted(text: string, width: number): string {
   if (displayWidth(text) <= width) return text;
-  return PRINTABLE_ASCII.test(text)
-    ? text.slice(0, Math.max(0, width - ELLIPSIS.length)) + ELLIPSIS
-    : tableUtils.truncate(text, width, ELLIPSIS);
+  const room = Math.max(0, width - ELLIPSIS.length);
+  if (PRINTABLE_ASCII.test(text)) return text.slice(0, room) + ELLIPSIS;
+  graphemes ??= new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+  let kept = '';
+  let used = 0;
+  for (const { segment } of graphemes.segment(text)) {
+    const columns = displayWidth(segment);
+    if (used + columns > room) break;
+    kept += segment;
+    used += columns;
+  }
+  return kept + ELLIPSIS;
 }
 
 /**

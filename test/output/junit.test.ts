@@ -12,4 +12,15 @@ describe('renderJUnit', () => {
     expect(xml).toContain('<failure message="bad &lt;x&gt;"/>');
     expect(xml).toContain('timestamp="2026-11-22T00:00:00.000Z"');
   });
+
+  it('keeps what a CI page would show a person safe, and every character XML can hold', () => {
+    const detail = 'evil\u202e\u2066txt\u009b31m\r\u200b\u3164 pet 🐕 名前';
+    const xml = renderJUnit(
+      's',
+      [{ name: 'n', outcome: 'fail', durationMs: 1, detail }],
+      new Date('2026-11-22T00:00:00Z'),
+    );
+    expect(xml).toContain('<failure message="eviltxt31m pet 🐕 名前"/>');
+    expect(xml).not.toMatch(/[\u202e\u2066\u009b\r\u200b\u3164]/);
+  });
 });

@@ -89,6 +89,22 @@ describe('tables', () => {
     expect(Math.max(...lines.map((line) => line.length))).toBeLessThanOrEqual(30);
     expect(renderTable(pets, petColumns, { color: false })).toContain('narrow terminal');
   });
+  it('cuts text of any script between whole characters, and fits the width in columns', () => {
+    fc.assert(
+      fc.property(
+        fc.string({ unit: 'grapheme', minLength: 1, maxLength: 60 }),
+        fc.integer({ min: 20, max: 60 }),
+        (name, width) => {
+          const rows = [{ id: 1n, name, status: 'sold' }];
+          const text = renderTable(rows, petColumns, { color: false, width });
+          expect(text.isWellFormed()).toBe(true);
+          for (const line of text.split('\n')) {
+            expect(tableUtils.strlen(line)).toBeLessThanOrEqual(width);
+          }
+        },
+      ),
+    );
+  });
   it('keeps later batches aligned to the first', () => {
     const table = new TableWriter(petColumns, { color: false });
     const first = table.rows([pets[1]!]);
@@ -286,8 +302,19 @@ describe('tables of any size and content', () => {
 });
 
 describe('CSV and TSV fields of any text', () => {
-  const starts = fc.constantFrom('=', '+', '-', '@', '\uFF1D', '\uFF0B', '\uFF0D', '\uFF20');
-  const blanks = fc.array(fc.constantFrom(' ', '\t', '\r', '\n', '\u3000'), { maxLength: 3 });
+  // Every form a spreadsheet may take for = + - @: full-width, small, the minus sign.
+  const starts = fc.constantFrom(
+    ...['=', '+', '-', '@', '\uFF1D', '\uFF0B', '\uFF0D', '\uFF20'],
+    ...['\uFE66', '\uFE62', '\uFE63', '\uFE6B', '\u2212'],
+  );
+  // Every kind of blank and line break, and characters that show nothing.
+  const blanks = fc.array(
+    fc.constantFrom(
+      ...[' ', '\t', '\r', '\n', '\u3000', '\u00a0', '\u2003', '\u2028', '\u2029', '\u1680'],
+      ...['\u205f', '\u180e', '\u034f', '\u200b', '\ufeff', '\u0085'],
+    ),
+    { maxLength: 3 },
+  );
 
   it('never leave a formula for a spreadsheet to run, after blanks or in full-width forms', () => {
     fc.assert(
