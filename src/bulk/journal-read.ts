@@ -76,6 +76,9 @@ function apply(
     return undefined;
   }
   if (entry.type === 'sending') {
+    // Only a record that failed or is unknown is ever sent again.
+    if (known?.outcome === 'created')
+      return `record ${entry.record} sent again after it was created`;
     const digest = entry.digest ?? known?.digest;
     const key = entry.key ?? known?.key;
     if (digest === undefined || key === undefined) {
@@ -93,6 +96,7 @@ function apply(
   }
   switch (entry.type) {
     case 'created':
+      if (known.outcome === 'created') return `record ${entry.record} created twice`;
       states.set(entry.record, {
         outcome: 'created',
         digest: known.digest,
@@ -140,20 +144,54 @@ function settleQueued(
   return settled;
 }
 
-/**
- * Whether the line at `index` that is not JSON can be a line torn by a crash: the last one,
- * with no line break after it (every entry is written with its line break, in one write), or
- * one a resumed run found torn and ended before its header.
- */
-function tornByCrash(lines: string[], index: number, endsWithBreak: boolean): boolean {
-  const rest = lines.slice(index + 1).findIndex((line) => line !== '');
-  if (rest === -1) return index === lines.length - 1 && !endsWithBreak;
+function resumesAfterTornLine(line: string): boolean {
   try {
-    const next = parseJson(lines[index + 1 + rest]!) as Partial<RunHeader> | null;
+    const next = parseJson(line) as Partial<RunHeader> | null;
     return next?.type === 'resume' && next.afterTornLine === true;
   } catch {
     return false;
   }
+}
+
+/**
+ * The journal's header after `entry`: the first must be a run's, every later one a resume of
+ * the same input and batch (a second run header is two journals joined).
+ */
+function nextHeader(
+  path: string,
+  line: number,
+  header: RunHeader | undefined,
+  entry: RunHeader,
+): RunHeader {
+  if (!header) {
+    if (entry.type !== 'run') throw notAJournal(path);
+    return entry;
+  }
+  if (entry.type === 'run') throw damaged(path, line, 'a second run header (two journals joined)');
+  if (entry.records !== header.records) throw damaged(path, line, 'a resumed run of another input');
+  // A journal of an earlier version: its first resume chose the batch.
+  if (header.batch === undefined) return { ...header, batch: entry.batch };
+  if (entry.batch !== header.batch) throw damaged(path, line, 'a resumed run of another batch');
+  return header;
+}
+
+/** The lines of a file, decoded one at a time: no string as large as the file is ever made. */
+function* linesOf(bytes: Buffer): Generator<string> {
+  for (let start = 0; start < bytes.length;) {
+    const end = bytes.indexOf(0x0a, start);
+    const stop = end === -1 ? bytes.length : end;
+    yield bytes.toString('utf8', start, stop);
+    start = stop + 1;
+  }
+}
+
+/**
+ * What a line cut short by a crash can hold: the start of an entry as the writer writes it
+ * (`{"type":"…`), or, after a power loss, the zeros a file system leaves where data was lost.
+ */
+function tornText(line: string): boolean {
+  const start = '{"type":"';
+  return start.startsWith(line) || line.startsWith(start) || /^\0+$/.test(line);
 }
 
 /**
@@ -165,47 +203,58 @@ export function readJournal(path: string, boot?: string): Promise<JournalContent
 }
 
 function readJournalNow(path: string, boot: string | undefined): JournalContents {
-  let text: string;
+  let bytes: Buffer;
   try {
-    text = readRegularFile(path, JOURNAL_MAX_BYTES).toString('utf8');
+    bytes = readRegularFile(path, JOURNAL_MAX_BYTES);
   } catch (error) {
     throw journalReadError(path, error);
   }
-  const lines = text.split('\n');
   let header: RunHeader | undefined;
   /** The boot of the run whose lines are being read (its header's). */
   let writtenIn: string | undefined;
   const states = new Map<number, RecordState | Queued>();
-  for (const [index, line] of lines.entries()) {
-    if (line === '') continue;
+  /** A line that is no entry, kept until what follows it says whether a crash tore it. */
+  let torn: { line: number; why: string } | undefined;
+  let number = 0;
+  for (const line of linesOf(bytes)) {
+    number++;
+    if (torn) {
+      // A line is torn by a crash only when the run that resumed after it said so.
+      if (!header) throw notAJournal(path);
+      if (!resumesAfterTornLine(line)) throw damaged(path, torn.line, torn.why);
+      torn = undefined;
+    }
+    if (line === '') {
+      if (!header) throw notAJournal(path);
+      throw damaged(path, number, 'an empty line');
+    }
     let parsed: unknown;
     try {
       parsed = parseJson(line);
     } catch {
-      if (tornByCrash(lines, index, text.endsWith('\n'))) continue;
+      // Torn only if nothing but a resume that found it torn comes after it (checked next).
+      torn = tornText(line) ? { line: number, why: 'not JSON' } : undefined;
+      if (torn) continue;
       if (!header) throw notAJournal(path);
-      throw damaged(path, index + 1, 'not JSON');
+      throw damaged(path, number, 'not JSON');
     }
     const entry = checkEntry(parsed, header?.records);
     if (typeof entry === 'string') {
       if (!header) throw notAJournal(path);
-      throw damaged(path, index + 1, entry);
+      throw damaged(path, number, entry);
     }
     if (isRunHeader(entry)) {
-      if (!header) header = entry;
-      else if (entry.records !== header.records) {
-        throw damaged(path, index + 1, 'a resumed run of another input');
-      } else if (header.batch === undefined) {
-        // A journal of an earlier version: its first resume chose the batch.
-        header = { ...header, batch: entry.batch };
-      } else if (entry.batch !== header.batch) {
-        throw damaged(path, index + 1, 'a resumed run of another batch');
-      }
+      header = nextHeader(path, number, header, entry);
       writtenIn = entry.boot;
       continue;
     }
+    if (!header) throw notAJournal(path);
     const problem = apply(states, entry, writtenIn);
-    if (problem) throw damaged(path, index + 1, problem);
+    if (problem) throw damaged(path, number, problem);
+  }
+  // Or when it is the last line, cut short: written with its line break, it was whole.
+  if (torn && (torn.line !== number || bytes.at(-1) === 0x0a)) {
+    throw damaged(path, torn.line, torn.why);
   }
   if (!header) throw notAJournal(path);
   const { input, records, target, service, batch, digest, digests } = header;

@@ -120,6 +120,53 @@ describe('readJournal', () => {
     );
   });
 
+  it('a line that is no start of an entry is damage, even last; a power loss’s zeros are not', async () => {
+    const raw = (text: string) => {
+      const path = join(mkdtempSync(join(tmpdir(), 'petstore-jr-')), 'run.journal');
+      writeFileSync(path, text);
+      return path;
+    };
+    for (const tail of ['hello', ' {"type"', '[1,', 'x{"type":"sending"']) {
+      const path = raw(`${good.join('\n')}\n${tail}`);
+      await expect(readJournal(path), tail).rejects.toThrow('is damaged at line 7: not JSON');
+    }
+    for (const tail of ['{', '{"ty', '{"type":"created","record":1,"pet"', '\0\0\0\0']) {
+      await expect(readJournal(raw(`${good.join('\n')}\n${tail}`)), tail).resolves.toBeDefined();
+    }
+  });
+
+  it('what petstore never writes is damage: an outcome twice, a send after creation, a second run, an empty line', async () => {
+    const cases: [string, string[], string][] = [
+      [
+        'created twice',
+        [
+          ...good,
+          JSON.stringify({
+            type: 'created',
+            record: 1,
+            pet: { id: 777, name: 'X', categoryId: 1 },
+          }),
+        ],
+        'line 7: record 1 created twice',
+      ],
+      [
+        'sent after created',
+        [...good, JSON.stringify({ type: 'sending', record: 1 })],
+        'line 7: record 1 sent again after it was created',
+      ],
+      ['a second run header', [...good, JSON.stringify(header)], 'line 7: a second run header'],
+      ['an empty line', [...good.slice(0, 3), '', ...good.slice(3)], 'line 4: an empty line'],
+    ];
+    for (const [what, lines, message] of cases) {
+      await expect(readJournal(journalFile(lines)), what).rejects.toThrow(message);
+    }
+    const resumeFirst = journalFile([
+      JSON.stringify({ ...header, type: 'resume' }),
+      ...good.slice(1),
+    ]);
+    await expect(readJournal(resumeFirst)).rejects.toThrow('is not a petstore journal');
+  });
+
   it('a record queued and never sent was not sent, within the boot it was queued in', async () => {
     const lines = [
       JSON.stringify({ ...header, boot: 'boot-1' }),
