@@ -71,6 +71,8 @@ export interface AnyAnswer {
   headers: Record<string, string | undefined>;
   /** The body as JSON (int64 exact) when it is JSON, else its text ('' when empty). */
   body: unknown;
+  /** The body is text, not JSON (a JSON string body is JSON). */
+  isText: boolean;
   url: URL;
   /** The page after this one, when the service links one (RFC 8288 rel="next"). */
   next: URL | BrokenLink | undefined;
@@ -80,12 +82,14 @@ export interface AnyAnswer {
  * A response body as JSON when it says it is (a body that says so and is not is a broken
  * answer), or when it reads as JSON; else its text.
  */
-function bodyOf(response: HttpResponse, request: HttpRequest): unknown {
-  if (response.text === '') return '';
+function bodyOf(response: HttpResponse, request: HttpRequest): { body: unknown; isText: boolean } {
+  if (response.text === '') return { body: '', isText: true };
   try {
-    return parseJson(response.text);
+    return { body: parseJson(response.text), isText: false };
   } catch (error) {
-    if (!/json/i.test(response.headers['content-type'] ?? '')) return response.text;
+    if (!/json/i.test(response.headers['content-type'] ?? '')) {
+      return { body: response.text, isText: true };
+    }
     throw new ProtocolError(
       response.status,
       `the HTTP ${response.status} response to ${request.method} ${request.url.pathname} says it is JSON but is not: ${snippet(response.text)}`,
@@ -198,9 +202,9 @@ export class PetstoreClient {
         ? error
         : answeredWithoutOutcome(error, response.status, request, unknown);
     }
-    let body: unknown;
+    let read: { body: unknown; isText: boolean };
     try {
-      body = bodyOf(response, request);
+      read = bodyOf(response, request);
     } catch (error) {
       throw isSafeMethod(request.method)
         ? error
@@ -209,7 +213,7 @@ export class PetstoreClient {
     return {
       status: response.status,
       headers: response.headers,
-      body,
+      ...read,
       url: request.url,
       next: linkTarget(response.headers.link, 'next', request.url),
     };

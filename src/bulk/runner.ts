@@ -40,7 +40,7 @@ export interface BulkPorts {
   /** Without rows, a line per pet on stderr while the table waits for the end. */
   announceCreated?: ((pet: Pet) => void) | undefined;
   /** After each record this run sent settles (created, failed or unknown): for a progress line. */
-  onSettled?: ((ledger: Ledger) => void) | undefined;
+  onSettled?: ((ledger: Ledger, run: { stopping: boolean; inFlight: number }) => void) | undefined;
 }
 
 export interface BulkOptions {
@@ -271,7 +271,10 @@ class BulkRun {
       this.recordFailure(index, pet, error);
     } finally {
       this.inFlight.delete(index);
-      this.ports.onSettled?.(this.ledger);
+      this.ports.onSettled?.(this.ledger, {
+        stopping: this.stop.stopping,
+        inFlight: this.inFlight.size,
+      });
     }
   }
 

@@ -29,6 +29,8 @@ export async function finishWrite<T>(
   });
   try {
     const result = await Promise.race([write(), stop.abandoned]);
+    // The write took effect: what it answered is printed, whatever --query makes of it.
+    ctx.tookEffect();
     return { result, interrupted: stop.signal };
   } finally {
     stop.dispose();

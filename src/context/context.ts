@@ -14,7 +14,7 @@ import { sanitizeLine } from '../core/sanitize.js';
 import { pickColumns } from '../output/columns.js';
 import { renderData, type Column } from '../output/render.js';
 import { Progress } from '../output/progress.js';
-import type { Query } from '../output/query.js';
+import { QueryFailedError, type Query } from '../output/query.js';
 import { lineFormat, openRows, type RowsOptions, type RowWriter } from '../output/rows.js';
 import type { Settings } from './settings.js';
 import { missingKeyProblem, missingUrlProblem, unusableKeyError, type Target } from './target.js';
@@ -59,10 +59,18 @@ export interface Context {
   keyring(): Keyring;
   /** Keeps a secret (a key typed at a prompt) out of everything the run prints. */
   protectSecret(secret: string): void;
-  /** A progress line on stderr for long work: drawn only when --progress (auto: a terminal) wants it. */
-  progressLine(): Progress;
-  /** Writes a request `--dry-run` would have sent, as JSON on stdout. */
-  printRequest(request: unknown): void;
+  /**
+   * A progress line on stderr for long work: drawn only when --progress (auto: a terminal)
+   * wants it. `interruptible`: a read that Ctrl-C ends at once (the line is erased first).
+   */
+  progressLine(options?: { interruptible?: boolean }): Progress;
+  /** Writes a value as JSON on stdout (a request `--dry-run` would have sent, a body). */
+  printRequest(request: unknown, options?: { oneLine?: boolean }): void;
+  /**
+   * Says the command changed something (a write was answered): from now on, an output --query
+   * fails on is printed whole, with a warning, rather than lost behind a usage error.
+   */
+  tookEffect(): void;
   /** The text with every secret the run knows masked: for what goes to files, not streams. */
   redact(text: string): string;
   /** Releases what the run opened (sockets, an embedded sandbox). */
@@ -109,8 +117,37 @@ function deprecationWarning(notice: DeprecationNotice): string {
   return `${notice.method} ${sanitizeLine(notice.path)} is deprecated by the service${sanitizeLine(sunset)}`;
 }
 
+/**
+ * --query as the run applies it: after the command took effect, an output the expression
+ * fails on is printed whole, and a warning says why; before, the failure ends the run (exit 2).
+ */
+function shapingQuery(
+  query: Query | undefined,
+  state: { tookEffect: boolean },
+  warn: (message: string) => void,
+): Query | undefined {
+  if (!query) return undefined;
+  let warned = false;
+  return (value) => {
+    try {
+      return query(value);
+    } catch (error) {
+      if (!(error instanceof QueryFailedError) || !state.tookEffect) throw error;
+      if (!warned) {
+        warned = true;
+        warn(`${error.message}; the command took effect, so its output is printed whole`);
+      }
+      return value;
+    }
+  };
+}
+
 export function createContext(deps: ContextDeps): Context {
   const { io, env, settings, redactor } = deps;
+  const effect = { tookEffect: false };
+  const query = shapingQuery(deps.query, effect, (message) =>
+    io.stderr.write(`warning: ${sanitizeLine(message)}\n`),
+  );
   redactor.add(env.PETSTORE_API_KEY?.trim());
   let target: Promise<Target> | undefined;
   let client: Promise<PetstoreClient> | undefined;
@@ -126,7 +163,7 @@ export function createContext(deps: ContextDeps): Context {
     width: io.stdoutColumns,
     fields: view.fields,
     write: (text) => io.stdout.write(text),
-    query: deps.query,
+    query,
   });
 
   const ctx: Context = {
@@ -153,7 +190,6 @@ export function createContext(deps: ContextDeps): Context {
     },
     lineRows(columns) {
       if (settings.output === 'table') return undefined;
-      const { query } = deps;
       const { header, line } = query
         ? { header: '', line: (row: unknown) => queriedLine(query, row) }
         : lineFormat(columns, settings.output);
@@ -230,12 +266,25 @@ export function createContext(deps: ContextDeps): Context {
       redactor.add(secret);
     },
     redact: (text) => redactor.redact(text),
-    progressLine() {
-      return new Progress(settings.progress ? io.setStatus : undefined);
+    progressLine(options = {}) {
+      const progress = new Progress(settings.progress ? io.setStatus : undefined);
+      if (!settings.progress || !options.interruptible) return progress;
+      // A read ends at once on a signal, as the default would: the line is erased first.
+      const release = io.onSignal((signal) => {
+        progress.done();
+        release();
+        io.raise?.(signal);
+      });
+      progress.onDone(release);
+      return progress;
     },
-    printRequest(request) {
-      const value = deps.query ? deps.query(request) : request;
-      io.stdout.write(stringifyJson(value, settings.prettyJson) + '\n');
+    printRequest(request, options = {}) {
+      const value = query ? query(request) : request;
+      if (options.oneLine && value === null) return;
+      io.stdout.write(stringifyJson(value, settings.prettyJson && !options.oneLine) + '\n');
+    },
+    tookEffect() {
+      effect.tookEffect = true;
     },
     async close() {
       for (const cleanup of cleanups.splice(0)) await cleanup();

@@ -47,6 +47,13 @@ export interface IO {
    * anything else written to stderr clears it first. Absent: no status line (see withStatusLine).
    */
   setStatus?: ((text: string | undefined) => void) | undefined;
+  /** The width of the terminal stderr is, when it is one: a status line is cut to fit it. */
+  readonly stderrColumns?: number | undefined;
+  /**
+   * Ends the process as the signal's default would, after a handler (onSignal) has done what
+   * it must first (erase a progress line). Absent where there is no process to end (tests).
+   */
+  raise?: ((signal: StopSignal) => void) | undefined;
 }
 
 export type StopSignal = 'SIGINT' | 'SIGTERM';
@@ -154,6 +161,13 @@ export function processIO(): IO {
       return isatty(0);
     },
     stdoutColumns: isTTY(process.stdout) ? process.stdout.columns || undefined : undefined,
+    get stderrColumns() {
+      return isatty(2) ? process.stderr.columns || undefined : undefined;
+    },
+    raise(signal) {
+      // Every handler of ours is released by now: the signal's default ends the process.
+      process.kill(process.pid, signal);
+    },
     stdoutClosed: stdout.closed,
     stdoutError: stdout.failure,
     stdoutFlushed: stdout.flushed,

@@ -4,8 +4,34 @@ import type { IO, Output } from './io.js';
 const ERASE_LINE = '\r\u001b[2K';
 
 /**
- * An IO with one status line on stderr (a progress line): drawn in place, and cleared before
- * anything else is written to stderr, so a message never lands in the middle of it. Its text
+ * The text cut to fit a terminal line: a line that wraps would leave its first rows behind
+ * when erased (the erase sequence clears the row the cursor is on).
+ */
+function fitted(text: string, columns: number | undefined): string {
+  if (columns === undefined) return text;
+  const room = Math.max(1, columns - 1);
+  const characters = Array.from(text);
+  return characters.length <= room ? text : `${characters.slice(0, room - 1).join('')}…`;
+}
+
+/** Output that clears the status line before writing. */
+function clearingFirst(output: () => Output, clear: () => void): Output {
+  return {
+    write: (text: string) => {
+      clear();
+      return output().write(text);
+    },
+    writeSettled: (text: string) => {
+      clear();
+      return output().writeSettled(text);
+    },
+  };
+}
+
+/**
+ * An IO with one status line on stderr (a progress line): drawn in place, cut to the
+ * terminal's width, and cleared before anything else is written to stderr, or to stdout when
+ * that is a terminal too (the same screen), so nothing ever lands in the middle of it. Its text
  * is the caller's own (counts and rates), drawn on the stream under the sanitising net, which
  * would strip the carriage return and erase sequence it needs.
  */
@@ -20,25 +46,18 @@ export function withStatusLine(io: IO): IO {
   };
   return Object.defineProperties({} as IO, {
     ...Object.getOwnPropertyDescriptors(io),
+    ...(io.stdoutIsTTY && {
+      stdout: { value: clearingFirst(() => io.stdout, clear), enumerable: true },
+    }),
     stderr: {
-      get: () =>
-        (stderr ??= {
-          write: (text: string) => {
-            clear();
-            return raw().write(text);
-          },
-          writeSettled: (text: string) => {
-            clear();
-            return raw().writeSettled(text);
-          },
-        }),
+      get: () => (stderr ??= clearingFirst(raw, clear)),
       enumerable: true,
     },
     setStatus: {
       value: (text: string | undefined) => {
         if (text === undefined) clear();
         else {
-          raw().write(`${ERASE_LINE}${text}`);
+          raw().write(`${ERASE_LINE}${fitted(text, io.stderrColumns)}`);
           visible = true;
         }
       },

@@ -25,9 +25,17 @@ export class Progress {
     this.draw(render((now - this.started) / 1000));
   }
 
+  private readonly whenDone: (() => void)[] = [];
+
   /** Clears the line. */
   done(): void {
     this.draw?.(undefined);
+    for (const then of this.whenDone.splice(0)) then();
+  }
+
+  /** Runs `then` once the progress is done (to release what was held for it). */
+  onDone(then: () => void): void {
+    this.whenDone.push(then);
   }
 }
 

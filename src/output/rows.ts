@@ -23,8 +23,10 @@ export interface RowWriter<Row> {
   write(rows: readonly Row[]): void;
   /** Completes the output (a JSON array's closing bracket). Not called after a failure. */
   end(): void;
-  /** How many rows were written. */
+  /** How many rows were given. */
   readonly count: number;
+  /** How many of them are on stdout already (none of a list --query buffers until its end). */
+  readonly printed: number;
 }
 
 /** The row as JSON: what the service sent, or only the chosen fields, in their order. */
@@ -87,6 +89,9 @@ function queried<Row>(query: Query, options: RowsOptions): RowWriter<Row> {
     get count() {
       return count;
     },
+    get printed() {
+      return perRow ? count : 0;
+    },
   };
 }
 
@@ -131,7 +136,7 @@ export async function openRows<Row>(
       },
     };
   };
-  let writer: Omit<RowWriter<Row>, 'count'>;
+  let writer: Omit<RowWriter<Row>, 'count' | 'printed'>;
   switch (options.format) {
     case 'json':
       writer = {
@@ -191,6 +196,9 @@ export async function openRows<Row>(
     },
     end: () => writer.end(),
     get count() {
+      return count;
+    },
+    get printed() {
       return count;
     },
   };

@@ -46,6 +46,18 @@ describe('the bulk progress line', () => {
     expect(drawn.at(-1)).toBeUndefined();
   });
 
+  it('once the run is stopping, says so instead of a rate and a time left', () => {
+    const drawn: (string | undefined)[] = [];
+    const progress = new Progress(
+      (text) => drawn.push(text),
+      () => 500,
+    );
+    const ledger = new Ledger(100, 100, NONE);
+    ledger.created({ id: 1, name: 'p', categoryId: 1 }, false);
+    bulkProgress(progress, 100)(ledger, { stopping: true, inFlight: 3 });
+    expect(drawn).toEqual(['stopping: 3 in flight · created 1 · failed 0 · unknown 0 · of 100']);
+  });
+
   it('draws nothing when progress is off', () => {
     const ledger = new Ledger(1, 1, NONE);
     const settled = bulkProgress(new Progress(undefined), 1);

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { withStatusLine } from '../../src/core/status-line.js';
 import { fakeIO } from '../helpers/fake-io.js';
@@ -30,5 +31,36 @@ describe('withStatusLine', () => {
     const raw = fakeIO();
     withStatusLine(raw).setStatus!(undefined);
     expect(raw.err()).toBe('');
+  });
+
+  it('on a terminal shared with stdout, clears before stdout writes too', () => {
+    const raw = fakeIO({ tty: true });
+    const io = withStatusLine(raw);
+    io.setStatus!('pets 2 · pages 1');
+    io.stdout.write('{"id":1}\n');
+    expect(raw.err()).toBe(`${ERASE}pets 2 · pages 1${ERASE}`);
+    expect(raw.out()).toBe('{"id":1}\n');
+    // With stdout elsewhere (a file, a pipe), the line stays.
+    const piped = fakeIO();
+    const other = withStatusLine(piped);
+    other.setStatus!('x');
+    other.stdout.write('data\n');
+    expect(piped.err()).toBe(`${ERASE}x`);
+  });
+
+  it('is cut to the terminal width, so erasing it leaves no wrapped rows behind', () => {
+    fc.assert(
+      fc.property(
+        fc.string({ maxLength: 120 }),
+        fc.integer({ min: 2, max: 80 }),
+        (text, columns) => {
+          const raw = { ...fakeIO({ tty: true }), stderrColumns: columns };
+          const io = withStatusLine(raw);
+          io.setStatus!(text);
+          const drawn = raw.err().slice(ERASE.length);
+          expect(Array.from(drawn).length).toBeLessThan(columns);
+        },
+      ),
+    );
   });
 });

@@ -90,7 +90,7 @@ export async function runApi(ctx: Context, options: ApiOptions): Promise<void> {
     const answer = await client.request(request, write);
     if (spec.include) include(ctx, answer);
     if (spec.paginate) {
-      const progress = ctx.progressLine();
+      const progress = ctx.progressLine({ interruptible: true });
       let items = 0;
       let page = 0;
       const counted = async function* (source: AsyncIterable<unknown[]>) {
@@ -104,7 +104,7 @@ export async function runApi(ctx: Context, options: ApiOptions): Promise<void> {
       await printPages(ctx, counted(pages(ctx, client, spec, answer))).finally(() =>
         progress.done(),
       );
-    } else await printBody(ctx, answer.body);
+    } else await printBody(ctx, answer);
     return;
   }
   const unknown = {
@@ -118,7 +118,7 @@ export async function runApi(ctx: Context, options: ApiOptions): Promise<void> {
     write.idempotencyKey!,
   );
   if (spec.include) include(ctx, result);
-  await printBody(ctx, result.body);
+  await printBody(ctx, result);
   if (interrupted)
     endInterrupted(interrupted, `${spec.method} ${spec.path} was answered ${result.status}`);
 }

@@ -39,12 +39,23 @@ const tabular = (format: string) => format === 'table' || format === 'csv' || fo
  * list of flat objects in a table, CSV or TSV when asked (anything else stays JSON there), and
  * text as it came (made harmless on a terminal).
  */
-export async function printBody(ctx: Context, body: unknown): Promise<void> {
+export async function printBody(
+  ctx: Context,
+  { body, isText }: { body: unknown; isText: boolean },
+): Promise<void> {
   const format = ctx.settings.output;
-  if (typeof body === 'string') {
+  if (ctx.settings.query !== undefined) {
+    // --query shapes the body as JSON whatever the format (text is a JSON string to it); a
+    // list with -o ndjson, a row at a time.
+    if (format === 'ndjson' && Array.isArray(body)) await printRows(ctx, body);
+    else ctx.printRequest(body);
+    return;
+  }
+  if (isText) {
     if (body === '') return;
-    ctx.io.stdout.write(ctx.io.stdoutIsTTY ? sanitizeText(body) : body);
-    if (!body.endsWith('\n')) ctx.io.stdout.write('\n');
+    const text = String(body);
+    ctx.io.stdout.write(ctx.io.stdoutIsTTY ? sanitizeText(text) : text);
+    if (!text.endsWith('\n')) ctx.io.stdout.write('\n');
     return;
   }
   const rows = Array.isArray(body) ? body : [body];
@@ -53,12 +64,16 @@ export async function printBody(ctx: Context, body: unknown): Promise<void> {
     return;
   }
   if (format === 'ndjson' && Array.isArray(body)) {
-    const writer = await ctx.openRows<unknown>([]);
-    writer.write(body);
-    writer.end();
+    await printRows(ctx, body);
     return;
   }
   ctx.printRequest(body);
+}
+
+async function printRows(ctx: Context, rows: unknown[]): Promise<void> {
+  const writer = await ctx.openRows<unknown>([]);
+  writer.write(rows);
+  writer.end();
 }
 
 /** A later page failed: the items before it were printed. */
@@ -83,7 +98,7 @@ export async function printPages(ctx: Context, pages: AsyncIterable<unknown[]>):
   try {
     for await (const items of pages) {
       writer ??=
-        tabular(format) && !items.every(isFlatObject)
+        tabular(format) && ctx.settings.query === undefined && !items.every(isFlatObject)
           ? jsonLines(ctx)
           : await ctx.openRows(tabular(format) ? columnsOf(items as Row[]) : []);
       writer.write(items);
@@ -91,7 +106,7 @@ export async function printPages(ctx: Context, pages: AsyncIterable<unknown[]>):
     }
   } catch (error) {
     if (error instanceof PageFailure) {
-      throw new IncompleteListError(error.failure, printed, error.page);
+      throw new IncompleteListError(error.failure, writer?.printed ?? printed, error.page);
     }
     throw error;
   }
@@ -107,6 +122,9 @@ function jsonLines(ctx: Context): RowWriter<unknown> {
     },
     end() {},
     get count() {
+      return count;
+    },
+    get printed() {
       return count;
     },
   };

@@ -173,7 +173,7 @@ async function addFromFile(
     for (let position = 0; position < plan.send.length; position++) {
       const { index, pet, key } = plan.send.record(position);
       const request = client.previewCreatePet(pet, { idempotencyKey: key });
-      ctx.io.stdout.write(stringifyJson({ record: index + 1, ...request }) + '\n');
+      ctx.printRequest({ record: index + 1, ...request }, { oneLine: true });
     }
     ctx.notice(
       `Dry run: ${plan.send.length} request(s) shown, none sent (batch ${prepared.batch}).`,
@@ -241,6 +241,8 @@ async function send(
   const client = await ctx.client();
   const json = errorsAsJson(ctx.settings.output);
   const progress = ctx.progressLine();
+  // Records are created as the run goes: their pets are printed whatever --query makes of them.
+  ctx.tookEffect();
   const result = await runBulk(
     {
       createPet: (pet, write) => client.createPet(pet, write),

@@ -52,7 +52,7 @@ export async function runPetsList(ctx: Context, options: PetsListOptions): Promi
     options.limit ??
     (follow ? Math.min(LIST_LIMIT.max, options.maxItems ?? LIST_LIMIT.max) : undefined);
   const rows = await ctx.openRows(PET_COLUMNS, { fields: options.fields });
-  const progress = follow ? ctx.progressLine() : undefined;
+  const progress = follow ? ctx.progressLine({ interruptible: true }) : undefined;
   let pages = 0;
   const result = await walkPages({
     fetch: (next) => client.listPetsPage(next ?? { status: options.status, limit: pageSize }),
@@ -64,6 +64,7 @@ export async function runPetsList(ctx: Context, options: PetsListOptions): Promi
     follow,
     maxItems: options.maxItems,
     stopped: () => ctx.io.stdoutClosed(),
+    printed: () => rows.printed,
   }).finally(() => progress?.done());
   if (rows.count === 0 && ctx.settings.output === 'table' && ctx.settings.query === undefined) {
     ctx.notice('No animals match.');

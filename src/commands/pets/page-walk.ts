@@ -18,6 +18,8 @@ export interface PageWalk {
   maxItems?: number | undefined;
   /** True once nobody reads the output any more (`| head`): no further page is fetched. */
   stopped?: () => boolean;
+  /** How many pets are on stdout (fewer than handed over when --query buffers the list). */
+  printed?: () => number;
 }
 
 export interface WalkResult {
@@ -46,7 +48,7 @@ export async function walkPages(walk: PageWalk): Promise<WalkResult> {
       page = await walk.fetch(from);
     } catch (error) {
       if (pages === 0 || !(error instanceof PetstoreError)) throw error;
-      throw new IncompleteListError(error, pets, pages + 1);
+      throw new IncompleteListError(error, walk.printed?.() ?? pets, pages + 1);
     }
     pages++;
     // The first page's address too: a service may link back to it.
@@ -65,7 +67,11 @@ export async function walkPages(walk: PageWalk): Promise<WalkResult> {
     };
     if (next === undefined || !walk.follow || reachedMax || walk.stopped?.()) return result;
     if (next instanceof BrokenLink) {
-      throw new IncompleteListError(brokenLinkError(next, 200, pages), pets, pages + 1);
+      throw new IncompleteListError(
+        brokenLinkError(next, 200, pages),
+        walk.printed?.() ?? pets,
+        pages + 1,
+      );
     }
     emptyInARow = page.pets.length === 0 ? emptyInARow + 1 : 0;
     const loop = seen.has(next.href)
@@ -79,7 +85,7 @@ export async function walkPages(walk: PageWalk): Promise<WalkResult> {
       const failure = new ProtocolError(200, `the service's pages do not end: ${loop}`, {
         hint: 'Report this to the service; --max-items N stops after N pets.',
       });
-      throw new IncompleteListError(failure, pets, pages + 1);
+      throw new IncompleteListError(failure, walk.printed?.() ?? pets, pages + 1);
     }
     seen.add(next.href);
     from = next;
