@@ -30,6 +30,11 @@ export interface RunHeader {
   boot?: string | undefined;
   /** The line before this header was torn by a crash, and this run ended it. */
   afterTornLine?: boolean | undefined;
+  /**
+   * The batch was given (--batch-id, PETSTORE_BATCH_ID), not made for this journal: a run
+   * with another journal may have sent its keys. Absent in journals of earlier versions.
+   */
+  namedBatch?: boolean | undefined;
 }
 
 export type RecordEntry =
@@ -70,7 +75,8 @@ function headerProblem(entry: Fields): string | undefined {
   const optional = [entry.service, entry.batch, entry.digest, entry.digests, entry.boot];
   if (!optional.every(isOptionalText)) return 'a run header with a field of the wrong type';
   if (entry.batch === '') return 'a run header with an empty batch';
-  if (entry.afterTornLine !== undefined && typeof entry.afterTornLine !== 'boolean') {
+  const flags = [entry.afterTornLine, entry.namedBatch];
+  if (!flags.every((flag) => flag === undefined || typeof flag === 'boolean')) {
     return 'a run header with a field of the wrong type';
   }
   return undefined;

@@ -257,7 +257,7 @@ function readJournalNow(path: string, boot: string | undefined): JournalContents
     throw damaged(path, torn.line, torn.why);
   }
   if (!header) throw notAJournal(path);
-  const { input, records, target, service, batch, digest, digests } = header;
+  const { input, records, target, service, batch, digest, digests, namedBatch } = header;
   return {
     input,
     records,
@@ -266,6 +266,7 @@ function readJournalNow(path: string, boot: string | undefined): JournalContents
     batch,
     digest,
     digests,
+    namedBatch,
     states: settleQueued(states, boot),
   };
 }

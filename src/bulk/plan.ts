@@ -91,7 +91,7 @@ export function checkSameInput(input: PlanInput, journal: JournalContents): void
 /** Keys other than the first attempt's: the journaled one of an unknown, a new one. */
 type Keys = Map<number, { key: string; sentBefore: boolean }>;
 
-function sendList(input: PlanInput, indexes: number[], keys: Keys, journaled: boolean): SendList {
+function sendList(input: PlanInput, indexes: number[], keys: Keys): SendList {
   return {
     length: indexes.length,
     indexAt: (position) => indexes[position]!,
@@ -103,8 +103,9 @@ function sendList(input: PlanInput, indexes: number[], keys: Keys, journaled: bo
         pet: input.records.at(index),
         digest: input.digests.records[index]!,
         key: other?.key ?? input.firstKey(index + 1),
-        // A first key: sent before only by a run of a named batch, or one this journal resumes.
-        maybeSentBefore: other?.sentBefore ?? (input.namedBatch || journaled),
+        // A first key no run of this journal sent (it journals each key before sending it):
+        // sent before only by a run of another journal with the same, named, batch.
+        maybeSentBefore: other?.sentBefore ?? input.namedBatch,
       };
     },
   };
@@ -124,7 +125,7 @@ export function planRun(
   const keys: Keys = new Map();
   if (!journal) {
     const all = Array.from({ length: input.records.count }, (_, index) => index);
-    return { send: sendList(input, all, keys, false), earlier };
+    return { send: sendList(input, all, keys), earlier };
   }
   checkSameInput(input, journal);
   const indexes: number[] = [];
@@ -147,5 +148,5 @@ export function planRun(
       keys.set(index, { key: state.key, sentBefore: true });
     } else earlier.unknown.push(index);
   }
-  return { send: sendList(input, indexes, keys, true), earlier };
+  return { send: sendList(input, indexes, keys), earlier };
 }

@@ -119,6 +119,8 @@ class BulkRun {
   private readonly forTable: Pet[] = [];
   private readonly inFlight = new Set<number>();
   private fatal: Error | undefined;
+  /** A second signal stopped the run at once: answers still coming in are not recorded. */
+  private abandoned = false;
   /** The next position of the send list to start, and how far `queued` was journaled. */
   private next = 0;
   private queuedUntil = 0;
@@ -150,15 +152,17 @@ class BulkRun {
         this.ledger.listId(pet);
         if (!this.printer || this.options.printAll || !printed) this.emit(pet, index + 1);
       }
-      await this.printer?.drain();
+      await this.untilStoppedAtOnce(this.printer?.drain());
       const { concurrency, send } = this.options;
       const workers = Array.from({ length: Math.min(concurrency, send.length) }, () =>
         this.worker(),
       );
-      await Promise.race([Promise.all(workers), this.stop.abandoned]);
+      await this.untilStoppedAtOnce(Promise.all(workers));
+      // Signals are still handled while the last pets go out to a slow stdout: a first one
+      // lets them finish, then the summary; a second stops at once.
+      await this.untilStoppedAtOnce(this.printer?.drain());
     } finally {
       this.stop.dispose();
-      await this.printer?.drain();
       this.withdrawUnsent();
     }
     return {
@@ -168,6 +172,11 @@ class BulkRun {
       fatal: this.fatal,
       forTable: this.forTable,
     };
+  }
+
+  /** Waits for the work, unless a second signal stops the run at once (InterruptedError). */
+  private async untilStoppedAtOnce(work: Promise<unknown> | undefined): Promise<void> {
+    await Promise.race([work, this.stop.abandoned]);
   }
 
   private async worker(): Promise<void> {
@@ -252,11 +261,15 @@ class BulkRun {
             (answer.replayed = !afterUnansweredSend || maybeSentBefore),
         });
       } catch (error) {
+        if (this.abandoned) return;
         const unknown = error instanceof PetstoreError && error.outcomeUnknown;
         journal.append({ type: unknown ? 'unknown' : 'failed', record, error: summarize(error) });
         journal.flush();
         throw error;
       }
+      // Stopped at once (a second signal) while this was in flight: the run has said it is
+      // unknown, and so it stays, in the journal too (its `sending` line), not contradicted.
+      if (this.abandoned) return;
       // Only a `sending` must be on disk first: a `created` reaches the file before the pet's
       // line reaches stdout (the printer flushes the journal first).
       const { replayed } = answer;
@@ -310,6 +323,7 @@ class BulkRun {
 
   /** The error of a second signal: the records in flight are unknown. */
   private abandon(signal: StopSignal): InterruptedError {
+    this.abandoned = true;
     const inFlight = [...this.inFlight].sort((a, b) => a - b);
     for (const index of inFlight) this.ledger.outcomeUnknown(index);
     return new InterruptedError(

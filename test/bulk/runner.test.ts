@@ -384,4 +384,32 @@ describe('the bulk runner', () => {
     source.send('SIGINT');
     await expect(running).rejects.toThrow(/stopped at once on a second SIGINT: .*unknown \(record/);
   });
+
+  it('an answer coming in after a second signal does not contradict what the run said', async () => {
+    const sandbox = await service();
+    const journal = new MemoryJournal();
+    const rows = new MemoryRows();
+    const source = signals();
+    const inner = client(sandbox, () => undefined);
+    // The request in flight is answered only after the run was stopped at once.
+    let release: () => void = () => undefined;
+    const late = new Promise<void>((resolve) => (release = resolve));
+    const slow: BulkPorts['createPet'] = async (pet, write) => {
+      await late;
+      return inner.createPet(pet, write);
+    };
+    const bulkPorts = { ...ports(inner, journal, rows, source), createPet: slow };
+    const { plan, total } = setup(['A']);
+    const running = runBulk(bulkPorts, options(plan, total, 1));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    source.send('SIGINT');
+    source.send('SIGINT');
+    await expect(running).rejects.toThrow(/unknown \(record 1\)/);
+    release();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    // Record 1 stays as the run said: sent, outcome unknown; nothing journaled or printed after.
+    expect(journal.of('created')).toEqual([]);
+    expect(journal.of('sending')).toEqual([1]);
+    expect(rows.text).toBe('');
+  });
 });

@@ -178,7 +178,7 @@ describe('resumes started together over a lock its killed owner left', () => {
 });
 
 describe('resumes through other names of the same journal', () => {
-  it('a symlink, a hard link and a path with .. are one journal: one of them runs', async () => {
+  it('a symlink, a hard link and a path with .. are one journal: one of them runs, whatever the data folders', async () => {
     for (let trial = 0; trial < 3; trial++) {
       const { env, created, state } = await service();
       const file = inputOf(['A', 'bad1', 'bad2', 'B']);
@@ -196,8 +196,15 @@ describe('resumes through other names of the same journal', () => {
         join(folder, 'sub', '..', basename(journal)),
       ];
       state.refusing = false;
+      // Each with a data folder of its own (another HOME, a CI job beside a person): only
+      // the locks every run on the machine shares can keep them apart.
       const resumes = await Promise.all(
-        names.map((name) => run(['pets', 'add', '--resume', name, '--retry-failed'], env)),
+        names.map((name) =>
+          run(['pets', 'add', '--resume', name, '--retry-failed'], {
+            ...env,
+            XDG_DATA_HOME: mkdtempSync(join(tmpdir(), 'petstore-data-')),
+          }),
+        ),
       );
       const stderr = resumes.map((resumed) => resumed.stderr).join('\n');
       expect(created.sort(), stderr).toEqual(['A', 'B', 'bad1', 'bad2']);
@@ -247,6 +254,101 @@ describe('a pipe whose reader is slow', () => {
       (pet) => pet.name,
     );
     expect(new Set(printed)).toEqual(new Set(names));
+  });
+});
+
+/** Spawns a bulk add whose stdout reader takes nothing until `read()` (a slow pipe). */
+function slowReader(args: string[], env: Record<string, string>) {
+  const child = spawn(process.execPath, [BIN, ...args], {
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  child.stdout.pause();
+  const closed = new Promise<number | null>((resolve) => child.on('close', resolve));
+  return {
+    child,
+    /** Resolves once the run says it has its journal (after taking its lock). */
+    started: async () => {
+      for (let i = 0; i < 600 && !stderr.includes('Journal: '); i++) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    },
+    /** Resumes reading and waits for the end: exit code and everything written. */
+    end: async () => {
+      child.stdout.resume();
+      const code = await closed;
+      return { code, stdout, stderr };
+    },
+  };
+}
+
+async function untilCreated(journal: string, count: number): Promise<void> {
+  for (let i = 0; i < 200; i++) {
+    const text = existsSync(journal) ? readFileSync(journal, 'utf8') : '';
+    if ((text.match(/"type":"created"/g) ?? []).length >= count) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+describe('a slow pipe, more', () => {
+  // About 540 KiB of lines: far more than a pipe and its reader's buffer hold (some 128 KiB).
+  const names = Array.from({ length: 2000 }, (_, i) => `P${i}-${'y'.repeat(240)}`);
+  /** Lines of about 270 bytes: how many one write of 4 KiB holds, at most. */
+  const perWrite = Math.ceil(4096 / 260);
+
+  it('a resume killed while catching up prints again at most a write of lines, none torn', async () => {
+    const { env } = await service();
+    const file = inputOf(names);
+    const journal = join(mkdtempSync(join(tmpdir(), 'petstore-catchup-')), 'run.journal');
+    const outputs: string[] = [];
+    const first = slowReader(['pets', 'add', '--file', file, '--journal', journal], env);
+    await untilCreated(journal, names.length);
+    first.child.kill('SIGKILL');
+    outputs.push((await first.end()).stdout);
+    // Two resumes, each killed while its catch-up waits for the slow reader.
+    for (let round = 0; round < 2; round++) {
+      const resume = slowReader(['pets', 'add', '--resume', journal], env);
+      // Once it holds the journal (a killed run's lock is taken over after a while), its
+      // catch-up meets the reader that takes nothing.
+      await resume.started();
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      resume.child.kill('SIGKILL');
+      outputs.push((await resume.end()).stdout);
+    }
+    const last = await run(['pets', 'add', '--resume', journal], env);
+    expect(last.code, last.stderr).toBe(0);
+    outputs.push(last.stdout);
+    for (const output of outputs) {
+      expect(output === '' || output.endsWith('\n'), 'no line is torn').toBe(true);
+    }
+    const printed = outputs.flatMap((output) => completeLines(output).map((pet) => pet.name));
+    expect(new Set(printed)).toEqual(new Set(names));
+    // Printed twice: at most the lines of the one write in progress at each of the 3 kills.
+    expect(printed.length - names.length).toBeLessThanOrEqual(3 * perWrite);
+  });
+
+  it('one Ctrl-C while only the slow stdout remains: the pets go out, then the summary', async () => {
+    const { env } = await service();
+    const file = inputOf(names);
+    const journal = join(mkdtempSync(join(tmpdir(), 'petstore-lastout-')), 'run.journal');
+    const run1 = slowReader(['pets', 'add', '--file', file, '--journal', journal], env);
+    await untilCreated(journal, names.length);
+    run1.child.kill('SIGINT');
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(run1.child.exitCode, 'still writing to its reader').toBeNull();
+    const { code, stdout, stderr } = await run1.end();
+    expect(code).toBe(130);
+    expect(
+      completeLines(stdout)
+        .map((pet) => pet.name)
+        .sort(),
+    ).toEqual([...names].sort());
+    expect(stderr).toContain('SIGINT: starting no more requests');
+    expect(stderr).toMatch(/"summary":\{"records":2000,"createdNow":2000/);
   });
 });
 

@@ -1,20 +1,15 @@
 import { constants } from 'node:fs';
 import { access, realpath } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
-import { newBatchId, recordKey, retryKey } from '../../bulk/batch.js';
 import { concludeBulk } from '../../bulk/conclude.js';
 import { lockJournal } from '../../bulk/journal-lock.js';
-import { journalReadError, readJournal, type JournalContents } from '../../bulk/journal-read.js';
+import { journalReadError } from '../../bulk/journal-read.js';
 import type { RunHeader } from '../../bulk/journal-entries.js';
 import { JournalWriter } from '../../bulk/journal-writer.js';
-import { planRun, type Plan, type RetryChoices } from '../../bulk/plan.js';
 import { bulkProgress } from '../../bulk/progress-line.js';
-import { digestInput, parsePetsFile, type InputDigests } from '../../bulk/records.js';
 import { runBulk } from '../../bulk/runner.js';
-import { readInputFile } from '../../cmdutil/read-input.js';
 import { dataDir } from '../../config/paths.js';
 import type { Context } from '../../context/context.js';
-import { BULK_MAX_BYTES } from '../../core/contract.js';
 import { bootId } from '../../core/boot-id.js';
 import { ApiError, UsageError } from '../../core/errors.js';
 import { stringifyJson } from '../../core/json.js';
@@ -22,24 +17,11 @@ import { makeFolder } from '../../core/make-folder.js';
 import { snippet } from '../../core/sanitize.js';
 import { errorsAsJson } from '../../output/format.js';
 import { reportRecordError } from '../../output/report-error.js';
+import { prepare, type PetsAddFileOptions, type Prepared } from './add-file-plan.js';
+
+export type { PetsAddFileOptions } from './add-file-plan.js';
 import { PET_COLUMNS } from './columns.js';
 import { resumeCommand } from './resume-command.js';
-
-export interface PetsAddFileOptions extends RetryChoices {
-  /** --file: the input; with --resume, defaults to the input the journal names. */
-  file: string | undefined;
-  /** --resume: the journal of the run to complete. */
-  resume: string | undefined;
-  /** --journal: where a new run keeps its journal. */
-  journal: string | undefined;
-  /** --batch-id (or PETSTORE_BATCH_ID): the batch a new run's keys are made from. */
-  batchId: string | undefined;
-  concurrency: number;
-  failFast: boolean;
-  dryRun: boolean;
-  /** --print-all: print the pets earlier runs printed too. */
-  printAll: boolean;
-}
 
 /**
  * Where a new run keeps its journal: beside the input when that folder is writable, else in
@@ -90,66 +72,6 @@ export async function runPetsAddFile(ctx: Context, options: PetsAddFileOptions):
 }
 
 /** The input a run reads, its records planned against the journal of the run it completes. */
-interface Prepared {
-  input: string;
-  digests: InputDigests;
-  batch: string;
-  plan: Plan;
-  earlier: JournalContents | undefined;
-}
-
-function batchOf(options: PetsAddFileOptions, earlier: JournalContents | undefined): string {
-  if (earlier === undefined) return options.batchId ?? newBatchId();
-  if (
-    options.batchId !== undefined &&
-    earlier.batch !== undefined &&
-    options.batchId !== earlier.batch
-  ) {
-    throw new UsageError(
-      `the journaled run is batch ${earlier.batch}, not ${options.batchId} (PETSTORE_BATCH_ID or --batch-id)`,
-      { hint: 'A resume continues the batch of its journal: leave the batch id out.' },
-    );
-  }
-  return earlier.batch ?? options.batchId ?? newBatchId();
-}
-
-async function prepare(ctx: Context, options: PetsAddFileOptions): Promise<Prepared> {
-  const earlier =
-    options.resume === undefined ? undefined : await readJournal(options.resume, bootId());
-  const input = options.file ?? earlier?.input;
-  if (input === undefined) throw new UsageError('pets add needs --file or --resume');
-  if (input === '-' && options.file === undefined) {
-    throw new UsageError('the run being resumed read standard input', {
-      hint: 'Give the same input again: ... | petstore pets add --file - --resume JOURNAL',
-    });
-  }
-  const source = input === '-' ? 'standard input' : input;
-  const text = await readInputFile(input, ctx.io, BULK_MAX_BYTES).catch((error: unknown) => {
-    if (options.file !== undefined || !(error instanceof UsageError)) throw error;
-    throw new UsageError(`cannot read the input of the journaled run: ${error.message}`, {
-      hint: 'If it moved, give it with --file PATH: its records are checked against the journal.',
-    });
-  });
-  const records = parsePetsFile(text, source);
-  const digests = digestInput(records);
-  const batch = batchOf(options, earlier);
-  // Keys are made in the name the first run read its input by, wherever it is now.
-  const named = earlier?.input ?? input;
-  const inputName = named === '-' ? '-' : basename(named);
-  const plan = planRun(
-    {
-      records,
-      digests,
-      firstKey: (record) => recordKey(batch, inputName, record),
-      retryKey,
-      namedBatch: options.batchId !== undefined,
-    },
-    earlier,
-    options,
-  );
-  return { input, digests, batch, plan, earlier };
-}
-
 async function addFromFile(
   ctx: Context,
   options: PetsAddFileOptions,
@@ -201,6 +123,7 @@ async function addFromFile(
     digest: prepared.digests.whole,
     digests: prepared.digests.compact,
     boot: bootId(),
+    namedBatch: prepared.namedBatch,
   };
   let journal: JournalWriter;
   if (options.resume !== undefined && unlock !== undefined) {

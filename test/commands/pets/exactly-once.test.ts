@@ -122,6 +122,38 @@ describe('a named batch (--batch-id) makes a re-run safe', () => {
   });
 });
 
+describe('a resume counts what it created itself as created now', () => {
+  it('its own sends answered again after a lost answer are not "from an earlier request"', async () => {
+    const faults = { dropAfterSend: 0, seed: 7 };
+    const { env, names } = await sandboxService(faults);
+    const file = join(folder(), 'pets.ndjson');
+    const all = Array.from({ length: 20 }, (_, i) => `pet ${i}`);
+    writeFileSync(file, all.map((name) => `{"name":"${name}","categoryId":1}\n`).join(''));
+    const first = fakeIO();
+    let printed = 0;
+    const write = first.stdout.write.bind(first.stdout);
+    first.stdout.write = (text: string) => {
+      if (printed++ === 0) setImmediate(() => first.signal('SIGINT'));
+      return write(text);
+    };
+    const args = ['pets', 'add', '--file', file, '--concurrency', '1', '-o', 'ndjson'];
+    expect(await main(args, first, env)).toBe(130);
+    const earlier = summaryOf(first.err());
+    expect(earlier.unknown).toBe(0);
+    // Half of the resume's writes now take effect and lose their answer: each is sent again
+    // with its key and answered from that first send, which this run made.
+    faults.dropAfterSend = 0.5;
+    const resume = fakeIO();
+    const path = journalNamed(first.err());
+    const resumeArgs = ['pets', 'add', '--resume', path, '--retry-unknown', '--retries', '8'];
+    expect(await main([...resumeArgs, '-o', 'ndjson'], resume, env)).toBe(0);
+    const summary = summaryOf(resume.err());
+    expect(summary.replayed).toBe(0);
+    expect(summary.createdNow).toBe(20 - Number(earlier.createdNow));
+    expect((await names()).sort()).toEqual([...all].sort());
+  });
+});
+
 describe('--resume refuses an input changed anywhere', () => {
   it('a record the first run never reached, edited after it stopped, is not sent', async () => {
     const { env, pets } = await sandbox();

@@ -1,0 +1,92 @@
+import { basename } from 'node:path';
+import { newBatchId, recordKey, retryKey } from '../../bulk/batch.js';
+import { readJournal, type JournalContents } from '../../bulk/journal-read.js';
+import { planRun, type Plan, type RetryChoices } from '../../bulk/plan.js';
+import { digestInput, parsePetsFile, type InputDigests } from '../../bulk/records.js';
+import { readInputFile } from '../../cmdutil/read-input.js';
+import type { Context } from '../../context/context.js';
+import { bootId } from '../../core/boot-id.js';
+import { BULK_MAX_BYTES } from '../../core/contract.js';
+import { UsageError } from '../../core/errors.js';
+
+/** What `pets add --file` and `--resume` are asked to do. */
+export interface PetsAddFileOptions extends RetryChoices {
+  /** --file: the input; with --resume, defaults to the input the journal names. */
+  file: string | undefined;
+  /** --resume: the journal of the run to complete. */
+  resume: string | undefined;
+  /** --journal: where a new run keeps its journal. */
+  journal: string | undefined;
+  /** --batch-id (or PETSTORE_BATCH_ID): the batch a new run's keys are made from. */
+  batchId: string | undefined;
+  concurrency: number;
+  failFast: boolean;
+  dryRun: boolean;
+  /** --print-all: print the pets earlier runs printed too. */
+  printAll: boolean;
+}
+
+/** What a bulk add reads and decides before it sends anything: its input, batch and plan. */
+export interface Prepared {
+  input: string;
+  digests: InputDigests;
+  batch: string;
+  namedBatch: boolean;
+  plan: Plan;
+  earlier: JournalContents | undefined;
+}
+
+function batchOf(options: PetsAddFileOptions, earlier: JournalContents | undefined): string {
+  if (earlier === undefined) return options.batchId ?? newBatchId();
+  if (
+    options.batchId !== undefined &&
+    earlier.batch !== undefined &&
+    options.batchId !== earlier.batch
+  ) {
+    throw new UsageError(
+      `the journaled run is batch ${earlier.batch}, not ${options.batchId} (PETSTORE_BATCH_ID or --batch-id)`,
+      { hint: 'A resume continues the batch of its journal: leave the batch id out.' },
+    );
+  }
+  return earlier.batch ?? options.batchId ?? newBatchId();
+}
+
+export async function prepare(ctx: Context, options: PetsAddFileOptions): Promise<Prepared> {
+  const earlier =
+    options.resume === undefined ? undefined : await readJournal(options.resume, bootId());
+  const input = options.file ?? earlier?.input;
+  if (input === undefined) throw new UsageError('pets add needs --file or --resume');
+  if (input === '-' && options.file === undefined) {
+    throw new UsageError('the run being resumed read standard input', {
+      hint: 'Give the same input again: ... | petstore pets add --file - --resume JOURNAL',
+    });
+  }
+  const source = input === '-' ? 'standard input' : input;
+  const text = await readInputFile(input, ctx.io, BULK_MAX_BYTES).catch((error: unknown) => {
+    if (options.file !== undefined || !(error instanceof UsageError)) throw error;
+    throw new UsageError(`cannot read the input of the journaled run: ${error.message}`, {
+      hint: 'If it moved, give it with --file PATH: its records are checked against the journal.',
+    });
+  });
+  const records = parsePetsFile(text, source);
+  const digests = digestInput(records);
+  const batch = batchOf(options, earlier);
+  // Journals of earlier versions do not say: their batch may have been named.
+  const namedBatch =
+    options.batchId !== undefined || (earlier ? (earlier.namedBatch ?? true) : false);
+  // Keys are made in the name the first run read its input by, wherever it is now.
+  const named = earlier?.input ?? input;
+  const inputName = named === '-' ? '-' : basename(named);
+  const plan = planRun(
+    {
+      records,
+      digests,
+      firstKey: (record) => recordKey(batch, inputName, record),
+      retryKey,
+      namedBatch,
+    },
+    earlier,
+    options,
+  );
+  return { input, digests, batch, namedBatch, plan, earlier };
+}
