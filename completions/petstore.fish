@@ -69,6 +69,9 @@ complete -c petstore -n '__fish_seen_subcommand_from sandbox; and __fish_seen_su
 complete -c petstore -n '__fish_seen_subcommand_from sandbox; and __fish_seen_subcommand_from reset' -l yes
 complete -c petstore -n '__fish_seen_subcommand_from smoke' -l allow-writes
 complete -c petstore -n '__fish_seen_subcommand_from smoke' -l junit
+complete -c petstore -n '__fish_seen_subcommand_from smoke' -l max-latency
+complete -c petstore -n '__fish_seen_subcommand_from smoke' -l repeat
+complete -c petstore -n '__fish_seen_subcommand_from smoke' -l every
 complete -c petstore -n '__fish_seen_subcommand_from api' -l method
 complete -c petstore -n '__fish_seen_subcommand_from api' -l raw-field
 complete -c petstore -n '__fish_seen_subcommand_from api' -l field

@@ -1,7 +1,14 @@
 import { ApiError, ProtocolError } from '../core/errors.js';
 import { snippet } from '../core/sanitize.js';
-import { isInt64 } from '../core/int64.js';
 import { JsonTooDeepError, MAX_JSON_DEPTH, parseJson } from '../core/json.js';
+import {
+  describeViolations,
+  listViolations,
+  MESSAGE_RECEIPT,
+  PET,
+  violations,
+  type Shape,
+} from './contract.js';
 import type { HttpResponse } from './http.js';
 import { MAX_RETRY_AFTER_MS, parseRetryAfter } from './retry.js';
 import { scrubStrings, type Redact } from './scrub.js';
@@ -11,37 +18,32 @@ const asIs: Redact = (text) => text;
 /** Returns a description of what is wrong with the value, or undefined when it fits. */
 export type ShapeCheck = (value: unknown) => string | undefined;
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
+/** What the client needs of a body to decode it: the interface's kinds and required fields. */
+function decodable(shape: Shape): ShapeCheck {
+  return (value) => {
+    const found = violations(shape, value, '$', false);
+    return found.length === 0 ? undefined : describeViolations(found, 1);
+  };
 }
 
-export const checkPet: ShapeCheck = (value) => {
-  if (!isObject(value)) return 'expected an object';
-  if (!isInt64(value.id)) return '"id" is not an int64';
-  if (typeof value.name !== 'string') return '"name" is not a string';
-  if (!isInt64(value.categoryId)) return '"categoryId" is not an int64';
-  if (value.status !== undefined && typeof value.status !== 'string') {
-    return '"status" is not a string';
-  }
-  return undefined;
-};
+export const checkPet: ShapeCheck = decodable(PET);
 
 export const checkPets: ShapeCheck = (value) => {
   if (!Array.isArray(value)) return 'expected an array of pets';
-  for (const [index, item] of value.entries()) {
-    const problem = checkPet(item);
-    if (problem) return `item ${index}: ${problem}`;
-  }
-  return undefined;
+  const found = listViolations(PET, value, false);
+  return found.length === 0 ? undefined : describeViolations(found, 1);
 };
 
-export const checkMessageReceipt: ShapeCheck = (value) => {
-  if (!isObject(value)) return 'expected an object';
-  for (const field of ['id', 'status', 'createdAt'] as const) {
-    if (typeof value[field] !== 'string') return `"${field}" is not a string`;
-  }
-  return undefined;
-};
+/** A receipt's `message` echo is not needed to show it: only what the client reads. */
+export const checkMessageReceipt: ShapeCheck = decodable({
+  id: MESSAGE_RECEIPT.id!,
+  status: MESSAGE_RECEIPT.status!,
+  createdAt: MESSAGE_RECEIPT.createdAt!,
+});
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
 
 function isJsonContentType(contentType: string | undefined): boolean {
   if (!contentType) return false;

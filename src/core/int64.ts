@@ -3,7 +3,7 @@ import { UsageError } from './errors.js';
 export type Int64 = number | bigint;
 
 const INT64_MIN = -(2n ** 63n);
-const INT64_MAX = 2n ** 63n - 1n;
+export const INT64_MAX = 2n ** 63n - 1n;
 const DECIMAL_INTEGER = /^-?\d+$/;
 
 export function isInt64(value: unknown): value is Int64 {

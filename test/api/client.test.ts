@@ -115,12 +115,17 @@ describe('listPets', () => {
     ['malformed JSON', '[{"id":1,', 'application/json', /not valid JSON/],
     ['an empty body', '', 'application/json', /not valid JSON: an empty body/],
     ['the wrong shape', '{"pets":[]}', 'application/json', /not a list of pets: expected an array/],
-    ['a pet without a name', '[{"id":1,"categoryId":2}]', 'application/json', /item 0: "name"/],
+    [
+      'a pet without a name',
+      '[{"id":1,"categoryId":2}]',
+      'application/json',
+      /\$\[0\]\.name is missing/,
+    ],
     [
       'a fractional id',
       '[{"id":1.5,"name":"x","categoryId":2}]',
       'application/json',
-      /"id" is not an int64/,
+      /\$\[0\]\.id is not an int64: the number 1.5/,
     ],
   ])('rejects a 200 with %s as a ProtocolError', async (_label, body, type, message) => {
     nock(ORIGIN).get('/v1/pets').reply(200, body, { 'content-type': type });

@@ -1,13 +1,27 @@
-import type { PetstoreClient } from '../../api/client.js';
+import type { RawAnswer } from '../../api/client.js';
+import { MESSAGE_RECEIPT, PET } from '../../api/contract.js';
+import { linkTarget, BrokenLink } from '../../api/link-header.js';
 import type { Target } from '../../context/target.js';
-import { ApiError } from '../../core/errors.js';
-import type { NewPet, Pet } from '../../core/types.js';
+import { GET_PET_REMOVAL_DATE } from '../../core/contract.js';
+import { INT64_MAX } from '../../core/int64.js';
+import { stringifyJson } from '../../core/json.js';
+import type { Pet } from '../../core/types.js';
+import {
+  CheckInfo,
+  expectShape,
+  expectStatus,
+  expectThat,
+  requestName,
+  type SmokeCalls,
+} from './calls.js';
 
 /** What a check can use: the configured client, and one holding a key the service must refuse. */
 export interface SmokeEnvironment {
-  client: PetstoreClient;
-  unauthenticated: PetstoreClient;
+  calls: SmokeCalls;
+  unauthenticated: SmokeCalls;
   target: Target;
+  /** A pet the service listed, for the deprecated get. */
+  listed: Pet[];
   /** Pets this run created, for the checks that follow. */
   created: Pet[];
 }
@@ -15,99 +29,213 @@ export interface SmokeEnvironment {
 export interface SmokeCheck {
   name: string;
   writes: boolean;
-  /** Returns a short detail on success, or 'skip: why'; throws to fail. */
+  /**
+   * Returns a short detail on success, or 'skip: why'; throws CheckFailed (or any error) to
+   * fail, CheckInfo to report what the service does where the interface says nothing.
+   */
   run(env: SmokeEnvironment): Promise<string>;
 }
 
-class CheckFailed extends Error {}
+/** Pages the status filter is followed through, at most. */
+const FILTER_PAGES = 5;
+/** A categoryId past 2^53: a service that rounds int64 through doubles shows it. */
+const BIG_CATEGORY = 9007199254740993n;
 
-function expectThat(condition: boolean, message: string): asserts condition {
-  if (!condition) throw new CheckFailed(message);
+async function list(env: SmokeEnvironment, query: string): Promise<RawAnswer> {
+  const answer = await env.calls.call('GET', `/pets?${query}`);
+  expectStatus(answer, 200, 'GET');
+  expectShape(answer, PET, 'GET', 'a list of pets', true);
+  return answer;
 }
 
-/** Passes when the request fails with exactly this HTTP status. */
-async function expectRefusal(request: Promise<unknown>, status: number, otherwise: string) {
-  try {
-    await request;
-  } catch (error) {
-    if (error instanceof ApiError && error.status === status) return `${status} ${error.code}`;
-    throw error;
-  }
-  throw new CheckFailed(otherwise);
+/** What the service did with a request the interface leaves open: always info. */
+async function notShown(env: SmokeEnvironment, query: string): Promise<string> {
+  const answer = await env.calls.call('GET', `/pets?${query}`);
+  const error = answer.json as { code?: unknown } | undefined;
+  const did =
+    answer.status === 200 && Array.isArray(answer.json)
+      ? `200 with ${answer.json.length} pet(s)`
+      : `${answer.status}${typeof error?.code === 'string' ? ` ${error.code}` : ''}`;
+  throw new CheckInfo(`${requestName('GET', answer.url)}: ${did} (the interface does not say)`);
 }
 
-export const SMOKE_CHECKS: SmokeCheck[] = [
+const READS: SmokeCheck[] = [
   {
-    name: 'list pets (GET /pets?limit=1)',
+    name: 'list pets, limit 1',
     writes: false,
-    async run({ client }) {
-      const pets = await client.listPets({ limit: 1 });
-      expectThat(pets.length <= 1, `asked for at most 1 pet, got ${pets.length}`);
+    async run(env) {
+      const answer = await list(env, 'limit=1');
+      const pets = answer.json as Pet[];
+      expectThat(pets.length <= 1, `GET /pets?limit=1 answered ${pets.length} pets`);
+      env.listed.push(...pets);
       return `${pets.length} pet(s)`;
     },
   },
   {
-    name: 'filter by status (GET /pets?status=available)',
+    name: 'list pets, limit 100',
     writes: false,
-    async run({ client }) {
-      const pets = await client.listPets({ status: 'available', limit: 20 });
-      const wrong = pets.filter((pet) => pet.status !== 'available');
-      expectThat(wrong.length === 0, `${wrong.length} pet(s) with another status came back`);
-      return `${pets.length} available pet(s)`;
+    async run(env) {
+      const pets = (await list(env, 'limit=100')).json as Pet[];
+      expectThat(pets.length <= 100, `GET /pets?limit=100 answered ${pets.length} pets`);
+      return `${pets.length} pet(s)`;
+    },
+  },
+  {
+    name: 'status filter, every page',
+    writes: false,
+    async run(env) {
+      let answer = await list(env, 'status=available&limit=100');
+      let pets = 0;
+      for (let page = 1; ; page++) {
+        const wrong = (answer.json as Pet[]).filter((pet) => pet.status !== 'available');
+        expectThat(
+          wrong.length === 0,
+          `${requestName('GET', answer.url)} (page ${page}): ${wrong.length} pet(s) with another status, e.g. id ${wrong[0]?.id.toString()} "${String(wrong[0]?.status)}"`,
+        );
+        pets += (answer.json as Pet[]).length;
+        const next = linkTarget(answer.headers.link, 'next', answer.url);
+        expectThat(
+          !(next instanceof BrokenLink),
+          `page ${page} links a next page that is not a URL`,
+        );
+        if (next === undefined || page >= FILTER_PAGES)
+          return `${pets} available pet(s), ${page} page(s)`;
+        answer = await env.calls.call('GET', next.pathname, { url: next });
+        expectStatus(answer, 200, 'GET');
+        expectShape(answer, PET, 'GET', 'a list of pets', true);
+      }
     },
   },
   {
     name: 'refuse an invalid key (401)',
     writes: false,
-    run: ({ unauthenticated }) =>
-      expectRefusal(
-        unauthenticated.listPets({ limit: 1 }),
-        401,
-        'the service accepted a key it cannot know',
-      ),
+    async run({ unauthenticated }) {
+      const answer = await unauthenticated.call('GET', '/pets?limit=1');
+      expectStatus(answer, 401, 'GET');
+      return `401 ${(answer.json as { code: string }).code}`;
+    },
   },
   {
-    name: 'add a pet (POST /pets)',
+    name: 'get an unknown pet (404)',
+    writes: false,
+    async run({ calls }) {
+      const answer = await calls.call('GET', `/pets/${INT64_MAX}`);
+      if (answer.status === 200) throw new CheckInfo(`a pet has the largest int64 id`);
+      expectStatus(answer, 404, 'GET');
+      return `404 ${(answer.json as { code: string }).code}`;
+    },
+  },
+  { name: 'not shown: limit 0', writes: false, run: (env) => notShown(env, 'limit=0') },
+  { name: 'not shown: limit 101', writes: false, run: (env) => notShown(env, 'limit=101') },
+  { name: 'not shown: unknown status', writes: false, run: (env) => notShown(env, 'status=lost') },
+];
+
+const WRITES: SmokeCheck[] = [
+  {
+    name: 'add a pet, int64 exact',
     writes: true,
-    async run({ client, created }) {
-      const name = `petstore-smoke-${new Date().toISOString()}`;
-      const pet = await client.createPet({ name, categoryId: 1, status: 'pending' });
-      created.push(pet);
-      expectThat(pet.name === name, `the created pet is named "${pet.name}", not "${name}"`);
-      expectThat(pet.status === 'pending', `the created pet has status "${String(pet.status)}"`);
+    async run(env) {
+      const sent = {
+        name: `petstore-smoke-${new Date().toISOString()}`,
+        categoryId: BIG_CATEGORY,
+        status: 'pending',
+      };
+      const answer = await env.calls.call('POST', '/pets', { body: stringifyJson(sent) });
+      expectStatus(answer, [200, 201], 'POST');
+      expectShape(answer, PET, 'POST', 'a pet');
+      const pet = answer.json as Pet;
+      env.created.push(pet);
+      for (const field of ['name', 'categoryId', 'status'] as const) {
+        expectThat(
+          String(pet[field]) === String(sent[field]),
+          `POST /pets: $.${field} came back as ${stringifyJson(pet[field])}, sent ${stringifyJson(sent[field])}`,
+        );
+      }
       return `id ${pet.id.toString()}`;
     },
   },
   {
-    name: 'get the added pet (GET /pets/{petId}, deprecated)',
+    name: 'get the added pet',
     writes: true,
-    async run({ client, created }) {
+    async run({ calls, created }) {
       const pet = created[0];
       if (!pet) return 'skip: no pet was added';
-      const fetched = await client.getPet(pet.id);
-      expectThat(fetched.id.toString() === pet.id.toString(), 'a different pet came back');
-      expectThat(fetched.name === pet.name, `its name is "${fetched.name}", not "${pet.name}"`);
+      const answer = await calls.call('GET', `/pets/${pet.id.toString()}`);
+      expectStatus(answer, 200, 'GET');
+      expectShape(answer, PET, 'GET', 'a pet');
+      const fetched = answer.json as Pet;
+      for (const field of ['id', 'name', 'categoryId', 'status'] as const) {
+        expectThat(
+          stringifyJson(fetched[field]) === stringifyJson(pet[field]),
+          `GET /pets/${pet.id.toString()}: $.${field} is ${stringifyJson(fetched[field])}, created as ${stringifyJson(pet[field])}`,
+        );
+      }
       return `id ${fetched.id.toString()}`;
     },
   },
   {
     name: 'reject a pet without categoryId (400)',
     writes: true,
-    run: ({ client }) =>
-      expectRefusal(
-        // Deliberately not a NewPet: the interface requires categoryId, so this must be refused.
-        client.createPet({ name: 'petstore-smoke-invalid' } as unknown as NewPet),
-        400,
-        'the service created a pet without the required categoryId',
-      ),
+    async run({ calls }) {
+      const answer = await calls.call('POST', '/pets', {
+        body: '{"name":"petstore-smoke-invalid"}',
+      });
+      expectStatus(answer, 400, 'POST');
+      return `400 ${(answer.json as { code: string }).code}`;
+    },
   },
   {
-    name: 'send a quickstart message (POST /messages)',
+    name: 'quickstart message',
     writes: true,
-    async run({ client, target }) {
+    async run({ calls, target }) {
       if (!target.quickstartUrl) return 'skip: the profile has no quickstart URL';
-      const receipt = await client.sendMessage('petstore smoke check');
+      const message = 'petstore smoke check';
+      const answer = await calls.call('POST', 'quickstart:/messages', {
+        body: stringifyJson({ message }),
+      });
+      expectStatus(answer, [200, 201, 202], 'POST');
+      expectShape(answer, MESSAGE_RECEIPT, 'POST', 'a message receipt');
+      const receipt = answer.json as { id: string; message: string; status: string };
+      expectThat(
+        receipt.message === message,
+        `POST /messages: $.message came back as ${stringifyJson(receipt.message)}`,
+      );
       return `${receipt.id} ${receipt.status}`;
     },
   },
 ];
+
+/** Run after the writes: with --allow-writes, it can get the pet they added. */
+const DEPRECATED: SmokeCheck[] = [
+  {
+    name: 'deprecated get: notice and sunset',
+    writes: false,
+    async run(env) {
+      const pet = env.listed[0] ?? env.created[0];
+      if (!pet) return 'skip: the service listed no pet to get';
+      const answer = await env.calls.call('GET', `/pets/${pet.id.toString()}`);
+      expectStatus(answer, 200, 'GET');
+      expectShape(answer, PET, 'GET', 'a pet');
+      const { deprecation, sunset } = answer.headers;
+      const name = requestName('GET', answer.url);
+      expectThat(
+        deprecation !== undefined,
+        `${name}: no Deprecation header (the operation is deprecated)`,
+      );
+      expectThat(
+        sunset !== undefined,
+        `${name}: no Sunset header (it is removed on ${GET_PET_REMOVAL_DATE})`,
+      );
+      const when = new Date(sunset);
+      expectThat(!Number.isNaN(when.getTime()), `${name}: Sunset is no HTTP date: ${sunset}`);
+      const date = when.toISOString().slice(0, 10);
+      expectThat(
+        date === GET_PET_REMOVAL_DATE,
+        `${name}: Sunset says ${sunset}, the interface ${GET_PET_REMOVAL_DATE}`,
+      );
+      return `Deprecation: ${deprecation}; Sunset: ${sunset}`;
+    },
+  },
+];
+
+export const SMOKE_CHECKS: SmokeCheck[] = [...READS, ...WRITES, ...DEPRECATED];

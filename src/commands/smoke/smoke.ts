@@ -2,90 +2,235 @@ import { rename, writeFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import type { RunVerb } from '../../cmdutil/run-verb.js';
 import type { Context } from '../../context/context.js';
-import { PetstoreError, SmokeFailedError, UsageError } from '../../core/errors.js';
+import {
+  InterruptedError,
+  PetstoreError,
+  SmokeFailedError,
+  UsageError,
+} from '../../core/errors.js';
+import { parseWholeNumber } from '../../core/parse-number.js';
+import { StopController } from '../../core/stop.js';
+import type { Pet } from '../../core/types.js';
 import { renderJUnit, type JUnitCase } from '../../output/junit.js';
 import type { Column } from '../../output/render.js';
+import { CheckInfo, SmokeCalls } from './calls.js';
+import {
+  parseDuration,
+  pause,
+  roundLine,
+  summarize,
+  type CheckResult,
+  type CheckSummary,
+} from './canary.js';
 import { SMOKE_CHECKS, type SmokeEnvironment } from './checks.js';
 
 export interface SmokeOptions {
   allowWrites: boolean;
   junitFile: string | undefined;
+  /** A check slower than this fails. */
+  maxLatencyMs: number | undefined;
+  /** Rounds to run (a canary); with `everyMs` alone, until interrupted. */
+  repeat: number | undefined;
+  /** The pause between rounds. */
+  everyMs: number | undefined;
 }
 
-interface SmokeResult extends JUnitCase {
+interface Flags {
+  allowWrites?: boolean;
+  junit?: string;
+  maxLatency?: string;
+  repeat?: string;
+  every?: string;
+}
+
+export function toSmokeOptions(flags: Flags): SmokeOptions {
+  const everyMs = flags.every === undefined ? undefined : parseDuration(flags.every);
+  if (flags.every !== undefined && everyMs === undefined) {
+    throw new UsageError(
+      `--every must be a duration such as 500ms, 10s or 5m, got "${flags.every}"`,
+    );
+  }
+  return {
+    allowWrites: flags.allowWrites === true,
+    junitFile: flags.junit,
+    maxLatencyMs:
+      flags.maxLatency === undefined
+        ? undefined
+        : parseWholeNumber(flags.maxLatency, '--max-latency', { min: 1, max: 3_600_000 }),
+    repeat:
+      flags.repeat === undefined
+        ? undefined
+        : parseWholeNumber(flags.repeat, '--repeat', { min: 1, max: 1_000_000 }),
+    everyMs,
+  };
+}
+
+interface SmokeRow extends CheckResult {
   /** What was checked: "profile staging", or the URL given with --base-url. */
   target: string;
   baseUrl: string | null;
 }
 
-const RESULT_COLUMNS: Column<SmokeResult>[] = [
+const tone = (outcome: string) =>
+  outcome === 'pass' ? 'good' : outcome === 'fail' ? 'warn' : ('muted' as const);
+
+const RESULT_COLUMNS: Column<SmokeRow>[] = [
+  { header: 'result', value: (row) => row.outcome, tone: (row) => tone(row.outcome) },
+  { header: 'check', value: (row) => row.name },
+  { header: 'ms', value: (row) => row.durationMs },
+  { header: 'detail', value: (row) => row.detail },
+];
+
+const SUMMARY_COLUMNS: Column<CheckSummary>[] = [
+  { header: 'check', value: (row) => row.name },
+  { header: 'runs', value: (row) => row.runs },
   {
-    header: 'result',
-    value: (result) => result.outcome,
-    tone: (result) =>
-      result.outcome === 'pass' ? 'good' : result.outcome === 'fail' ? 'warn' : 'muted',
+    header: 'pass rate',
+    value: (row) => (row.passRate === null ? '-' : `${row.passRate}%`),
+    tone: (row) => (row.failed > 0 ? 'warn' : row.passRate === null ? 'muted' : 'good'),
   },
-  { header: 'check', value: (result) => result.name },
-  { header: 'ms', value: (result) => result.durationMs },
-  { header: 'detail', value: (result) => result.detail },
+  { header: 'p50 ms', value: (row) => row.p50Ms },
+  { header: 'p95 ms', value: (row) => row.p95Ms },
+  { header: 'max ms', value: (row) => row.maxMs },
+  { header: 'last failure', value: (row) => row.lastFailure, placeholder: '-' },
 ];
 
 /** A key no service can know, to see that the service refuses it. */
 const INVALID_KEY = 'petstore-smoke-invalid-key';
 
-export async function runSmoke(ctx: Context, options: SmokeOptions): Promise<void> {
-  const target = await ctx.target();
-  const env: SmokeEnvironment = {
-    client: await ctx.client(),
-    unauthenticated: await ctx.clientFor({ ...target, apiKey: INVALID_KEY }),
-    target,
-    created: [],
-  };
-  const results: SmokeResult[] = [];
+/** Runs each check once, in order; a first signal ends the round before the next check. */
+async function runRound(
+  env: SmokeEnvironment,
+  options: SmokeOptions,
+  stop: StopController,
+): Promise<CheckResult[]> {
+  const results: CheckResult[] = [];
   for (const check of SMOKE_CHECKS) {
+    if (stop.stopping) break;
     const started = performance.now();
-    let outcome: SmokeResult['outcome'] = 'pass';
+    let outcome: CheckResult['outcome'] = 'pass';
     let detail: string;
     if (check.writes && !options.allowWrites) {
       outcome = 'skip';
       detail = 'writes to the service: run with --allow-writes';
     } else {
       try {
-        detail = await check.run(env);
+        detail = await Promise.race([check.run(env), stop.abandoned]);
         if (detail.startsWith('skip: ')) {
           outcome = 'skip';
           detail = detail.slice('skip: '.length);
         }
       } catch (error) {
-        outcome = 'fail';
+        if (error instanceof InterruptedError) throw error;
+        outcome = error instanceof CheckInfo ? 'info' : 'fail';
         detail = error instanceof Error ? error.message : String(error);
         if (error instanceof PetstoreError && error.status) detail += ` (HTTP ${error.status})`;
       }
     }
     const durationMs = Math.round(performance.now() - started);
-    results.push({
+    const { maxLatencyMs } = options;
+    if (outcome !== 'skip' && maxLatencyMs !== undefined && durationMs > maxLatencyMs) {
+      outcome = 'fail';
+      detail = `took ${durationMs} ms, over --max-latency ${maxLatencyMs} ms (${detail})`;
+    }
+    results.push({ name: check.name, outcome, durationMs, detail });
+  }
+  return results;
+}
+
+/** JUnit knows pass, fail and skip: info passes (the interface asks nothing there). */
+function junitCases(rounds: CheckResult[][], canary: boolean): JUnitCase[] {
+  if (!canary) {
+    return rounds[0]!.map((r) => ({ ...r, outcome: r.outcome === 'info' ? 'pass' : r.outcome }));
+  }
+  return summarize(rounds).map((row) => ({
+    name: row.name,
+    outcome: row.failed > 0 ? 'fail' : row.passed + row.info > 0 ? 'pass' : 'skip',
+    durationMs: row.maxMs,
+    detail:
+      row.failed > 0
+        ? `failed ${row.failed} of ${row.runs} rounds; last: ${row.lastFailure}`
+        : `${row.runs} rounds, p50 ${row.p50Ms} ms, p95 ${row.p95Ms} ms`,
+  }));
+}
+
+export async function runSmoke(ctx: Context, options: SmokeOptions): Promise<void> {
+  const target = await ctx.target();
+  const client = await ctx.client();
+  const unauthenticated = await ctx.clientFor({ ...target, apiKey: INVALID_KEY });
+  const canary = options.repeat !== undefined || options.everyMs !== undefined;
+  const rounds = options.repeat ?? (options.everyMs !== undefined ? Infinity : 1);
+  const created: Pet[] = [];
+  const results: CheckResult[][] = [];
+  const stop = new StopController(ctx.io, {
+    onFirst: (signal) =>
+      ctx.io.stderr.write(
+        `petstore: ${signal}: stopping after this check; the summary follows (send it again to stop at once)\n`,
+      ),
+    onSecond: (signal) =>
+      new InterruptedError(`stopped at once on a second ${signal}`, { signal, immediate: true }),
+  });
+  try {
+    for (let round = 1; round <= rounds && !stop.stopping; round++) {
+      const env: SmokeEnvironment = {
+        calls: new SmokeCalls(client),
+        unauthenticated: new SmokeCalls(unauthenticated),
+        target,
+        listed: [],
+        created: [],
+      };
+      const done = await runRound(env, options, stop);
+      created.push(...env.created);
+      results.push(done);
+      if (canary) {
+        ctx.notice(roundLine(round, done, Number.isFinite(rounds) ? rounds : undefined));
+      }
+      // Between rounds: a first Ctrl-C ends the pause at once, and the loop.
+      if (round < rounds && options.everyMs !== undefined) await pause(options.everyMs, stop);
+    }
+  } finally {
+    stop.dispose();
+  }
+  await report(ctx, options, { results, canary, created });
+}
+
+async function report(
+  ctx: Context,
+  options: SmokeOptions,
+  run: { results: CheckResult[][]; canary: boolean; created: Pet[] },
+): Promise<void> {
+  const target = await ctx.target();
+  const { results, canary, created } = run;
+  if (canary) await ctx.render(summarize(results), SUMMARY_COLUMNS);
+  else {
+    const rows = (results[0] ?? []).map((r) => ({
       target: target.label,
       baseUrl: target.baseUrl ?? null,
-      name: check.name,
-      outcome,
-      durationMs,
-      detail,
-    });
+      ...r,
+    }));
+    await ctx.render(rows, RESULT_COLUMNS);
   }
-  await ctx.render(results, RESULT_COLUMNS);
-  if (options.junitFile) {
-    const report = renderJUnit(`petstore smoke (${target.label})`, results, new Date());
-    // A service may echo the key in a detail; the report is text that leaves this machine too.
-    await writeReport(options.junitFile, ctx.redact(report));
-  }
-
-  const failed = results.filter((result) => result.outcome === 'fail').length;
-  const passed = results.filter((result) => result.outcome === 'pass').length;
-  const summary = `${passed} passed, ${failed} failed, ${results.length - passed - failed} skipped against ${target.label}`;
-  if (env.created.length > 0) {
-    ctx.notice(
-      `The smoke run added pet(s) ${env.created.map((pet) => pet.id.toString()).join(', ')}.`,
+  if (options.junitFile && results.length > 0) {
+    const xml = renderJUnit(
+      `petstore smoke (${target.label})`,
+      junitCases(results, canary),
+      new Date(),
     );
+    // A service may echo the key in a detail; the report is text that leaves this machine too.
+    await writeReport(options.junitFile, ctx.redact(xml));
+  }
+  const all = results.flat();
+  const count = (outcome: string) => all.filter((r) => r.outcome === outcome).length;
+  const failed = count('fail');
+  const rounds = canary ? ` over ${results.length} round(s)` : '';
+  const summary = `${count('pass')} passed, ${failed} failed, ${count('skip')} skipped, ${count('info')} info${rounds} against ${target.label}`;
+  if (created.length > 0) {
+    const ids = created.map((pet) => pet.id.toString());
+    const shown =
+      ids.length > 20
+        ? `${ids.slice(0, 20).join(', ')} and ${ids.length - 20} more`
+        : ids.join(', ');
+    ctx.notice(`The smoke run added pet(s) ${shown}.`);
   }
   if (failed > 0) throw new SmokeFailedError(`smoke: ${summary}`);
   ctx.notice(`smoke: ${summary}`);
@@ -110,20 +255,29 @@ export function registerSmoke(program: Command, runVerb: RunVerb): void {
     .description('Check that a deployment answers as the interface says (exit 8 on failure)')
     .option('--allow-writes', 'also run the checks that add a pet and send a message')
     .option('--junit <file>', 'write the results as a JUnit XML report')
+    .option('--max-latency <ms>', 'fail a check that takes longer than this')
+    .option('--repeat <n>', 'a canary: run the checks n times, then print a summary')
+    .option('--every <duration>', 'a canary: pause between rounds (e.g. 10s); alone, until Ctrl-C')
     .addHelpText(
       'after',
       `
-Without --allow-writes only reads are made (and one request with an invalid key).
+Every answer is checked against the interface: required fields and their types, int64 ids
+kept exact, enumerations, Error bodies (code, message, status equal to the HTTP status), and
+the JSON content type. Without --allow-writes only reads are made (and one request with an
+invalid key). What the interface leaves open (a limit of 0 or 101, an unknown status) is
+reported as info, never as a failure.
+
+With --repeat or --every, one line per round goes to stderr, and the summary (pass rate and
+p50, p95 and max latency per check) to stdout; Ctrl-C ends the run with the summary, and the
+exit code is the worst outcome (8 if any check failed).
 
 Examples:
   $ petstore --profile staging smoke
-  $ petstore --profile staging smoke --allow-writes --junit smoke.xml`,
+  $ petstore --profile staging smoke --allow-writes --junit smoke.xml
+  $ petstore --profile staging smoke --repeat 20 --max-latency 500
+  $ petstore --profile staging smoke --every 30s`,
     )
-    .action((flags: { allowWrites?: boolean; junit?: string }, command: Command) =>
-      runVerb(
-        command,
-        () => ({ allowWrites: flags.allowWrites === true, junitFile: flags.junit }),
-        runSmoke,
-      ),
+    .action((flags: Flags, command: Command) =>
+      runVerb(command, () => toSmokeOptions(flags), runSmoke),
     );
 }

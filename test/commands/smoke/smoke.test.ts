@@ -3,11 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { main } from '../../../src/main.js';
-import { startSandboxServer, type RunningSandbox } from '../../../src/sandbox/server.js';
+import { startSandboxServer } from '../../../src/sandbox/server.js';
 import { fakeIO } from '../../helpers/fake-io.js';
 import { freshHome } from '../../helpers/run-cli.js';
-import { sendJson, startTestServer, type TestServer } from '../../helpers/test-server.js';
+import { sendJson, startTestServer, type RecordedRequest } from '../../helpers/test-server.js';
 
+const KEY = 'sk_test_good_key';
 const stops: (() => Promise<void>)[] = [];
 afterEach(async () => {
   for (const stop of stops.splice(0)) await stop();
@@ -26,93 +27,348 @@ async function smoke(baseUrl: string, args: string[], quickstartUrl?: string) {
   const env: Record<string, string> = {
     HOME: freshHome(),
     PETSTORE_BASE_URL: baseUrl,
-    PETSTORE_API_KEY: 'sk_test_good_key',
+    PETSTORE_API_KEY: KEY,
   };
   if (quickstartUrl) env.PETSTORE_QUICKSTART_URL = quickstartUrl;
-  const code = await main(['smoke', ...args], io, env);
-  return { code, rows: JSON.parse(io.out()) as Row[], err: io.err() };
+  const code = await main(['smoke', '-o', 'json', ...args], io, env);
+  return { code, out: io.out(), err: io.err(), io };
 }
 
-describe('petstore smoke', () => {
-  it('passes every check against a service that follows the interface', async () => {
-    const sandbox: RunningSandbox = await startSandboxServer({
-      host: '127.0.0.1',
-      port: 0,
-      database: ':memory:',
-      apiKeys: ['sk_test_good_key'],
+const rowsOf = (out: string) => JSON.parse(out) as Row[];
+
+/** An answer as it goes back to the client, which a test may change. */
+interface Answer {
+  status: number;
+  headers: Record<string, string | undefined>;
+  text: string;
+}
+
+/**
+ * The sandbox (two pets in it, one available), behind a server that passes every request on
+ * and lets `change` break one rule of the interface in what comes back.
+ */
+async function service(
+  change: (request: RecordedRequest, answer: Answer) => Answer = (_r, a) => a,
+) {
+  const sandbox = await startSandboxServer({
+    host: '127.0.0.1',
+    port: 0,
+    database: ':memory:',
+    apiKeys: [KEY],
+  });
+  stops.push(sandbox.close);
+  for (const pet of [
+    { name: 'Rex', categoryId: 1, status: 'available' },
+    { name: 'Tom', categoryId: 2, status: 'sold' },
+  ]) {
+    await fetch(`${sandbox.apiBaseUrl}/pets`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
+      body: JSON.stringify(pet),
     });
-    stops.push(sandbox.close);
+  }
+  const origin = new URL(sandbox.apiBaseUrl).origin;
+  const server = await startTestServer((request, response) => {
+    void (async () => {
+      const headers: Record<string, string> = {};
+      for (const name of ['authorization', 'content-type', 'idempotency-key']) {
+        const value = request.headers[name];
+        if (typeof value === 'string') headers[name] = value;
+      }
+      const upstream = await fetch(`${origin}${request.url}`, {
+        method: request.method,
+        headers,
+        body: request.method === 'POST' ? request.body : undefined,
+      });
+      const answer = change(request, {
+        status: upstream.status,
+        headers: Object.fromEntries(
+          ['content-type', 'deprecation', 'sunset', 'link'].map((name) => [
+            name,
+            upstream.headers.get(name) ?? undefined,
+          ]),
+        ),
+        text: await upstream.text(),
+      });
+      const sent = Object.fromEntries(
+        Object.entries(answer.headers).filter((entry): entry is [string, string] => !!entry[1]),
+      );
+      response.writeHead(answer.status, sent);
+      response.end(answer.text);
+    })();
+  });
+  stops.push(server.close);
+  return { base: `${server.url}/v1`, quickstart: `${server.url}/quickstart`, server };
+}
+
+const isList = (request: RecordedRequest, query: string) =>
+  request.method === 'GET' && request.url === `/v1/pets?${query}`;
+
+describe('petstore smoke against a service that follows the interface', () => {
+  it('passes every check, reads and writes, and writes the JUnit report', async () => {
+    const { base, quickstart } = await service();
     const junit = join(mkdtempSync(join(tmpdir(), 'smoke-')), 'smoke.xml');
-    const result = await smoke(
-      sandbox.apiBaseUrl,
-      ['--allow-writes', '--junit', junit],
-      sandbox.quickstartUrl,
-    );
-    expect(result.code).toBe(0);
-    expect(result.rows.map((row) => row.outcome)).toEqual(Array(7).fill('pass'));
-    // PETSTORE_BASE_URL chose the service: rows name it, not the default sandbox profile.
-    expect(result.rows[0]).toMatchObject({
-      target: sandbox.apiBaseUrl,
-      baseUrl: sandbox.apiBaseUrl,
-    });
-    expect(result.err).toContain('smoke: 7 passed, 0 failed, 0 skipped');
-    expect(result.err).toMatch(/The smoke run added pet\(s\) \d+\./);
-    expect(readFileSync(junit, 'utf8')).toContain('tests="7" failures="0" skipped="0"');
+    const result = await smoke(base, ['--allow-writes', '--junit', junit], quickstart);
+    expect(result.code, result.err).toBe(0);
+    const rows = rowsOf(result.out);
+    expect(rows.filter((row) => row.outcome === 'fail')).toEqual([]);
+    expect(rows.filter((row) => row.outcome === 'skip')).toEqual([]);
+    expect(rows.filter((row) => row.outcome === 'info').map((row) => row.name)).toEqual([
+      'not shown: limit 0',
+      'not shown: limit 101',
+      'not shown: unknown status',
+    ]);
+    expect(rows[0]).toMatchObject({ target: base, baseUrl: base });
+    expect(result.err).toContain('smoke: 10 passed, 0 failed, 0 skipped, 3 info');
+    expect(readFileSync(junit, 'utf8')).toContain('tests="13" failures="0" skipped="0"');
   });
 
-  it('checks the 400 with a body the interface forbids: no categoryId', async () => {
+  it('only reads without --allow-writes', async () => {
+    const { base, server } = await service();
+    const result = await smoke(base, []);
+    expect(result.code, result.err).toBe(0);
+    expect(rowsOf(result.out).filter((row) => row.outcome === 'skip')).toHaveLength(4);
+    expect(server.requests.every((request) => request.method === 'GET')).toBe(true);
+  });
+});
+
+/** One rule of the interface broken at a time, and the check that must say so. */
+const BROKEN: {
+  rule: string;
+  check: string;
+  says: string | RegExp;
+  args?: string[];
+  change: (request: RecordedRequest, answer: Answer) => Answer;
+}[] = [
+  {
+    rule: 'a pet without categoryId',
+    check: 'list pets, limit 1',
+    says: '$[0].categoryId is missing',
+    change: (request, answer) =>
+      isList(request, 'limit=1') ? { ...answer, text: '[{"id":1,"name":"Rex"}]' } : answer,
+  },
+  {
+    rule: 'an id sent as a string',
+    check: 'list pets, limit 100',
+    says: '$[1].id is not an int64: the string "2"',
+    change: (request, answer) =>
+      isList(request, 'limit=100')
+        ? { ...answer, text: answer.text.replace('"id":2', '"id":"2"') }
+        : answer,
+  },
+  {
+    rule: 'an int64 past 2^53 rounded through a double',
+    check: 'add a pet, int64 exact',
+    says: '$.categoryId came back as 9007199254740992, sent 9007199254740993',
+    args: ['--allow-writes'],
+    change: (request, answer) =>
+      request.method === 'POST' && request.url === '/v1/pets' && answer.status === 201
+        ? { ...answer, text: answer.text.replace('9007199254740993', '9007199254740992') }
+        : answer,
+  },
+  {
+    rule: 'an Error body whose status is not the HTTP status',
+    check: 'refuse an invalid key (401)',
+    says: '$.status is 400, not the HTTP status',
+    change: (_request, answer) =>
+      answer.status === 401
+        ? { ...answer, text: answer.text.replace('"status":401', '"status":400') }
+        : answer,
+  },
+  {
+    rule: 'a limit=100 page of 101 pets',
+    check: 'list pets, limit 100',
+    says: 'GET /pets?limit=100 answered 101 pets',
+    change: (request, answer) =>
+      isList(request, 'limit=100')
+        ? {
+            ...answer,
+            text: JSON.stringify(
+              Array.from({ length: 101 }, (_, i) => ({ id: i + 1, name: `p${i}`, categoryId: 1 })),
+            ),
+          }
+        : answer,
+  },
+  {
+    rule: 'a status filter that returns other pets on page 2',
+    check: 'status filter, every page',
+    says: /\(page 2\): 1 pet\(s\) with another status, e\.g\. id 2 "sold"/,
+    change: (request, answer) => {
+      if (isList(request, 'status=available&limit=100')) {
+        return {
+          ...answer,
+          headers: {
+            ...answer.headers,
+            link: '</v1/pets?status=available&limit=100&cursor=p2>; rel="next"',
+          },
+        };
+      }
+      if (request.url === '/v1/pets?status=available&limit=100&cursor=p2') {
+        return {
+          ...answer,
+          status: 200,
+          text: '[{"id":2,"name":"Tom","categoryId":2,"status":"sold"}]',
+        };
+      }
+      return answer;
+    },
+  },
+  {
+    rule: 'a deprecation notice that vanished',
+    check: 'deprecated get: notice and sunset',
+    says: 'no Deprecation header',
+    change: (request, answer) =>
+      /^\/v1\/pets\/1$/.test(request.url)
+        ? { ...answer, headers: { ...answer.headers, deprecation: undefined } }
+        : answer,
+  },
+  {
+    rule: 'a sunset moved',
+    check: 'deprecated get: notice and sunset',
+    says: 'Sunset says Mon, 05 Dec 2033 00:00:00 GMT, the interface 2030-12-05',
+    change: (request, answer) =>
+      /^\/v1\/pets\/1$/.test(request.url)
+        ? { ...answer, headers: { ...answer.headers, sunset: 'Mon, 05 Dec 2033 00:00:00 GMT' } }
+        : answer,
+  },
+  {
+    rule: 'a status outside the enumeration',
+    check: 'list pets, limit 100',
+    says: '$[0].status is the string "AVAILABLE", not one of available, pending, sold',
+    change: (request, answer) =>
+      isList(request, 'limit=100')
+        ? { ...answer, text: answer.text.replace('"available"', '"AVAILABLE"') }
+        : answer,
+  },
+  {
+    rule: 'JSON sent as text/plain',
+    check: 'list pets, limit 1',
+    says: "the 200 answer's content type is text/plain, not application/json",
+    change: (request, answer) =>
+      isList(request, 'limit=1')
+        ? { ...answer, headers: { ...answer.headers, 'content-type': 'text/plain' } }
+        : answer,
+  },
+  {
+    rule: 'a message receipt without createdAt',
+    check: 'quickstart message',
+    says: '$.createdAt is missing',
+    args: ['--allow-writes'],
+    change: (request, answer) =>
+      request.url === '/quickstart/messages'
+        ? { ...answer, text: answer.text.replace(/,"createdAt":"[^"]*"/, '') }
+        : answer,
+  },
+];
+
+describe('a deployment that breaks the interface fails the check that covers it (exit 8)', () => {
+  it.each(BROKEN)('$rule: "$check" fails', async ({ check, says, args, change }) => {
+    const { base, quickstart } = await service(change);
+    const result = await smoke(base, args ?? [], quickstart);
+    expect(result.code, result.err).toBe(8);
+    const failed = rowsOf(result.out).filter((row) => row.outcome === 'fail');
+    expect(failed.map((row) => row.name)).toContain(check);
+    const detail = failed.find((row) => row.name === check)!.detail;
+    if (typeof says === 'string') expect(detail).toContain(says);
+    else expect(detail).toMatch(says);
+  });
+
+  it('a check slower than --max-latency fails, naming the time', async () => {
+    const { base } = await service();
+    const slow = await startTestServer((request, response) => {
+      setTimeout(
+        () => {
+          void fetch(`${base.replace('/v1', '')}${request.url}`, {
+            headers: { authorization: String(request.headers.authorization) },
+          }).then(async (upstream) => {
+            response.writeHead(upstream.status, { 'content-type': 'application/json' });
+            response.end(await upstream.text());
+          });
+        },
+        isList(request, 'limit=1') ? 120 : 0,
+      );
+    });
+    stops.push(slow.close);
+    const result = await smoke(`${slow.url}/v1`, ['--max-latency', '80']);
+    expect(result.code).toBe(8);
+    const row = rowsOf(result.out).find((r) => r.name === 'list pets, limit 1')!;
+    expect(row.outcome).toBe('fail');
+    expect(row.detail).toMatch(/^took \d+ ms, over --max-latency 80 ms/);
+  });
+});
+
+describe('the canary', () => {
+  it('--repeat 20 prints a line per round and a summary per check', async () => {
+    const { base, quickstart } = await service();
+    const result = await smoke(base, ['--repeat', '20', '--allow-writes'], quickstart);
+    expect(result.code, result.err).toBe(0);
+    expect(result.err.match(/^round \d+\/20: /gm)).toHaveLength(20);
+    const summary = JSON.parse(result.out) as {
+      name: string;
+      runs: number;
+      passRate: number | null;
+      p95Ms: number;
+    }[];
+    expect(summary.find((row) => row.name === 'list pets, limit 1')).toMatchObject({
+      runs: 20,
+      passRate: 100,
+    });
+    expect(summary.find((row) => row.name === 'not shown: limit 0')).toMatchObject({
+      runs: 20,
+      passRate: null,
+    });
+    expect(result.err).toContain('over 20 round(s)');
+  });
+
+  it('--every stops cleanly on Ctrl-C with the summary, exit by the worst outcome', async () => {
+    const { base } = await service((request, answer) =>
+      isList(request, 'limit=1')
+        ? { ...answer, text: '[{"id":"x","name":"Rex","categoryId":1}]' }
+        : answer,
+    );
+    const io = fakeIO();
+    const env = { HOME: freshHome(), PETSTORE_BASE_URL: base, PETSTORE_API_KEY: KEY };
+    // A round, then the pause of --every: Ctrl-C in the pause ends it at once.
+    setTimeout(() => io.signal('SIGINT'), 400);
+    const started = Date.now();
+    const code = await main(['smoke', '-o', 'json', '--every', '1s'], io, env);
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect(code).toBe(8);
+    expect(io.err()).toContain('SIGINT: stopping after this check; the summary follows');
+    const summary = JSON.parse(io.out()) as { name: string; failed: number }[];
+    expect(summary.find((row) => row.name === 'list pets, limit 1')?.failed).toBeGreaterThan(0);
+  });
+
+  it('refuses a duration or a count it cannot read, before any request', async () => {
+    for (const args of [
+      ['--every', 'soon'],
+      ['--every', '0s'],
+      ['--repeat', '0'],
+      ['--max-latency', '-1'],
+    ]) {
+      const io = fakeIO();
+      const code = await main(['smoke', ...args], io, {
+        HOME: freshHome(),
+        PETSTORE_BASE_URL: 'http://127.0.0.1:9/v1',
+        PETSTORE_API_KEY: KEY,
+      });
+      expect(code, args.join(' ')).toBe(2);
+    }
+  });
+});
+
+// The interface's own refusal: the body of a 400 is checked like any Error body.
+describe('a 400 for a pet without categoryId', () => {
+  it('passes with an Error body, fails with another', async () => {
     const server = await startTestServer((req, res) => {
       if (req.method === 'POST' && req.url === '/v1/pets') {
-        sendJson(
-          res,
-          400,
-          '{"code":"invalid_pet","message":"categoryId is required","status":400}',
-        );
+        sendJson(res, 400, '{"code":"invalid_pet","message":"categoryId is required"}');
       } else sendJson(res, 200, '[]');
     });
     stops.push(server.close);
     const result = await smoke(`${server.url}/v1`, ['--allow-writes']);
-    const posts = server.requests.filter((request) => request.method === 'POST');
-    expect(posts.map((request) => JSON.parse(request.body) as object)).toContainEqual({
-      name: 'petstore-smoke-invalid',
-    });
-    const check = result.rows.find((row) => row.name.startsWith('reject a pet'));
-    expect(check).toMatchObject({ outcome: 'pass', detail: '400 invalid_pet' });
-  });
-
-  it('only reads without --allow-writes', async () => {
-    const server: TestServer = await startTestServer((req, res) => {
-      if (req.headers.authorization !== 'Bearer sk_test_good_key') {
-        sendJson(res, 401, '{"code":"unauthorized","message":"no","status":401}');
-      } else {
-        sendJson(res, 200, '[]');
-      }
-    });
-    stops.push(server.close);
-    const result = await smoke(`${server.url}/v1`, []);
-    expect(result.code).toBe(0);
-    expect(result.rows.filter((row) => row.outcome === 'skip')).toHaveLength(4);
-    expect(server.requests.every((request) => request.method === 'GET')).toBe(true);
-  });
-
-  it('exits 8 and reports each failure, also in the JUnit file, when the service misbehaves', async () => {
-    // Accepts any key, ignores the status filter.
-    const server = await startTestServer((_req, res) => {
-      sendJson(res, 200, '[{"id":1,"name":"a","categoryId":1,"status":"sold"}]');
-    });
-    stops.push(server.close);
-    const junit = join(mkdtempSync(join(tmpdir(), 'smoke-')), 'smoke.xml');
-    const result = await smoke(`${server.url}/v1`, ['--junit', junit]);
-    expect(result.code).toBe(8);
-    expect(result.rows.filter((row) => row.outcome === 'fail').map((row) => row.detail)).toEqual([
-      '1 pet(s) with another status came back',
-      'the service accepted a key it cannot know',
-    ]);
-    const report = readFileSync(junit, 'utf8');
-    expect(report).toContain('failures="2"');
-    expect(report).toContain('<failure message="the service accepted a key it cannot know"/>');
-    expect(JSON.parse(result.err.trim().split('\n').at(-1)!)).toMatchObject({
-      code: 'smoke_failed',
-    });
+    const check = rowsOf(result.out).find((row) => row.name.startsWith('reject a pet'));
+    expect(check).toMatchObject({ outcome: 'fail' });
+    expect(check!.detail).toContain('$.status is missing');
   });
 });

@@ -1,0 +1,105 @@
+import type { AnyRequest, PetstoreClient, RawAnswer } from '../../api/client.js';
+import {
+  describeViolations,
+  ERROR_BODY,
+  listViolations,
+  violations,
+  type Shape,
+} from '../../api/contract.js';
+import type { HttpMethod } from '../../api/http.js';
+import { snippet } from '../../core/sanitize.js';
+
+/** A check's verdict that the deployment breaks the interface. */
+export class CheckFailed extends Error {}
+
+/** Not a failure: what the service does where the interface says nothing ("not shown"). */
+export class CheckInfo extends Error {}
+
+export function expectThat(condition: boolean, message: string): asserts condition {
+  if (!condition) throw new CheckFailed(message);
+}
+
+const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i;
+
+/** "GET /v1/pets?limit=1": how a message names the request. */
+export function requestName(method: HttpMethod, url: URL): string {
+  return `${method} ${url.pathname}${url.search}`;
+}
+
+/**
+ * The requests of one check, each answer checked against what the interface says of every
+ * answer: a body is JSON with a JSON content type, and an error status carries an Error body
+ * (`code`, `message`, `status` equal to the HTTP status). A violation names the request, the
+ * field and what came back (sanitised; secrets are masked as the answer arrives).
+ */
+export class SmokeCalls {
+  constructor(private readonly client: PetstoreClient) {}
+
+  async call(
+    method: HttpMethod,
+    path: string,
+    options: Partial<AnyRequest> = {},
+  ): Promise<RawAnswer> {
+    const answer = await this.client.exchange({ method, path, ...options });
+    const name = requestName(method, answer.url);
+    if (answer.text !== '') {
+      const type = answer.headers['content-type'];
+      expectThat(
+        type !== undefined && JSON_TYPE.test(type),
+        `${name}: the ${answer.status} answer's content type is ${type ?? 'missing'}, not application/json`,
+      );
+      expectThat(
+        answer.json !== undefined,
+        `${name}: the ${answer.status} answer is not JSON: "${snippet(answer.text, 80)}"`,
+      );
+    }
+    if (answer.status >= 400) {
+      const found = violations(ERROR_BODY, answer.json);
+      const error = answer.json as { status?: unknown } | undefined;
+      if (found.length === 0 && error?.status !== answer.status) {
+        found.push({
+          path: '$.status',
+          problem: `is ${String(error?.status)}, not the HTTP status`,
+        });
+      }
+      expectThat(
+        found.length === 0,
+        `${name}: the ${answer.status} answer is no Error body: ${describeViolations(found)}`,
+      );
+    }
+    return answer;
+  }
+}
+
+/** Fails unless the answer has this status (or one of these). */
+export function expectStatus(
+  answer: RawAnswer,
+  wanted: number | readonly number[],
+  method: HttpMethod,
+): void {
+  const statuses = typeof wanted === 'number' ? [wanted] : wanted;
+  if (statuses.includes(answer.status)) return;
+  const error = answer.json as { code?: unknown; message?: unknown } | undefined;
+  const said =
+    typeof error?.code === 'string'
+      ? ` (${error.code}: ${snippet(String(error.message), 80)})`
+      : '';
+  throw new CheckFailed(
+    `${requestName(method, answer.url)} answered ${answer.status}${said}, not ${statuses.join(' or ')}`,
+  );
+}
+
+/** Fails with every way the body breaks the shape (a list of it, with `list`). */
+export function expectShape(
+  answer: RawAnswer,
+  shape: Shape,
+  method: HttpMethod,
+  what: string,
+  list = false,
+): void {
+  const found = list ? listViolations(shape, answer.json) : violations(shape, answer.json);
+  expectThat(
+    found.length === 0,
+    `${requestName(method, answer.url)}: the answer is not ${what}: ${describeViolations(found)}`,
+  );
+}
