@@ -1,14 +1,14 @@
 import type { DeprecationNotice, PetstoreClient } from '../api/client.js';
 import type { ClientFactory } from '../api/create-client.js';
 import type { Transport } from '../api/http.js';
-import { proxyPasswords, proxySettingsFromEnv } from '../api/proxy-settings.js';
+import { proxyPasswords, proxySecretsIn, proxySettingsFromEnv } from '../api/proxy-settings.js';
 import type { ConfigStore } from '../config/store.js';
 import { helperKeyring, noKeyring, type Keyring } from '../config/keyring.js';
 import { configDir } from '../config/paths.js';
 import { apiKeyProblem } from '../core/api-key.js';
 import { MissingCredentialError, UsageError } from '../core/errors.js';
 import type { Env, IO } from '../core/io.js';
-import { MIN_FINDABLE_SECRET, SecretRedactor } from '../core/redact.js';
+import { unfindableBecause, type SecretRedactor } from '../core/redact.js';
 import { stringifyJson } from '../core/json.js';
 import { sanitizeLine } from '../core/sanitize.js';
 import { pickColumns } from '../output/columns.js';
@@ -149,6 +149,8 @@ export function createContext(deps: ContextDeps): Context {
     io.stderr.write(`warning: ${sanitizeLine(message)}\n`),
   );
   redactor.add(env.PETSTORE_API_KEY?.trim());
+  // Before anything can say a proxy value is wrong: the message must not show its password.
+  for (const secret of proxySecretsIn(env)) redactor.add(secret);
   let target: Promise<Target> | undefined;
   let client: Promise<PetstoreClient> | undefined;
   let config: Promise<ConfigStore> | undefined;
@@ -222,9 +224,10 @@ export function createContext(deps: ContextDeps): Context {
       redactor.add(apiKey);
       const keyProblem = apiKeyProblem(apiKey);
       if (keyProblem) throw unusableKeyError(resolved, keyProblem);
-      if (!SecretRedactor.findable(apiKey)) {
+      const unfindable = unfindableBecause(apiKey);
+      if (unfindable) {
         ctx.warn(
-          `the API key has ${apiKey.length} characters, fewer than ${MIN_FINDABLE_SECRET}: too short to tell from data, so it is not masked where a service echoes it back`,
+          `the API key cannot be told from data (${unfindable}), so it is not masked where a service echoes it back`,
         );
       }
       const proxy = proxySettingsFromEnv(env);

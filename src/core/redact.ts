@@ -12,11 +12,21 @@ export function maskKey(key: string): string {
 }
 
 /**
- * A secret shorter than this is not searched for in text: it cannot be told from data (a key
- * "1" is in every id), and masking it would corrupt what a service sends. Petstore masks such a
- * key where it prints it itself, and warns that a service echoing it is not masked.
+ * A secret shorter than this, or without a letter, is not searched for in text: it cannot be
+ * told from data (a key "1" is in every id, a key "123456789" inside a larger id), and masking
+ * it would corrupt what a service sends. Petstore never prints such a key itself (only its
+ * masked form), and warns that a service echoing it is not masked.
  */
 export const MIN_FINDABLE_SECRET = 8;
+const LETTER = /\p{L}/u;
+
+/** Why a secret cannot be told from data, or undefined when it can. */
+export function unfindableBecause(secret: string): string | undefined {
+  if (secret.length < MIN_FINDABLE_SECRET) {
+    return `it has ${secret.length} characters, fewer than ${MIN_FINDABLE_SECRET}`;
+  }
+  return LETTER.test(secret) ? undefined : 'it holds no letter (it reads as a number or a date)';
+}
 
 const SYNTAX = /[\\^$.*+?()[\]{}|/]/g;
 const escape = (text: string) => text.replace(SYNTAX, '\\$&');
@@ -30,13 +40,11 @@ const escape = (text: string) => text.replace(SYNTAX, '\\$&');
 // ESC, which starts a terminal's escape sequence, is one of the control characters.
 const MAY_HIDE = /[%\\]|(?![\t\n\r])\p{Cc}|\p{Cf}|\p{DI}|\r(?!\n)/u;
 const HIDDEN_CHARACTER = /^(?:(?![\t\n])\p{Cc}|\p{Cf}|\p{DI})$/u;
-const HEX2 = /^[0-9a-f]{2}$/i;
 const HEX4 = /^[0-9a-f]{4}$/i;
 
 /**
- * The text as a reader would take it, and where each of its characters came from: escapes
- * decoded, hidden characters and terminal escape sequences dropped. `from[i]` and `to[i]` are
- * the span of the original text that view character i stands for.
+ * The text as a reader would take it, and where each of its characters came from. `from[i]`
+ * and `to[i]` are the span of the original text that view character i stands for.
  */
 interface View {
   text: string;
@@ -44,39 +52,109 @@ interface View {
   to: number[];
 }
 
-function decodedView(text: string): View {
-  const chars: string[] = [];
-  const from: number[] = [];
-  const to: number[] = [];
-  const push = (char: string, start: number, end: number) => {
-    if (HIDDEN_CHARACTER.test(char)) return;
-    chars.push(char);
-    from.push(start);
-    to.push(end);
-  };
+function identity(text: string): View {
+  const from = Array.from({ length: text.length }, (_, i) => i);
+  return { text, from, to: from.map((i) => i + 1) };
+}
+
+/** Builds a view from a view: each new character stands for a span of the old one's. */
+class ViewBuilder {
+  private readonly chars: string[] = [];
+  private readonly from: number[] = [];
+  private readonly to: number[] = [];
+  constructor(private readonly base: View) {}
+  /** `char` stands for base characters [start, end). */
+  push(char: string, start: number, end: number): void {
+    this.chars.push(char);
+    this.from.push(this.base.from[start]!);
+    this.to.push(this.base.to[end - 1]!);
+  }
+  done(): View {
+    return { text: this.chars.join(''), from: this.from, to: this.to };
+  }
+}
+
+/** A run of percent-escapes where `lastIndex` says (sticky: no copy of the text per match). */
+const PERCENT_RUN = /(?:%[0-9a-f]{2})+/iy;
+
+/** Bytes a UTF-8 sequence starting with this byte holds (1 for a byte that starts none). */
+function sequenceLength(lead: number): number {
+  return lead >= 0xf0 && lead <= 0xf7 ? 4 : lead >= 0xe0 ? 3 : lead >= 0xc0 ? 2 : 1;
+}
+
+/**
+ * The characters a run of percent-escapes (starting at `at`, 3 text characters a byte)
+ * spells in UTF-8, each standing for the escapes of its bytes; a byte that starts no valid
+ * sequence stands for itself.
+ */
+function pushPercentRun(out: ViewBuilder, bytes: Buffer, at: number): void {
+  for (let b = 0; b < bytes.length;) {
+    const length = Math.min(sequenceLength(bytes[b]!), bytes.length - b);
+    const decoded = bytes.subarray(b, b + length).toString('utf8');
+    const whole =
+      length > 1 &&
+      !decoded.includes('\ufffd') &&
+      String.fromCodePoint(decoded.codePointAt(0)!) === decoded;
+    const taken = whole ? length : 1;
+    out.push(whole ? decoded : String.fromCharCode(bytes[b]!), at + 3 * b, at + 3 * (b + taken));
+    b += taken;
+  }
+}
+
+/**
+ * One round of decoding: a run of percent-escapes as the UTF-8 it spells (a zero-width space
+ * is %E2%80%8B), JSON's \uXXXX, \", \\ and \/. An escape inside an escape (%2573) needs
+ * another round.
+ */
+function decodeOnce(view: View): View {
+  const text = view.text;
+  const out = new ViewBuilder(view);
   for (let i = 0; i < text.length;) {
     const char = text[i]!;
-    if (char === '%' && HEX2.test(text.slice(i + 1, i + 3))) {
-      push(String.fromCharCode(parseInt(text.slice(i + 1, i + 3), 16)), i, i + 3);
-      i += 3;
+    PERCENT_RUN.lastIndex = i;
+    const run = char === '%' ? PERCENT_RUN.exec(text)?.[0] : undefined;
+    if (run) {
+      pushPercentRun(out, Buffer.from(run.replaceAll('%', ''), 'hex'), i);
+      i += run.length;
     } else if (char === '\\' && text[i + 1] === 'u' && HEX4.test(text.slice(i + 2, i + 6))) {
-      push(String.fromCharCode(parseInt(text.slice(i + 2, i + 6), 16)), i, i + 6);
+      out.push(String.fromCharCode(parseInt(text.slice(i + 2, i + 6), 16)), i, i + 6);
       i += 6;
-    } else if (
-      char === '\\' &&
-      (text[i + 1] === '/' || text[i + 1] === '"' || text[i + 1] === '\\')
-    ) {
-      push(text[i + 1]!, i, i + 2);
+    } else if (char === '\\' && '/"\\'.includes(text[i + 1] ?? 'none')) {
+      out.push(text[i + 1]!, i, i + 2);
       i += 2;
-    } else if (char === '\u001b') {
-      i = afterEscapeSequence(text, i);
     } else {
-      const whole = String.fromCodePoint(text.codePointAt(i)!);
-      push(whole, i, i + whole.length);
-      i += whole.length;
+      out.push(char, i, i + 1);
+      i += 1;
     }
   }
-  return { text: chars.join(''), from, to };
+  return out.done();
+}
+
+/** What a terminal would show: without hidden characters and escape sequences. */
+function stripHidden(view: View): View {
+  const text = view.text;
+  const out = new ViewBuilder(view);
+  for (let i = 0; i < text.length;) {
+    if (text[i] === '\u001b') {
+      i = afterEscapeSequence(text, i);
+      continue;
+    }
+    const whole = String.fromCodePoint(text.codePointAt(i)!);
+    if (!HIDDEN_CHARACTER.test(whole)) out.push(whole, i, i + whole.length);
+    i += whole.length;
+  }
+  return out.done();
+}
+
+/** Escapes decoded (up to six levels deep), then what would not show removed. */
+function readerView(text: string): View {
+  let view = identity(text);
+  for (let round = 0; round < 6 && /[%\\]/.test(view.text); round++) {
+    const decoded = decodeOnce(view);
+    if (decoded.text === view.text) break;
+    view = decoded;
+  }
+  return stripHidden(view);
 }
 
 /** Where a terminal escape sequence starting at `at` (ESC) ends: a CSI's final byte, else one. */
@@ -85,16 +163,6 @@ function afterEscapeSequence(text: string, at: number): number {
   let i = at + 2;
   while (i < text.length && /[\x20-\x3f]/.test(text[i]!)) i++;
   return Math.min(text.length, i + 1);
-}
-
-/** A view of a view, spanning the original text: for an escape inside an escape (%2573). */
-function viewOfView(outer: View): View {
-  const inner = decodedView(outer.text);
-  return {
-    text: inner.text,
-    from: inner.from.map((start) => outer.from[start]!),
-    to: inner.to.map((end) => outer.to[end - 1]!),
-  };
 }
 
 /** The mask in the form the replaced text had, so a masked JSON string or URL stays valid. */
@@ -119,9 +187,9 @@ export class SecretRedactor {
   /** The secrets in any letter case, longest first, so one inside another is masked whole. */
   private pattern: RegExp | undefined;
 
-  /** Whether a secret is long enough to be found in text (see MIN_FINDABLE_SECRET). */
+  /** Whether a secret can be told from data, and so found in text (see MIN_FINDABLE_SECRET). */
   static findable(secret: string): boolean {
-    return secret.length >= MIN_FINDABLE_SECRET;
+    return unfindableBecause(secret) === undefined;
   }
 
   /** Masks this secret from now on, when it is long enough to tell from data. */
@@ -137,12 +205,8 @@ export class SecretRedactor {
     if (pattern === undefined) return text;
     const masked = text.replace(pattern, (found) => this.maskOf(found));
     if (!MAY_HIDE.test(masked)) return masked;
-    // Rarely needed, so built only then: the text as read, searched, mapped back; then once
-    // more with an escape inside an escape (%2573) decoded too.
-    const result = this.maskInView(masked, decodedView(masked));
-    if (!MAY_HIDE.test(result)) return result;
-    const view = decodedView(result);
-    return MAY_HIDE.test(view.text) ? this.maskInView(result, viewOfView(view)) : result;
+    // Rarely needed, so built only then: the text as a reader takes it, searched, mapped back.
+    return this.maskInView(masked, readerView(masked));
   }
 
   /** The text with each secret the view shows replaced, in the original, by its mask. */

@@ -86,7 +86,7 @@ describe('proxy variables', () => {
   });
 
   it('masks the password in what it shows, and gives it to the redactor', () => {
-    expect(maskProxyUrl('http://bob:p@ss@proxy.test:3128')).toBe('http://bob:****@proxy.test:3128');
+    expect(maskProxyUrl('http://bob:p@ss@proxy.test:3128')).toBe('http://****@proxy.test:3128');
     expect(proxyPasswords({ http: 'http://bob:s3cr%40t@proxy.test:3128/' })).toEqual([
       's3cr%40t',
       's3cr@t',
@@ -121,5 +121,39 @@ describe('proxy variables', () => {
     });
     expect(proxyFor(both, new URL('https://api.test/'))?.variable).toBe('HTTPS_PROXY');
     expect(proxyFor(both, new URL('http://api.test/'))?.variable).toBe('HTTP_PROXY');
+  });
+
+  it('never shows the credentials, whatever they hold, even in a value that is no URL', async () => {
+    const secret = fc.string({
+      unit: fc.constantFrom(...Array.from('abcXYZ019/#?:%@!~')),
+      minLength: 8,
+      maxLength: 20,
+    });
+    await fc.assert(
+      fc.asyncProperty(
+        secret,
+        fc.constantFrom(...NAMES),
+        fc.boolean(),
+        async (password, name, tokenOnly) => {
+          fc.pre(/[a-z]/i.test(password));
+          const userinfo = tokenOnly ? password : `bob:${password}`;
+          const value = `http://${userinfo}@proxy.corp.test:3128/?again=${password}`;
+          const io = fakeIO();
+          await main(
+            ['pets', 'list'],
+            io,
+            {
+              HOME: freshHome(),
+              PETSTORE_BASE_URL: 'https://api.petstore.test/v1',
+              PETSTORE_API_KEY: 'sk_test_proxy_prop',
+              [name]: value,
+            },
+            { transport: new FakeTransport() },
+          );
+          expect(io.err() + io.out()).not.toContain(password);
+        },
+      ),
+      { numRuns: 60 },
+    );
   });
 });

@@ -8,7 +8,7 @@ import type { Context } from '../../context/context.js';
 import { DEFAULT_SANDBOX_KEY, DEFAULT_SANDBOX_PORT, PORT } from '../../core/contract.js';
 import { apiKeyProblem } from '../../core/api-key.js';
 import { InterruptedError, UsageError } from '../../core/errors.js';
-import { MIN_FINDABLE_SECRET } from '../../core/redact.js';
+import { MIN_FINDABLE_SECRET, unfindableBecause } from '../../core/redact.js';
 import type { StopSignal } from '../../core/io.js';
 import { parseInt64 } from '../../core/int64.js';
 import { parseWholeNumber } from '../../core/parse-number.js';
@@ -43,14 +43,13 @@ interface Flags extends FaultFlags {
  * a header carries unchanged), 8 characters or more (a shorter one cannot be told from data).
  */
 function checkedKey(key: string): string {
+  const unfindable = unfindableBecause(key);
   const problem =
     apiKeyProblem(key) ??
-    (key.length < MIN_FINDABLE_SECRET
-      ? `it has ${key.length} characters, fewer than ${MIN_FINDABLE_SECRET}: petstore could not tell it from data to mask it`
-      : undefined);
+    (unfindable && `${unfindable}: petstore could not tell it from data to mask it`);
   if (problem) {
     throw new UsageError(`--api-key is not a usable key: ${problem}`, {
-      hint: `Give a key of ${MIN_FINDABLE_SECRET} or more visible ASCII characters, e.g. --api-key sk_local_test.`,
+      hint: `Give a key of ${MIN_FINDABLE_SECRET} or more visible ASCII characters, with a letter, e.g. --api-key sk_local_test.`,
     });
   }
   return key;
