@@ -21,6 +21,15 @@ const MAX_REDIRECTS = 5;
 const RESEND_BACKOFF_BASE_MS = 100;
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 
+/** The GET that reads a write's result where a 303 See Other sends it: no body, no key. */
+function seeOther(write: HttpRequest, target: URL): HttpRequest {
+  const dropped = new Set(['content-type', 'content-length', 'idempotency-key']);
+  const headers = Object.fromEntries(
+    Object.entries(write.headers).filter(([name]) => !dropped.has(name.toLowerCase())),
+  );
+  return { method: 'GET', url: target, headers };
+}
+
 /** Where a redirect goes; a Location that is no URL is the service's error, said as such. */
 function redirectTarget(location: string, request: HttpRequest, status: number): URL {
   try {
@@ -193,6 +202,11 @@ export class HttpChannel {
           `the service redirected to another origin (${target.origin}); petstore does not follow it, so the API key stays with ${request.url.origin}`,
           { hint: 'Check the base URL: petstore profile show.' },
         );
+      }
+      // 303 See Other: the write was carried out, and its result is to be read there.
+      if (!isSafeMethod(current.method) && response.status === 303) {
+        current = seeOther(current, target);
+        continue;
       }
       if (!isSafeMethod(current.method)) {
         throw new ApiError(

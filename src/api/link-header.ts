@@ -35,7 +35,11 @@ export function linkTarget(
   const wanted = rel.toLowerCase();
   for (const link of splitLinks(header)) {
     const match = /^\s*<([^>]*)>(.*)$/s.exec(link);
-    if (!match) continue;
+    if (!match) {
+      // Not a link as RFC 8288 writes one, yet it names the relation: a list must not end here.
+      if (namesRelation(link, wanted)) return new BrokenLink(link.trim());
+      continue;
+    }
     const relations = parameter(match[2]!, 'rel');
     if (relations === undefined) continue;
     if (!relations.toLowerCase().split(/\s+/).includes(wanted)) continue;
@@ -46,6 +50,12 @@ export function linkTarget(
     }
   }
   return undefined;
+}
+
+/** Whether a text that is no well-formed link still says `rel=...wanted...`. */
+function namesRelation(text: string, wanted: string): boolean {
+  const rel = /;\s*rel\s*=\s*"?([^";,]*)/i.exec(text)?.[1];
+  return rel !== undefined && rel.toLowerCase().split(/\s+/).includes(wanted);
 }
 
 /** Splits at the commas that separate links: not inside <...> or a quoted string. */

@@ -27,20 +27,35 @@ export function proxyFor(
 }
 
 /**
- * Whether NO_PROXY names this URL's host: `*`; a host exactly; `.example.com` or
- * `*.example.com` for it and any host under it; each optionally with `:port`. The rules
- * undici's EnvHttpProxyAgent applies, so messages say what it did.
+ * Whether NO_PROXY names this URL's host, by the rules undici's EnvHttpProxyAgent applies (so
+ * messages say what it did): entries split at commas and blanks; `*` is every host; `name`
+ * and `.name` are that host and every host under it, `*.name` only those under it; an entry
+ * may carry a `:port`; letter case and a trailing dot do not count.
  */
 export function bypassesProxy(proxy: ProxySettings, url: URL): boolean {
-  const entries = (proxy.noProxy ?? '').split(/[,\s]+/).filter(Boolean);
-  const host = url.hostname.toLowerCase();
+  const entries = (proxy.noProxy ?? '').split(/[,\s]/).filter(Boolean);
+  const host = url.hostname
+    .replace(/^\[(.+)\]$/, '$1')
+    .toLowerCase()
+    .replace(/(.)\.$/, '$1');
   const port = Number(url.port || (url.protocol === 'https:' ? 443 : 80));
   return entries.some((entry) => {
-    if (entry === '*') return true;
-    const [, name = entry, entryPort] = /^(.+):(\d+)$/.exec(entry) ?? [];
+    const bracketed = /^\[(.+)\]:(\d+)$/.exec(entry);
+    const plain = entry.replace(/^\[(.+)\]$/, '$1');
+    const withPort = (plain.match(/:/g) ?? []).length === 1 ? /^(.+):(\d+)$/.exec(plain) : null;
+    const [name, entryPort] = bracketed
+      ? [bracketed[1]!, bracketed[2]]
+      : withPort
+        ? [withPort[1]!, withPort[2]]
+        : [plain, undefined];
     if (entryPort !== undefined && Number(entryPort) !== port) return false;
-    const wanted = name.toLowerCase().replace(/^\*/, '');
-    return wanted.startsWith('.') ? host.endsWith(wanted) : host === wanted;
+    if (name === '*') return true;
+    const wildcard = entry.startsWith('*');
+    const wanted = name
+      .replace(/^\*?\./, '')
+      .replace(/^(.+)\.$/, '$1')
+      .toLowerCase();
+    return (!wildcard && host === wanted) || host.endsWith(`.${wanted}`);
   });
 }
 

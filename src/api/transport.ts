@@ -29,6 +29,9 @@ function headerText(value: string): string {
   return Buffer.byteLength(text) === bytes.length && !text.includes('\ufffd') ? text : value;
 }
 
+/** Headers that mean one thing: given twice, which one counts no client can know. */
+const SINGLE_HEADERS = ['location', 'content-type', 'content-length', 'retry-after'];
+
 function flattenHeaders(headers: Record<string, string | string[] | undefined>) {
   const flat: Record<string, string | undefined> = {};
   for (const [name, value] of Object.entries(headers)) {
@@ -110,6 +113,7 @@ function whyNotHttp(error: unknown): string | undefined {
     case 'ERR_ASSERTION':
       return 'its status line is not one a client can take (a status below 100, or an upgrade no one asked for)';
     case 'UND_ERR_SOCKET':
+      if (message === 'bad upgrade') return 'it switched protocols (101) though no one asked it to';
       return message === 'bad response'
         ? 'it sent an interim (1xx) response no one asked for'
         : undefined;
@@ -201,8 +205,17 @@ export class UndiciTransport implements Transport {
           maxBytes: MAX_RESPONSE_BYTES,
         },
       );
+      const twice = SINGLE_HEADERS.find((name) => Array.isArray(response.headers[name]));
+      if (twice !== undefined) {
+        throw new ProtocolError(
+          response.status,
+          `the response to ${req.method} ${req.url.pathname} from ${req.url.host} is not valid HTTP: it gives ${twice} more than once`,
+          { hint: 'The service (or something in front of it) is broken; tell its operators.' },
+        );
+      }
       return { ...response, headers: flattenHeaders(response.headers) };
     } catch (error) {
+      if (error instanceof ProtocolError) throw error;
       if (error instanceof BodyTooLarge) throw tooLarge(req, error.status);
       if (error instanceof DeadlinePassed) throw deadlineError(req.url, this.timeoutSeconds);
       const refusal = viaProxy ? proxyRefusal(error, this.proxyOf(req.url)) : undefined;

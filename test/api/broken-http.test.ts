@@ -69,6 +69,9 @@ const broken = fc.oneof(
     'HTTP/1.1 200 OK\r\ncontent-length: 2\r\ntransfer-encoding: chunked\r\n\r\n2\r\n[]\r\n0\r\n\r\n',
     `HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 200 OK\r\n${BODY}`,
     'HTTP/1.1 101 Switching Protocols\r\n\r\n',
+    'HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\nxyz',
+    'HTTP/1.1 302 Found\r\nLocation: /v1/a\r\nLocation: /v1/b\r\ncontent-length: 0\r\n\r\n',
+    `HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-type: text/html\r\ncontent-length: 2\r\n\r\n[]`,
   ),
 );
 

@@ -168,6 +168,22 @@ describe('listPets', () => {
     }
   });
 
+  it('a write answered 303 See Other was carried out: its result is read where it points', async () => {
+    nock(ORIGIN).post('/v1/pets').reply(303, '', { location: '/v1/pets/42' });
+    nock(ORIGIN, { badheaders: ['idempotency-key', 'content-type'] })
+      .get('/v1/pets/42')
+      .reply(200, '{"id":42,"name":"Rex","categoryId":1}', JSON_HEADERS);
+    await expect(
+      client().instance.createPet({ name: 'Rex', categoryId: 1 }, { idempotencyKey: 'k-303' }),
+    ).resolves.toEqual({ id: 42, name: 'Rex', categoryId: 1 });
+    // To another origin: carried out, but where its result is the key does not go.
+    nock(ORIGIN).post('/v1/pets').reply(303, '', { location: 'https://elsewhere.test/p/42' });
+    const error = await client()
+      .instance.createPet({ name: 'Rex', categoryId: 1 }, { idempotencyKey: 'k-303b' })
+      .catch((e: unknown) => e);
+    expect(error).toMatchObject({ outcomeUnknown: true, idempotencyKey: 'k-303b' });
+  });
+
   it('follows a same-origin redirect for GET', async () => {
     nock(ORIGIN).get('/v1/pets').reply(301, '', { location: '/v1/animals' });
     nock(ORIGIN, { reqheaders: { authorization: `Bearer ${KEY}` } })

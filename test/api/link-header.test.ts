@@ -22,7 +22,17 @@ describe('Link header (RFC 8288)', () => {
     expect(next(undefined)).toBeUndefined();
     expect(next('')).toBeUndefined();
     expect(next('</v1/pets?x>; rel="nextpage"')).toBeUndefined();
-    expect(next('/v1/pets; rel="next"')).toBeUndefined();
+  });
+
+  it('a link that names the relation but is not well formed is a broken link', () => {
+    for (const header of [
+      '</v1/pets?page2; rel="next"',
+      'v1/pets?page=2; rel=next',
+      '<a; rel="prev next"',
+    ]) {
+      expect(next(header), header).toBeInstanceOf(BrokenLink);
+    }
+    expect(next('</v1/pets?page2; rel="prev"')).toBeUndefined();
   });
 
   it('a target that is not a URL is a broken link, never taken for no link', () => {

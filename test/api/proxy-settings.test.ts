@@ -95,18 +95,25 @@ describe('proxy variables', () => {
     ]);
   });
 
-  it('NO_PROXY: a host, a domain with its hosts, a port, or everything', () => {
+  it('NO_PROXY: a host and the hosts under it, a port, or everything, as undici decides', () => {
     const through = (noProxy: string, url: string) =>
       !bypassesProxy({ http: 'http://p.test:3128/', noProxy }, new URL(url));
     expect(through('', 'https://api.test/v1')).toBe(true);
     expect(through('*', 'https://api.test/v1')).toBe(false);
     expect(through('api.test', 'https://API.test/v1')).toBe(false);
-    expect(through('api.test', 'https://x.api.test/v1')).toBe(true);
+    expect(through('api.test', 'https://x.api.test/v1')).toBe(false);
+    expect(through('api.test', 'https://xapi.test/v1')).toBe(true);
     expect(through('.api.test', 'https://x.api.test/v1')).toBe(false);
     expect(through('*.api.test', 'https://x.api.test/v1')).toBe(false);
+    expect(through('*.api.test', 'https://api.test/v1')).toBe(true);
     expect(through('other.test, api.test:8443', 'https://api.test:8443/v1')).toBe(false);
     expect(through('api.test:8443', 'https://api.test/v1')).toBe(true);
     expect(through('api.test:443', 'https://api.test/v1')).toBe(false);
+    // What an outside probe set: a parent domain, a trailing dot, blanks and capitals.
+    for (const entry of ['test', '.animals.test', 'animals.test.', ' ANIMALS.TEST. ']) {
+      expect(through(entry, 'http://animals.test/v1'), entry).toBe(false);
+    }
+    expect(through('[::1]:8080', 'http://[::1]:8080/v1')).toBe(false);
   });
 
   it('names the variable that set the proxy a request goes through', () => {
