@@ -9,6 +9,7 @@ import {
   type StoredResponse,
 } from './idempotency-keys.js';
 import { INT64_MAX, INT64_MIN, openSandboxFile } from './schema.js';
+import { walLoss } from './wal-check.js';
 import { WriteBatcher } from './write-batch.js';
 
 export {
@@ -46,8 +47,12 @@ export interface DatabaseOptions {
  * file no one can open again, and be lost. They are refused until the sandbox is restarted.
  */
 export class DatabaseGoneError extends Error {
-  constructor(path: string, what: 'database file' | 'write-ahead log' = 'database file') {
-    super(`the sandbox's ${what} ${path} was deleted or replaced while it served it`);
+  constructor(
+    path: string,
+    what: 'database file' | 'write-ahead log' = 'database file',
+    how = 'was deleted or replaced',
+  ) {
+    super(`the sandbox's ${what} ${path} ${how} while it served it`);
   }
 }
 
@@ -76,6 +81,7 @@ export class SandboxDatabase {
   private readonly file: FileIdentity | undefined;
   /** Its write-ahead log as last seen: where the commits not yet checkpointed live. */
   private wal: FileIdentity | undefined;
+  private checkedThisTurn = false;
   /** Why writes are refused, once the database file or its log is gone. */
   private gone: DatabaseGoneError | undefined;
   private readonly writes: WriteBatcher;
@@ -206,7 +212,12 @@ export class SandboxDatabase {
    * the transaction is committed.
    */
   write<T>(work: () => T): Promise<T> {
-    if (this.file) this.gone ??= this.lostFile();
+    // Once per turn of the event loop: the writes of one turn share one transaction.
+    if (this.file && !this.checkedThisTurn) {
+      this.checkedThisTurn = true;
+      setImmediate(() => (this.checkedThisTurn = false));
+      this.gone ??= this.lostFile();
+    }
     if (this.gone) return Promise.reject(this.gone);
     return this.writes.write(work);
   }
@@ -223,7 +234,11 @@ export class SandboxDatabase {
     const wal = statSync(`${this.path}-wal`, { throwIfNoEntry: false });
     if (this.wal === undefined || sameFile(wal, this.wal)) {
       this.wal = wal;
-      return undefined;
+      // The same file, but written over or cut short in place: its commits are gone already.
+      const loss = wal && walLoss(this.path);
+      return loss
+        ? new DatabaseGoneError(`${this.path}-wal`, 'write-ahead log', `was written over (${loss})`)
+        : undefined;
     }
     try {
       this.db.exec('PRAGMA wal_checkpoint(FULL)');

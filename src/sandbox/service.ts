@@ -59,6 +59,23 @@ function databaseGone(error: DatabaseGoneError, log: ((line: string) => void) | 
   );
 }
 
+/** SQLite could not take its lock within the busy timeout: another process holds the file. */
+function isBusy(error: unknown): boolean {
+  const { errcode } = error as { errcode?: unknown };
+  // SQLITE_BUSY (5) and its extended codes.
+  return typeof errcode === 'number' && (errcode & 0xff) === 5;
+}
+
+function databaseBusy(log: ((line: string) => void) | undefined) {
+  log?.(`the sandbox's database is locked by another process; writes wait and are refused (503)`);
+  return new HttpProblem(
+    503,
+    'database_busy',
+    "the sandbox's database is locked by another process; nothing was written, try again",
+    { 'retry-after': '1' },
+  );
+}
+
 type Route = { name: 'pets' } | { name: 'pet'; petId: string } | { name: 'messages' };
 
 const ROUTE_METHODS: Record<Route['name'], string[]> = {
@@ -221,7 +238,9 @@ export function createSandboxHandler(options: SandboxServiceOptions) {
           ? error
           : error instanceof DatabaseGoneError
             ? databaseGone(error, options.log)
-            : new HttpProblem(500, 'internal_error', 'the sandbox failed to handle the request');
+            : isBusy(error)
+              ? databaseBusy(options.log)
+              : new HttpProblem(500, 'internal_error', 'the sandbox failed to handle the request');
       if (res.headersSent) {
         res.destroy();
         return;

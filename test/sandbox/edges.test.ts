@@ -1,5 +1,5 @@
 import { request } from 'node:http';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
@@ -284,6 +284,33 @@ describe('a database file deleted while the sandbox serves it', () => {
       expect(reader.prepare('SELECT name FROM pets').all()).toEqual([{ name: 'Rex' }]);
     } finally {
       reader.close();
+    }
+  });
+
+  it('a write-ahead log cut short or written over in place is caught before the next write', async () => {
+    for (const damage of [
+      (wal: string) => truncateSync(wal, 0),
+      (wal: string) => writeFileSync(wal, Buffer.alloc(4096, 0x5a)),
+    ]) {
+      const folder = mkdtempSync(join(tmpdir(), 'petstore-gone-'));
+      const file = join(folder, 'sandbox.db');
+      const lines: string[] = [];
+      const sandbox = await start(file, (line) => lines.push(line));
+      const base = sandbox.apiBaseUrl;
+      expect((await post(`${base}/pets`, '{"name":"Rex","categoryId":1}')).status).toBe(201);
+      damage(`${file}-wal`);
+      const answer = await post(`${base}/pets`, '{"name":"Tom","categoryId":1}');
+      expect(answer).toMatchObject({ status: 503, json: { code: 'database_gone' } });
+      expect(lines[0]).toContain('was written over');
+    }
+  });
+
+  it('a healthy log is never taken for a lost one: many writes, checkpoints among them', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'petstore-wal-'));
+    const sandbox = await start(join(folder, 'sandbox.db'));
+    for (let i = 0; i < 1200; i++) {
+      const answer = await post(`${sandbox.apiBaseUrl}/pets`, `{"name":"p${i}","categoryId":1}`);
+      expect(answer.status).toBe(201);
     }
   });
 });
