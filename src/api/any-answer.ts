@@ -1,5 +1,5 @@
 import { ProtocolError } from '../core/errors.js';
-import { parseJson } from '../core/json.js';
+import { JsonTooDeepError, MAX_JSON_DEPTH, parseJson } from '../core/json.js';
 import { snippet } from '../core/sanitize.js';
 import type { HttpMethod, HttpRequest, HttpResponse } from './http.js';
 import type { BrokenLink } from './link-header.js';
@@ -39,6 +39,13 @@ export function bodyOf(
   try {
     return { body: parseJson(response.text), isText: false };
   } catch (error) {
+    if (error instanceof JsonTooDeepError) {
+      throw new ProtocolError(
+        response.status,
+        `the HTTP ${response.status} response to ${request.method} ${request.url.pathname} is valid JSON, but nested more than ${MAX_JSON_DEPTH} levels deep`,
+        { cause: error },
+      );
+    }
     if (!/json/i.test(response.headers['content-type'] ?? '')) {
       return { body: response.text, isText: true };
     }

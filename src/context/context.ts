@@ -135,7 +135,9 @@ function shapingQuery(
       if (!(error instanceof QueryFailedError) || !state.tookEffect) throw error;
       if (!warned) {
         warned = true;
-        warn(`${error.message}; the command took effect, so its output is printed whole`);
+        warn(
+          `${error.message.replace(/\.$/, '')}: the command took effect, so its output is printed whole`,
+        );
       }
       return value;
     }
@@ -191,10 +193,13 @@ export function createContext(deps: ContextDeps): Context {
       return openRows(pickColumns(columns, view.fields), rowsOptions(view));
     },
     lineRows(columns) {
-      if (settings.output === 'table') return undefined;
-      const { header, line } = query
-        ? { header: '', line: (row: unknown) => queriedLine(query, row) }
-        : lineFormat(columns, settings.output);
+      // A table waits for the end; with --query each row is shaped as JSON whatever -o says.
+      const format = settings.output;
+      let lines: { header: string; line: (row: never) => string };
+      if (query) lines = { header: '', line: (row: unknown) => queriedLine(query, row) };
+      else if (format === 'table') return undefined;
+      else lines = lineFormat(columns, format);
+      const { header, line } = lines;
       return {
         header,
         line,

@@ -74,13 +74,14 @@ export function outputFormatOrTable(raw: RawGlobalOptions, env: Env, io: IO): Ou
   }
 }
 
-/** --progress: auto draws on a terminal's stderr only; never with --quiet. */
-function progressWanted(when: string | undefined, quiet: boolean, io: IO): boolean {
+/** --progress: auto draws on a terminal's stderr only (not TERM=dumb); never with --quiet. */
+function progressWanted(when: string | undefined, quiet: boolean, io: IO, env: Env): boolean {
   if (when !== undefined && !['auto', 'always', 'never'].includes(when)) {
     throw new UsageError(`--progress must be auto, always or never, got "${when}"`);
   }
   if (quiet || when === 'never') return false;
-  return when === 'always' || io.stderrIsTTY;
+  // A dumb terminal cannot erase a line: auto draws none there.
+  return when === 'always' || (io.stderrIsTTY && env.TERM !== 'dumb');
 }
 
 export function resolveSettings(raw: RawGlobalOptions, env: Env, io: IO): Settings {
@@ -97,7 +98,7 @@ export function resolveSettings(raw: RawGlobalOptions, env: Env, io: IO): Settin
     verbose: raw.verbose === true,
     quiet: raw.quiet === true,
     query: text(raw, 'query'),
-    progress: progressWanted(text(raw, 'progress'), raw.quiet === true, io),
+    progress: progressWanted(text(raw, 'progress'), raw.quiet === true, io, env),
     http: {
       timeoutSeconds:
         timeout === undefined

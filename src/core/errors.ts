@@ -166,9 +166,11 @@ export class IncompleteListError extends PetstoreError {
     readonly failure: PetstoreError,
     readonly printed: number,
     page: number,
+    /** What the list holds: pets, or the items of `petstore api --paginate`. */
+    noun: 'pet' | 'item' = 'pet',
   ) {
     super(
-      `page ${page} of the list failed after ${printed} pet${printed === 1 ? ' was' : 's were'} printed; the list is incomplete: ${failure.message}`,
+      `page ${page} of the list failed after ${printed} ${noun}${printed === 1 ? ' was' : 's were'} printed; the list is incomplete: ${failure.message}`,
       { hint: failure.hint, cause: failure },
     );
     this.code = failure.code;

@@ -74,6 +74,8 @@ export function parseJson(text: string): unknown {
  * which is no integer to any check and is written back as it came. Others as parsed.
  */
 function exactNumber(value: number, source: string): unknown {
+  // Past a double's range (1e400): kept as written, never turned into null on the way out.
+  if (!Number.isFinite(value)) return JSON.rawJSON(source);
   if (!Number.isInteger(value)) return value;
   const integer = INTEGER_SOURCE.test(source) ? source : integerOfLiteral(source);
   if (integer === undefined) return JSON.rawJSON(source);

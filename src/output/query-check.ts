@@ -52,11 +52,16 @@ export function invalid(why: string, hint?: string): UsageError {
 
 type Node = Record<string, unknown>;
 
-/** What the interpreter knows of a function: whether it exists, and checks its arity. */
+/** What the interpreter knows of a function: whether it exists, and what it takes. */
 export interface FunctionTable {
   exists(name: string): boolean;
   /** Throws when the function cannot take `count` arguments. */
   checkArity(name: string, count: number): void;
+  /**
+   * Throws when an argument whose value is known before any data (a literal, an &expression)
+   * is of a type the function does not take at that place.
+   */
+  checkKnownArguments(name: string, children: readonly Node[]): void;
 }
 
 /**
@@ -67,9 +72,6 @@ export interface FunctionTable {
  * part that holds them, which data may never reach.
  */
 export function checkTree(root: Node, functions: FunctionTable): void {
-  if (root.type === 'ExpressionReference') {
-    throw invalid('a bare &expression is only an argument of a function such as sort_by(@, &name)');
-  }
   const visit = (node: unknown, bound: ReadonlySet<string>): void => {
     if (Array.isArray(node)) {
       for (const child of node) visit(child, bound);
@@ -81,14 +83,24 @@ export function checkTree(root: Node, functions: FunctionTable): void {
       case 'Function': {
         const name = String(fields.name);
         if (!functions.exists(name)) throw invalid(`there is no function ${name}()`);
-        const children = fields.children as unknown[];
+        const children = fields.children as Node[];
         try {
           functions.checkArity(name, children.length);
+          functions.checkKnownArguments(name, children);
         } catch (error) {
-          throw invalid((error as Error).message.replace(/^Invalid arity: /, ''));
+          throw invalid((error as Error).message.replace(/^Invalid (arity|type): /, ''));
         }
-        break;
+        // An &expression is taken here, where the function takes one: what it refers to is
+        // checked like any expression.
+        for (const child of children) {
+          visit(child.type === 'ExpressionReference' ? child.child : child, bound);
+        }
+        return;
       }
+      case 'ExpressionReference':
+        throw invalid(
+          'an &expression is only an argument of a function that takes one, such as sort_by(@, &name)',
+        );
       case 'Variable':
         if (!bound.has(String(fields.name))) {
           throw invalid(`the variable $${String(fields.name)} is not bound by a let expression`);

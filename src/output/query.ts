@@ -1,4 +1,5 @@
 import { UsageError } from '../core/errors.js';
+import { stringifyJson } from '../core/json.js';
 import { checkLexically, checkTree, invalid, type FunctionTable } from './query-check.js';
 
 /** A compiled --query: the JSON value a command would print, and what it prints instead. */
@@ -11,12 +12,20 @@ type Library = typeof import('@jmespath-community/jmespath');
 
 /** The parts of the library's runtime this module reaches, which its typings do not show. */
 interface Runtime {
-  _functionTable: Record<string, { _signature: unknown[] } | undefined>;
-  validateArity(name: string, args: unknown[], signature: unknown[]): void;
+  _functionTable: Record<string, { _signature: Signature[] } | undefined>;
+  validateArity(name: string, args: unknown[], signature: Signature[]): void;
+  validateTypes(name: string, args: unknown[], signature: Signature[]): void;
   getTypeName(value: unknown): number | undefined;
 }
 
+interface Signature {
+  types: number[];
+  variadic?: boolean;
+  optional?: boolean;
+}
+
 const TYPE_NUMBER = 0;
+const TYPE_EXPREF = 6;
 let library: Promise<Library> | undefined;
 
 /**
@@ -38,18 +47,56 @@ function loadLibrary(): Promise<Library> {
         typeof args[0] === 'bigint' ? whenBig(args[0]) : original.call(runtime, args);
     };
     exact('type', () => 'number');
-    exact('to_string', (value) => value.toString());
     exact('to_number', (value) => value);
+    // Any value holding an int64 past 2^53: JSON with every digit (JSON.stringify throws).
+    const toString = runtime._functionTable.to_string as unknown as {
+      _func: (args: unknown[]) => unknown;
+    };
+    const originalToString = toString._func;
+    toString._func = (args) =>
+      typeof args[0] === 'string' ? originalToString.call(runtime, args) : stringifyJson(args[0]);
+    // A numeric string past 2^53: the int64 it spells, exactly, not the nearest double.
+    const toNumber = runtime._functionTable.to_number as unknown as {
+      _func: (args: unknown[]) => unknown;
+    };
+    const originalToNumber = toNumber._func;
+    toNumber._func = (args) => {
+      const [value] = args;
+      if (typeof value === 'string' && /^-?\d{16,19}$/.test(value.trim())) {
+        const exact = BigInt(value.trim());
+        if (exact >= -(2n ** 63n) && exact < 2n ** 63n) {
+          return Number.isSafeInteger(Number(exact)) ? Number(exact) : exact;
+        }
+      }
+      return originalToNumber.call(runtime, args);
+    };
     return loaded;
   });
   return library;
 }
 
 function functionTable(runtime: Runtime): FunctionTable {
+  const signature = (name: string) => runtime._functionTable[name]!._signature;
   return {
     exists: (name) => runtime._functionTable[name] !== undefined,
-    checkArity: (name, count) =>
-      runtime.validateArity(name, new Array(count), runtime._functionTable[name]!._signature),
+    checkArity: (name, count) => runtime.validateArity(name, new Array(count), signature(name)),
+    checkKnownArguments: (name, children) => {
+      const specs = signature(name);
+      const args = children.map((child, at) => {
+        const spec = specs[Math.min(at, specs.length - 1)];
+        const onlyExpref = spec?.types.length === 1 && spec.types[0] === TYPE_EXPREF;
+        if (onlyExpref && child.type !== 'ExpressionReference') {
+          throw new Error(`${name}() takes an &expression as argument ${at + 1}, e.g. &name`);
+        }
+        if (child.type === 'Literal') return child.value;
+        if (child.type !== 'ExpressionReference') return undefined; // known only from data
+        if (!spec?.types.includes(TYPE_EXPREF)) {
+          throw new Error(`${name}() does not take an &expression as argument ${at + 1}`);
+        }
+        return { expref: true, ...(child.child as object) };
+      });
+      runtime.validateTypes(name, args, specs);
+    },
   };
 }
 

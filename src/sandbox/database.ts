@@ -226,7 +226,8 @@ export class SandboxDatabase {
    * Whether the database file or its write-ahead log was deleted or replaced. SQLite goes on
    * writing to the files it has open, which no one can open again: commits would be lost at
    * the next crash. A log deleted still holds commits already acknowledged, so they are first
-   * copied into the database file (a checkpoint reads the open log), then writes are refused.
+   * copied into the database file (a checkpoint reads the open log; a passive one, which never
+   * waits for another process's lock), then writes are refused.
    */
   private lostFile(): DatabaseGoneError | undefined {
     const now = statSync(this.path, { throwIfNoEntry: false });
@@ -241,7 +242,7 @@ export class SandboxDatabase {
         : undefined;
     }
     try {
-      this.db.exec('PRAGMA wal_checkpoint(FULL)');
+      this.db.exec('PRAGMA wal_checkpoint(PASSIVE)');
     } catch {
       // Nothing more can be saved: the refusal below still stops further loss.
     }

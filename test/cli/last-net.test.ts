@@ -139,6 +139,8 @@ describe('no key the run holds is ever printed', () => {
     });
     expect(code).toBe(0);
     expect(JSON.parse(io.out())).toEqual(pets);
-    expect(io.err()).toContain('the API key cannot be told from data (it has 3 characters, fewer than 8)');
+    expect(io.err()).toContain(
+      'the API key cannot be told from data (it has 3 characters, fewer than 8)',
+    );
   });
 });

@@ -6,7 +6,7 @@ import { fakeIO } from '../helpers/fake-io.js';
 const ERASE = '\r\u001b[2K';
 
 describe('withStatusLine', () => {
-  it('draws in place, clears before any other stderr write, and clears once', async () => {
+  it('draws in place, clears before any other stderr write, draws again after it, clears once', async () => {
     const raw = fakeIO();
     const io = withStatusLine(raw);
     io.setStatus!('a');
@@ -16,7 +16,9 @@ describe('withStatusLine', () => {
     io.setStatus!('c');
     await io.stderr.writeSettled('last\n');
     io.setStatus!(undefined);
-    expect(raw.err()).toBe(`${ERASE}a${ERASE}b${ERASE}warning\nsecond\n${ERASE}c${ERASE}last\n`);
+    expect(raw.err()).toBe(
+      `${ERASE}a${ERASE}b${ERASE}warning\n${ERASE}b${ERASE}second\n${ERASE}b${ERASE}c${ERASE}last\n${ERASE}c${ERASE}`,
+    );
   });
 
   it('never touches stdout', () => {
@@ -38,7 +40,8 @@ describe('withStatusLine', () => {
     const io = withStatusLine(raw);
     io.setStatus!('pets 2 · pages 1');
     io.stdout.write('{"id":1}\n');
-    expect(raw.err()).toBe(`${ERASE}pets 2 · pages 1${ERASE}`);
+    // Erased before the row, and drawn again below it, where it stays while the next page comes.
+    expect(raw.err()).toBe(`${ERASE}pets 2 · pages 1${ERASE}${ERASE}pets 2 · pages 1`);
     expect(raw.out()).toBe('{"id":1}\n');
     // With stdout elsewhere (a file, a pipe), the line stays.
     const piped = fakeIO();

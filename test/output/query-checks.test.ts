@@ -8,6 +8,7 @@ import { compileQuery } from '../../src/output/query.js';
 import { fakeIO } from '../helpers/fake-io.js';
 import { FakeTransport, json } from '../helpers/fake-transport.js';
 import { freshHome } from '../helpers/run-cli.js';
+import { sandboxService } from '../helpers/sandbox-service.js';
 
 const BASE = 'https://api.petstore.test/v1';
 const env = () => ({
@@ -37,6 +38,27 @@ const WRONG = [
   '`"abc"',
   '"name',
   '[?id == `9223372036854775807`]',
+  // An argument known before any data, of a type the function never takes there.
+  'map(id, @)',
+  'map(`1`, @)',
+  'sort_by(@, `1`)',
+  'length(`1`)',
+  'abs(`true`)',
+  'keys(`"s"`)',
+  'starts_with(`1`, `"a"`)',
+  'join(`","`, `[1,2]`)',
+  'sum(`[1,"a"]`)',
+  'max(`[{}]`)',
+  'length(&id)',
+  'type(&id)',
+  // An &expression anywhere but where a function takes one.
+  '@ | &c',
+  '[&id]',
+  '{a: &id}',
+  'let $x = &a in $x',
+  'not_null(&id)',
+  'to_string(&id)',
+  '[?&id]',
 ];
 
 /** Commands that print JSON, writes among them. */
@@ -65,6 +87,14 @@ describe('--query is checked whole before anything is sent', () => {
       ),
       { numRuns: 60 },
     );
+  });
+
+  it('every one of them is refused when it is compiled', async () => {
+    for (const expression of WRONG) {
+      await expect(compileQuery(expression), expression).rejects.toThrow(
+        '--query is not a valid JMESPath expression',
+      );
+    }
   });
 
   it('an expression right for some data compiles: functions, lets, slices, literals', async () => {
@@ -100,6 +130,12 @@ describe('int64 through --query', () => {
       -9223372036854775808n,
       9223372036854775807n,
     ]);
+    // Inside arrays and objects too, and back from text digit for digit.
+    expect(await shaped('to_string([0].{c: categoryId})')).toBe('{"c":9223372036854775807}');
+    expect(await shaped('[].to_number(to_string(categoryId))')).toEqual(
+      big.map((pet) => pet.categoryId),
+    );
+    expect(await shaped('to_number(`"9007199254740993"`)')).toBe(9007199254740993n);
   });
 
   it('arithmetic on it fails with a hint that says why, not a JavaScript message alone', async () => {
@@ -152,6 +188,17 @@ describe('--query sees what -o json would print, whatever the format', () => {
     }
   });
 
+  it('a number past the range of a double is printed as the service wrote it, never as null', async () => {
+    const transport = new FakeTransport().on(
+      'GET',
+      '/v1/big',
+      json(200, '{"a":1e400,"b":[-1e309]}'),
+    );
+    expect((await run(['api', '/big', '-o', 'json'], transport)).out).toBe(
+      '{"a":1e400,"b":[-1e309]}\n',
+    );
+  });
+
   it('a JSON string body is JSON; a text body is a string to the query', async () => {
     const string = new FakeTransport().on('GET', '/v1/str', json(200, '"hello"'));
     expect((await run(['api', '/str', '-o', 'json'], string)).out).toBe('"hello"\n');
@@ -161,6 +208,16 @@ describe('--query sees what -o json would print, whatever the format', () => {
       text: 'hello',
     }));
     expect((await run(['api', '/txt', '--query', 'length(@)'], text)).out).toBe('5\n');
+  });
+
+  it('each pet a bulk add creates, in a table as in any format', async () => {
+    const { env: sandboxEnv } = await sandboxService();
+    for (const format of ['table', 'json', 'csv']) {
+      const io = fakeIO({ stdin: '{"name":"A","categoryId":1}\n{"name":"B","categoryId":2}\n' });
+      const args = ['pets', 'add', '--file', '-', '--concurrency', '1', '-o', format];
+      expect(await main([...args, '--query', 'name'], io, sandboxEnv)).toBe(0);
+      expect(io.out(), format).toBe('"A"\n"B"\n');
+    }
   });
 
   it('each record of a bulk dry run', async () => {

@@ -106,7 +106,7 @@ export async function printPages(ctx: Context, pages: AsyncIterable<unknown[]>):
     }
   } catch (error) {
     if (error instanceof PageFailure) {
-      throw new IncompleteListError(error.failure, writer?.printed ?? printed, error.page);
+      throw new IncompleteListError(error.failure, writer?.printed ?? printed, error.page, 'item');
     }
     throw error;
   }

@@ -131,7 +131,7 @@ describe('petstore doctor', () => {
     expect(result.code).toBe(7);
     const failed = result.failed[0]!;
     expect(failed.check).toBe('base URL: TCP');
-    expect(failed.detail).toContain('(the proxy http://user:****@127.0.0.1:9/)');
+    expect(failed.detail).toContain('(the proxy http://****@127.0.0.1:9/)');
     expect(result.out + result.err).not.toContain('Secret99');
   });
 

@@ -169,7 +169,11 @@ describe('pets add --file', () => {
     );
     expect(
       await main(
-        ['pets', 'add', '--file', file, '--concurrency', '1', '--fail-fast', '--no-color'],
+        // On a terminal, but without the progress line drawn between the messages.
+        [
+          ...['pets', 'add', '--file', file, '--concurrency', '1', '--fail-fast', '--no-color'],
+          ...['--progress', 'never'],
+        ],
         io,
         env,
       ),

@@ -105,6 +105,18 @@ describe('pets add --file progress', () => {
     }
   });
 
+  it('draws nothing on a terminal that cannot erase a line (TERM=dumb), unless asked', async () => {
+    const dumb = { ...env(), TERM: 'dumb' };
+    const io = fakeIO({ tty: true });
+    expect(await main(['pets', 'add', '--file', input()], io, dumb)).toBe(0);
+    expect(io.err()).not.toContain('\r');
+    const forced = fakeIO({ tty: true });
+    expect(
+      await main(['pets', 'add', '--file', input(), '--progress', 'always'], forced, dumb),
+    ).toBe(0);
+    expect(forced.err()).toContain(ERASE);
+  });
+
   it('an unknown --progress value is exit 2 before any request', async () => {
     const io = fakeIO();
     const before = nextId;
