@@ -50,6 +50,15 @@ function fitted(text: string, width: number): string {
     kept += segment;
     used += columns;
   }
+  // A first cluster wider than the room (19 joining jamo are one): cut it by code points.
+  if (kept === '' && room > 0) {
+    for (const point of text) {
+      const columns = displayWidth(point);
+      if (used + columns > room) break;
+      kept += point;
+      used += columns;
+    }
+  }
   return kept + ELLIPSIS;
 }
 

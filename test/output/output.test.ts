@@ -105,6 +105,11 @@ describe('tables', () => {
       ),
     );
   });
+  it('a name that is one cluster wider than the column still shows its start', () => {
+    const rows = [{ id: 1n, name: '\u1100'.repeat(19), status: 'sold' }];
+    const line = renderTable(rows, petColumns, { color: false, width: 40 }).split('\n')[1]!;
+    expect(line).toMatch(/1\s+\u1100+…/);
+  });
   it('keeps later batches aligned to the first', () => {
     const table = new TableWriter(petColumns, { color: false });
     const first = table.rows([pets[1]!]);
