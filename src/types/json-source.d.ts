@@ -10,6 +10,8 @@ interface JSON {
     reviver: (this: unknown, key: string, value: unknown, context: JSONReviverContext) => unknown,
   ): unknown;
   rawJSON(text: string): unknown;
+  /** Whether the value was made by JSON.rawJSON. */
+  isRawJSON(value: unknown): boolean;
 }
 
 declare const __PETSTORE_VERSION__: string;
