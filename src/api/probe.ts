@@ -49,6 +49,8 @@ export interface TlsFacts {
   issuer: string;
   /** Whole days until the certificate expires; negative once it has. */
   daysLeft: number;
+  /** When it expires (or expired), as an ISO date and time. */
+  expiresAt: string;
   hostnameMatches: boolean;
   /** Why the system does not trust it (self-signed, expired, unknown issuer), if it does not. */
   untrusted: string | undefined;
@@ -114,6 +116,9 @@ export function probeTls(
           subject: name(cert.subject),
           issuer: name(cert.issuer),
           daysLeft: Math.floor((validTo - Date.now()) / 86_400_000),
+          expiresAt: Number.isNaN(validTo)
+            ? 'an unreadable date'
+            : new Date(validTo).toISOString().replace('.000Z', 'Z'),
           hostnameMatches: checkServerIdentity(servername, cert) === undefined,
           untrusted: socket.authorized ? undefined : untrustedBecause(authorizationError),
         },

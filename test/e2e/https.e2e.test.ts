@@ -1,21 +1,16 @@
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createSecureServer } from 'node:http2';
 import { createServer as createHttpServer } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import { connect, type AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { selfSignedCertificate, type Certificate } from '../helpers/certificate.js';
 import { runCli } from '../helpers/run-cli.js';
 
 // The built petstore over TLS, to a server that speaks HTTP/2 and one that speaks only
 // HTTP/1.1. undici offers both (ALPN); the build loads its HTTP/2 client only when a
 // connection negotiates it (scripts/lazy-undici.mjs), which is what this proves works.
-const folder = mkdtempSync(join(tmpdir(), 'petstore-tls-'));
-const key = join(folder, 'key.pem');
-const cert = join(folder, 'cert.pem');
+let certificate: Certificate;
 const servers: { close: (done: () => void) => unknown }[] = [];
 const seen: { httpVersion: string; url: string; authorization: string | undefined }[] = [];
 
@@ -30,7 +25,7 @@ function answer(req: IncomingMessage, res: ServerResponse) {
 }
 
 async function serve(http2: boolean): Promise<string> {
-  const tls = { key: readFileSync(key), cert: readFileSync(cert) };
+  const tls = { key: certificate.key, cert: certificate.cert };
   const server = http2
     ? createSecureServer({ ...tls, allowHTTP1: true }, (req, res) =>
         answer(req as unknown as IncomingMessage, res as unknown as ServerResponse),
@@ -42,29 +37,7 @@ async function serve(http2: boolean): Promise<string> {
 }
 
 beforeAll(() => {
-  execFileSync(
-    'openssl',
-    [
-      'req',
-      '-x509',
-      '-newkey',
-      'ec',
-      '-pkeyopt',
-      'ec_paramgen_curve:prime256v1',
-      '-nodes',
-      '-keyout',
-      key,
-      '-out',
-      cert,
-      '-days',
-      '1',
-      '-subj',
-      '/CN=127.0.0.1',
-      '-addext',
-      'subjectAltName=IP:127.0.0.1,DNS:animal-store.test',
-    ],
-    { stdio: 'ignore' },
-  );
+  certificate = selfSignedCertificate({ altNames: 'IP:127.0.0.1,DNS:animal-store.test' });
 });
 
 afterAll(async () => {
@@ -83,7 +56,7 @@ describe('pets list over HTTPS', () => {
       env: {
         PETSTORE_BASE_URL: baseUrl,
         PETSTORE_API_KEY: 'sk_test_k_key',
-        NODE_EXTRA_CA_CERTS: cert,
+        NODE_EXTRA_CA_CERTS: certificate.certFile,
       },
     });
     expect(result.stderr).toBe('');
@@ -126,7 +99,7 @@ describe('through a proxy (HTTPS_PROXY)', () => {
       env: {
         PETSTORE_BASE_URL: 'https://animal-store.test/v1',
         PETSTORE_API_KEY: 'sk_test_k_key',
-        NODE_EXTRA_CA_CERTS: cert,
+        NODE_EXTRA_CA_CERTS: certificate.certFile,
         HTTPS_PROXY: proxy.url,
       },
     });
@@ -142,7 +115,7 @@ describe('through a proxy (HTTPS_PROXY)', () => {
       env: {
         PETSTORE_BASE_URL: baseUrl,
         PETSTORE_API_KEY: 'sk_test_k_key',
-        NODE_EXTRA_CA_CERTS: cert,
+        NODE_EXTRA_CA_CERTS: certificate.certFile,
         HTTPS_PROXY: 'http://127.0.0.1:9',
         HTTP_PROXY: 'http://127.0.0.1:9',
       },

@@ -165,7 +165,14 @@ export async function localChecks(
   facts.quickstartUrl = ctx.settings.quickstartUrl ?? stored.quickstartUrl;
   findings.push(ok('profile', `${selection.name}: ${SOURCES[selection.source]}`));
   if (facts.embedded) findings.push(ok('base URL', 'the embedded sandbox (no network)'));
-  else if (facts.baseUrl) findings.push(ok('base URL', facts.baseUrl));
+  else if (ctx.settings.baseUrl !== undefined) {
+    // The flag wins over the variable: when the variable holds another URL, the flag gave it.
+    const from =
+      ctx.env.PETSTORE_BASE_URL?.trim() === ctx.settings.baseUrl
+        ? 'PETSTORE_BASE_URL'
+        : '--base-url';
+    findings.push(ok('base URL', `${facts.baseUrl} (from ${from}, not the profile)`));
+  } else if (facts.baseUrl) findings.push(ok('base URL', facts.baseUrl));
   else {
     findings.push(
       fail(

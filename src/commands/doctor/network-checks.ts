@@ -94,15 +94,32 @@ async function reach(
       ),
     ];
   const cert = tls.value;
-  const about = `subject ${cert.subject}; issuer ${cert.issuer}; ${cert.daysLeft} days left`;
-  if (cert.untrusted || !cert.hostnameMatches || cert.daysLeft < 0) {
-    const why = cert.untrusted ?? (cert.daysLeft < 0 ? 'expired' : `not for ${url.hostname}`);
+  const expired = cert.daysLeft < 0;
+  const validity = expired
+    ? `expired ${cert.expiresAt}`
+    : `${cert.daysLeft} days left (until ${cert.expiresAt})`;
+  const about = `subject ${cert.subject}; issuer ${cert.issuer}; ${validity}`;
+  if (expired) {
+    return [
+      ...found,
+      ...network('TLS', `certificate expired; ${about}`, 'Have the certificate renewed.'),
+    ];
+  }
+  if (cert.untrusted || !cert.hostnameMatches) {
+    // Both said when both hold: fixing one would only reveal the other.
+    const why = [cert.untrusted, cert.hostnameMatches ? undefined : `not for ${url.hostname}`];
+    const fixes = [
+      cert.untrusted &&
+        'Fix the certificate chain; for a private CA, set NODE_EXTRA_CA_CERTS to its file.',
+      !cert.hostnameMatches &&
+        `Use the host name the certificate is for, or have one issued for ${url.hostname}.`,
+    ];
     return [
       ...found,
       ...network(
         'TLS',
-        `certificate not trusted: ${why}; ${about}`,
-        'Renew or fix the certificate; for a private CA, set NODE_EXTRA_CA_CERTS to its file.',
+        `certificate not trusted: ${why.filter(Boolean).join(', and ')}; ${about}`,
+        fixes.filter(Boolean).join(' '),
       ),
     ];
   }

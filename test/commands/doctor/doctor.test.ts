@@ -1,11 +1,10 @@
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { useConfigHome } from '../../helpers/config-home.js';
+import { selfSignedCertificate, type Certificate } from '../../helpers/certificate.js';
 import { MemoryKeyring } from '../../helpers/fake-keyring.js';
 import { sendJson, startTestServer, type TestServer } from '../../helpers/test-server.js';
 
@@ -73,51 +72,69 @@ describe('petstore doctor', () => {
     });
     expect(result.code).toBe(7);
     expect(result.failed.map((finding) => finding.check)).toEqual(['base URL: DNS']);
+    // Where the URL came from: not the sandbox profile that the profile line names.
+    expect(result.findings.find((finding) => finding.check === 'base URL')?.detail).toBe(
+      'https://animal-store.invalid/v1 (from PETSTORE_BASE_URL, not the profile)',
+    );
+    const flagged = await doctor(['--base-url', 'https://flag.invalid/v1'], {
+      env: { PETSTORE_BASE_URL: 'https://env.invalid/v1', PETSTORE_API_KEY: 'sk_test_dns_key' },
+    });
+    expect(flagged.findings.find((finding) => finding.check === 'base URL')?.detail).toBe(
+      'https://flag.invalid/v1 (from --base-url, not the profile)',
+    );
   });
 
-  it('a self-signed certificate: TLS fails naming it, with its subject and days left, exit 7', async () => {
-    const folder = mkdtempSync(join(tmpdir(), 'petstore-doctor-tls-'));
-    execFileSync(
-      'openssl',
-      [
-        'req',
-        '-x509',
-        '-newkey',
-        'ec',
-        '-pkeyopt',
-        'ec_paramgen_curve:prime256v1',
-        '-nodes',
-        '-keyout',
-        join(folder, 'key.pem'),
-        '-out',
-        join(folder, 'cert.pem'),
-        '-days',
-        '30',
-        '-subj',
-        '/CN=127.0.0.1',
-        '-addext',
-        'subjectAltName=IP:127.0.0.1',
-      ],
-      { stdio: 'ignore' },
-    );
-    const server = createServer(
-      { key: readFileSync(join(folder, 'key.pem')), cert: readFileSync(join(folder, 'cert.pem')) },
-      (_req, res) => res.end('[]'),
-    );
+  /** A node:https server on 127.0.0.1 with the certificate; its base URL on `host`. */
+  async function tlsServer(cert: Certificate, host = '127.0.0.1'): Promise<string> {
+    const server = createServer({ key: cert.key, cert: cert.cert }, (_req, res) => res.end('[]'));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     servers.push({ close: () => new Promise((resolve) => server.close(resolve)) });
-    const port = (server.address() as AddressInfo).port;
+    return `https://${host}:${(server.address() as AddressInfo).port}/v1`;
+  }
+
+  it('a self-signed certificate: TLS fails naming it, with its subject and days left, exit 7', async () => {
     const result = await doctor([], {
       env: {
-        PETSTORE_BASE_URL: `https://127.0.0.1:${port}/v1`,
+        PETSTORE_BASE_URL: await tlsServer(selfSignedCertificate({ days: 30 })),
         PETSTORE_API_KEY: 'sk_test_tls_key',
       },
     });
     expect(result.code).toBe(7);
     const tls = result.failed.find((finding) => finding.check === 'base URL: TLS');
     expect(tls?.detail).toMatch(
-      /certificate not trusted: self-signed certificate \(DEPTH_ZERO_SELF_SIGNED_CERT\); subject CN=127\.0\.0\.1; issuer CN=127\.0\.0\.1; (29|30) days left/,
+      /certificate not trusted: self-signed certificate \(DEPTH_ZERO_SELF_SIGNED_CERT\); subject CN=127\.0\.0\.1; issuer CN=127\.0\.0\.1; (29|30) days left \(until \d{4}-\d\d-\d\dT[\d:]+Z\)/,
     );
+    expect(tls?.fix).toMatch(/NODE_EXTRA_CA_CERTS/);
+  });
+
+  it('an expired certificate: TLS fails saying it expired and when, exit 7', async () => {
+    const result = await doctor([], {
+      env: {
+        PETSTORE_BASE_URL: await tlsServer(selfSignedCertificate({ expired: true })),
+        PETSTORE_API_KEY: 'sk_test_tls_key',
+      },
+    });
+    expect(result.code).toBe(7);
+    const tls = result.failed.find((finding) => finding.check === 'base URL: TLS');
+    expect(tls?.detail).toMatch(
+      /^certificate expired; subject CN=127\.0\.0\.1; issuer CN=127\.0\.0\.1; expired \d{4}-\d\d-\d\dT[\d:]+Z$/,
+    );
+    expect(Date.parse(/expired (\S+)$/.exec(tls!.detail)![1]!)).toBeLessThan(Date.now());
+    expect(tls?.fix).toMatch(/renewed/);
+  });
+
+  it('a certificate for another host: TLS fails naming the host asked for, exit 7', async () => {
+    const result = await doctor([], {
+      env: {
+        // "localhost" resolves to 127.0.0.1, which the certificate is for; "localhost" it is not.
+        PETSTORE_BASE_URL: await tlsServer(selfSignedCertificate({ days: 30 }), 'localhost'),
+        PETSTORE_API_KEY: 'sk_test_tls_key',
+      },
+    });
+    expect(result.code).toBe(7);
+    const tls = result.failed.find((finding) => finding.check === 'base URL: TLS');
+    expect(tls?.detail).toMatch(/^certificate not trusted: /);
+    expect(`${tls?.detail} ${tls?.fix}`).toMatch(/localhost/);
   });
 
   it('an unreachable proxy: the connection to it fails, named, exit 7', async () => {
