@@ -53,6 +53,13 @@ export async function httpsSection() {
     () => timeRun(['bench/one-get.mjs', `${url}/pets`], env),
     () => timeRun([BIN, 'pets', 'list', '--json'], env),
   );
+  // Not a target: the floor decision 1 sets, undici's Agent alone against node:https.
+  pairedTimes(
+    'one undici GET over HTTPS / one node:https GET (what keeping undici costs)',
+    'none (context)',
+    () => timeRun(['bench/one-get.mjs', `${url}/pets`], env),
+    () => timeRun(['bench/one-get-undici.mjs', `${url}/pets`], env),
+  );
   await server.stop();
 }
 

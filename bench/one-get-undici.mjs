@@ -1,0 +1,34 @@
+// What decision 1 (undici for every scheme) costs by itself: one GET through undici's Agent
+// alone, no command around it, body printed. Against bench/one-get.mjs (node:https) this is the
+// lowest ratio any undici-based `pets list` can reach. Loaded as petstore loads it: only the
+// Agent's files, with the compile cache on.
+process.getBuiltinModule('node:module').enableCompileCache?.();
+const { createRequire } = process.getBuiltinModule('node:module');
+const { Buffer } = process.getBuiltinModule('node:buffer');
+const Agent = createRequire(import.meta.url)('undici/lib/dispatcher/agent.js');
+
+const url = new URL(process.argv[2]);
+const chunks = [];
+new Agent().dispatch(
+  {
+    origin: url.origin,
+    path: `${url.pathname}${url.search}`,
+    method: 'GET',
+    headers: { authorization: 'Bearer k', accept: 'application/json' },
+  },
+  {
+    onRequestStart() {},
+    onResponseStart() {},
+    onResponseData(_controller, chunk) {
+      chunks.push(chunk);
+    },
+    onResponseEnd() {
+      process.stdout.write(Buffer.concat(chunks));
+      process.exit(0);
+    },
+    onResponseError(_controller, error) {
+      process.stderr.write(`${error.message}\n`);
+      process.exit(1);
+    },
+  },
+);
