@@ -40,6 +40,8 @@ export interface DatabaseOptions {
    * loses nothing either way.
    */
   durable?: boolean | undefined;
+  /** How long a write waits for another process's lock before 503 database_busy (10 s). */
+  busyTimeoutMs?: number | undefined;
 }
 
 /**
@@ -101,7 +103,7 @@ export class SandboxDatabase {
   ) {
     this.path = path;
     this.idStart = options.idStart ?? 1n;
-    this.db = openSandboxFile(path, options.durable === true);
+    this.db = openSandboxFile(path, options.durable === true, options.busyTimeoutMs);
     this.file = path === ':memory:' ? undefined : statSync(path);
     if (this.file) this.wal = statSync(`${path}-wal`, { throwIfNoEntry: false });
     this.writes = new WriteBatcher(this.db, (count) => this.afterWrites(count));

@@ -112,10 +112,14 @@ CREATE INDEX IF NOT EXISTS pets_by_status ON pets (status, id);`;
  * Opens the file (or memory) with the sandbox's schema, upgrading a file an earlier petstore
  * made: WAL, a busy timeout so processes share it, and the sync level asked for.
  */
-export function openSandboxFile(path: string, durable: boolean): DatabaseSync {
+export function openSandboxFile(
+  path: string,
+  durable: boolean,
+  busyTimeoutMs = 10_000,
+): DatabaseSync {
   const { DatabaseSync } = loadSqlite();
   const db = new DatabaseSync(path);
-  db.exec('PRAGMA busy_timeout = 10000');
+  db.exec(`PRAGMA busy_timeout = ${Math.trunc(busyTimeoutMs)}`);
   db.exec(`PRAGMA synchronous = ${durable ? 'FULL' : 'NORMAL'}`);
   retryWhileLocked(() => {
     if (path === ':memory:') return;

@@ -3,7 +3,7 @@ import { createServer } from 'node:http';
 import { dirname } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { ConfigError } from '../core/errors.js';
-import { SandboxDatabase } from './database.js';
+import { SandboxDatabase, type DatabaseOptions } from './database.js';
 import { Faults, type FaultSettings } from './faults.js';
 import { API_BASE_PATH, createSandboxHandler, QUICKSTART_BASE_PATH } from './service.js';
 
@@ -24,6 +24,8 @@ interface SandboxServerSettings {
   idStart?: bigint | undefined;
   /** Every commit synced to disk (synchronous=FULL), at a cost in write speed. */
   durable?: boolean | undefined;
+  /** How long a write waits on another process's lock before 503 database_busy (tests). */
+  busyTimeoutMs?: number | undefined;
   /** What to suggest when the database cannot be opened. */
   databaseHint?: string | undefined;
   /** Faults to show on purpose (sandbox serve only). */
@@ -53,11 +55,7 @@ function urlHost(host: string): string {
  */
 export function openSandboxDatabase(
   database: string,
-  options: {
-    idStart?: bigint | undefined;
-    durable?: boolean | undefined;
-    hint?: string | undefined;
-  } = {},
+  options: DatabaseOptions & { hint?: string | undefined } = {},
 ): SandboxDatabase {
   const folder = dirname(database);
   if (database !== ':memory:' && !existsSync(folder)) {
@@ -68,7 +66,8 @@ export function openSandboxDatabase(
     );
   }
   try {
-    return new SandboxDatabase(database, { idStart: options.idStart, durable: options.durable });
+    const { hint: _hint, ...databaseOptions } = options;
+    return new SandboxDatabase(database, databaseOptions);
   } catch (error) {
     throw new ConfigError(
       `cannot open the sandbox database ${database}: ${error instanceof Error ? error.message : String(error)}`,
@@ -87,6 +86,7 @@ export async function startSandboxServer(options: SandboxServerOptions): Promise
   const db = openSandboxDatabase(options.database, {
     idStart: options.idStart,
     durable: options.durable,
+    busyTimeoutMs: options.busyTimeoutMs,
     hint: options.databaseHint,
   });
   const faults = options.faults ? new Faults(options.faults) : undefined;

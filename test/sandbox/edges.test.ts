@@ -15,13 +15,14 @@ afterEach(async () => {
   for (const sandbox of running.splice(0)) await sandbox.close();
 });
 
-async function start(database = ':memory:', log?: (line: string) => void) {
+async function start(database = ':memory:', log?: (line: string) => void, busyTimeoutMs?: number) {
   const sandbox = await startSandboxServer({
     host: '127.0.0.1',
     port: 0,
     database,
     apiKeys: [KEY],
     log,
+    busyTimeoutMs,
   });
   running.push(sandbox);
   return sandbox;
@@ -32,7 +33,12 @@ function post(
   url: string,
   body: string,
   extraHeaders: [string, string][] = [],
-): Promise<{ status: number; json: Record<string, unknown>; text: string }> {
+): Promise<{
+  status: number;
+  json: Record<string, unknown>;
+  text: string;
+  headers: Record<string, string | string[] | undefined>;
+}> {
   const headers: string[] = [
     'host',
     new URL(url).host,
@@ -52,6 +58,7 @@ function post(
             status: res.statusCode ?? 0,
             json: JSON.parse(text) as Record<string, unknown>,
             text,
+            headers: res.headers,
           });
         } catch (error) {
           reject(error instanceof Error ? error : new Error(String(error)));
@@ -311,6 +318,37 @@ describe('a database file deleted while the sandbox serves it', () => {
     for (let i = 0; i < 1200; i++) {
       const answer = await post(`${sandbox.apiBaseUrl}/pets`, `{"name":"p${i}","categoryId":1}`);
       expect(answer.status).toBe(201);
+    }
+  });
+});
+
+describe('a database another process holds locked', () => {
+  it('answers a write 503 database_busy with Retry-After, writes nothing, and takes the key again once free', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'petstore-busy-'));
+    const file = join(folder, 'sandbox.db');
+    const lines: string[] = [];
+    const sandbox = await start(file, (line) => lines.push(line), 50);
+    const base = sandbox.apiBaseUrl;
+    expect((await post(`${base}/pets`, '{"name":"Before","categoryId":1}')).status).toBe(201);
+    const other = new DatabaseSync(file);
+    try {
+      other.exec('BEGIN IMMEDIATE'); // holds the write lock, as another sandbox mid-write would
+      const key: [string, string] = ['idempotency-key', 'busy-attempt-1'];
+      const refused = await post(`${base}/pets`, '{"name":"Locked","categoryId":1}', [key]);
+      expect(refused).toMatchObject({ status: 503, json: { code: 'database_busy', status: 503 } });
+      expect(refused.headers['retry-after']).toBe('1');
+      expect(lines.filter((line) => line.includes('locked by another process'))).not.toEqual([]);
+      other.exec('ROLLBACK');
+      // Nothing of the refused write was kept: the same key creates the pet now, once.
+      const retried = await post(`${base}/pets`, '{"name":"Locked","categoryId":1}', [key]);
+      expect(retried.status).toBe(201);
+      expect(retried.headers['idempotent-replayed']).toBeUndefined();
+      const names = (
+        other.prepare("SELECT name FROM pets WHERE name = 'Locked'").all() as { name: string }[]
+      ).map((row) => row.name);
+      expect(names).toEqual(['Locked']);
+    } finally {
+      other.close();
     }
   });
 });
