@@ -7,9 +7,44 @@
 const LINE_BREAKS = /[\t\n\u2028\u2029]/g;
 const INVISIBLE = /[\p{Cc}\p{Cf}\p{DI}]/gu;
 
+/** The subdivision flags Unicode recommends (England, Scotland, Wales): tags under a black flag. */
+const TAG_FLAG =
+  /\u{1F3F4}\u{E0067}\u{E0062}(?:\u{E0065}\u{E006E}\u{E0067}|\u{E0073}\u{E0063}\u{E0074}|\u{E0077}\u{E006C}\u{E0073})\u{E007F}/gu;
+/** A pictograph, with the skin tone or emoji style it may carry, right before a joiner. */
+const PICTOGRAPH_BEFORE = /\p{Extended_Pictographic}[\u{1F3FB}-\u{1F3FF}\uFE0F]?$/u;
+const PICTOGRAPH_AFTER = /^\p{Extended_Pictographic}/u;
+const EMOJI_BEFORE = /\p{Emoji}$/u;
+
+/**
+ * The text without what `pattern` (global, one code point a match) finds, except the invisible
+ * characters an emoji is made of: a zero-width joiner between two pictographs (a family, a
+ * firefighter), a variation selector after an emoji (the red of ❤️), the tags of a recommended
+ * flag. They join or style glyphs that are shown, so they can neither move the cursor nor hide
+ * text; anywhere else (a joiner between letters, tags spelling hidden words) they are removed.
+ */
+export function withoutInvisible(text: string, pattern: RegExp): string {
+  let flags: [number, number][] | undefined;
+  return text.replace(pattern, (character: string, offset: number) => {
+    if (character === '\u200D') {
+      const before = text.slice(Math.max(0, offset - 4), offset);
+      const after = text.slice(offset + 1, offset + 3);
+      return PICTOGRAPH_BEFORE.test(before) && PICTOGRAPH_AFTER.test(after) ? character : '';
+    }
+    if (character === '\uFE0F' || character === '\uFE0E') {
+      return EMOJI_BEFORE.test(text.slice(Math.max(0, offset - 2), offset)) ? character : '';
+    }
+    const code = character.codePointAt(0)!;
+    if (code >= 0xe0020 && code <= 0xe007f) {
+      flags ??= [...text.matchAll(TAG_FLAG)].map((m) => [m.index, m.index + m[0].length]);
+      return flags.some(([start, end]) => offset > start && offset < end) ? character : '';
+    }
+    return '';
+  });
+}
+
 /** Text for one table cell or one message line: no control or format characters, one line. */
 export function sanitizeLine(text: string): string {
-  return text.replace(LINE_BREAKS, ' ').replace(INVISIBLE, '');
+  return withoutInvisible(text.replace(LINE_BREAKS, ' '), INVISIBLE);
 }
 
 /** Everything but line feeds and tabs a terminal would act on or hide (CR too: it overwrites). */
@@ -18,7 +53,7 @@ const EVERY_UNSAFE_IN_TEXT = new RegExp(UNSAFE_IN_TEXT.source, 'gu');
 
 /** Text of several lines for a terminal: the same, without what sanitizeLine removes, but \n. */
 export function sanitizeText(text: string): string {
-  return UNSAFE_IN_TEXT.test(text) ? text.replace(EVERY_UNSAFE_IN_TEXT, '') : text;
+  return UNSAFE_IN_TEXT.test(text) ? withoutInvisible(text, EVERY_UNSAFE_IN_TEXT) : text;
 }
 
 /** A short, safe excerpt of an unexpected response body. */

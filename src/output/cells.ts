@@ -1,4 +1,4 @@
-import { sanitizeLine } from '../core/sanitize.js';
+import { sanitizeLine, withoutInvisible } from '../core/sanitize.js';
 
 /** A value as plain text: int64 digit for digit, nested values as compact JSON. */
 function plainText(value: unknown): string {
@@ -17,9 +17,9 @@ export function tableCell(value: unknown): string {
   return sanitizeLine(plainText(value));
 }
 
-// Control and invisible format characters other than tab and line breaks (which CSV can carry
-// inside quotes, and TSV escapes).
-const INVISIBLE_BUT_BREAKS = /(?![\t\n\r])[\p{Cc}\p{Cf}]/gu;
+// Control, invisible format and other default-ignorable characters (as in a table) other than
+// tab and line breaks (which CSV can carry inside quotes, and TSV escapes).
+const INVISIBLE_BUT_BREAKS = /(?![\t\n\r])[\p{Cc}\p{Cf}\p{DI}]/gu;
 /** Unicode's line and paragraph separators: line breaks too, to a reader that knows them. */
 const UNICODE_BREAKS = /[\u2028\u2029]/g;
 const NEEDS_QUOTES = /[",\r\n]/;
@@ -52,7 +52,7 @@ function guarded(value: unknown, text: string): string {
 export function csvField(value: unknown): string {
   const text = guarded(
     value,
-    plainText(value).replace(INVISIBLE_BUT_BREAKS, '').replace(UNICODE_BREAKS, '\n'),
+    withoutInvisible(plainText(value), INVISIBLE_BUT_BREAKS).replace(UNICODE_BREAKS, '\n'),
   );
   return NEEDS_QUOTES.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
@@ -72,6 +72,6 @@ const TSV_ESCAPES: Record<string, string> = {
  * one line; text a spreadsheet would run as a formula gets a leading apostrophe, as in CSV.
  */
 export function tsvField(value: unknown): string {
-  const text = plainText(value).replace(INVISIBLE_BUT_BREAKS, '');
+  const text = withoutInvisible(plainText(value), INVISIBLE_BUT_BREAKS);
   return guarded(value, text).replace(/[\\\t\n\r\u2028\u2029]/g, (c) => TSV_ESCAPES[c]!);
 }
