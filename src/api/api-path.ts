@@ -1,4 +1,4 @@
-import { UsageError } from '../core/errors.js';
+import { ProtocolError, UsageError } from '../core/errors.js';
 import { joinUrl } from './request.js';
 
 /** The prefix that sends a path to the quickstart base URL: `quickstart:/messages`. */
@@ -21,11 +21,25 @@ export function resolveApiPath(
     }
     return url;
   };
+  if (CONTROL.test(path)) {
+    throw new UsageError(
+      'the path holds a control character (a tab, line break or other); nothing was sent',
+      { hint: 'Percent-encode it (%09, %0A, %0D) if the service really expects it.' },
+    );
+  }
   if (/^https?:\/\//i.test(path)) {
-    const url = new URL(path);
-    const allowed = [bases.baseUrl, bases.quickstartUrl]
-      .filter((known): known is string => known !== undefined)
-      .map((known) => new URL(known).origin);
+    const url = URL.parse(path);
+    if (url === null) {
+      throw new UsageError(`"${withoutCredentials(path)}" is not a valid URL`, {
+        hint: 'Give a path relative to the base URL, e.g. petstore api /store/orders.',
+      });
+    }
+    if (url.username !== '' || url.password !== '') {
+      throw new UsageError('the URL holds a user name or password; petstore sends none', {
+        hint: 'Leave them out: the profile’s key is sent as the Authorization header.',
+      });
+    }
+    const allowed = serviceOrigins(bases);
     if (!allowed.includes(url.origin)) {
       throw new UsageError(
         `${url.origin} is not the profile's service; petstore sends its key only to ${allowed.join(' or ') || 'the profile’s base URL'}`,
@@ -42,6 +56,14 @@ export function resolveApiPath(
     });
   }
   const [pathname, query] = splitQuery(relative);
+  if (pathname.split('/').some((segment) => DOT_SEGMENT.test(segment))) {
+    throw new UsageError(
+      `the path "${path}" has a . or .. segment: it would leave the base URL's path`,
+      {
+        hint: 'Give the path under the base URL, or an absolute URL on the same origin for one outside it.',
+      },
+    );
+  }
   const url = quickstart
     ? joinUrl(base(bases.quickstartUrl, 'quickstart URL', 'quickstart-url'), pathname)
     : joinUrl(base(bases.baseUrl, 'base URL', 'base-url'), pathname);
@@ -52,4 +74,44 @@ export function resolveApiPath(
 function splitQuery(path: string): [string, string | undefined] {
   const at = path.indexOf('?');
   return at === -1 ? [path, undefined] : [path.slice(0, at), path.slice(at + 1)];
+}
+
+/** C0 controls and DEL: never part of a path as typed; a URL parser drops some silently. */
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u001f\u007f]/;
+/** `.` or `..`, also percent-encoded (%2e): a URL parser resolves them against the base path. */
+const DOT_SEGMENT = /^(?:\.|%2e){1,2}$/i;
+
+/** The origins of the profile's base and quickstart URLs: where its key may go. */
+function serviceOrigins(bases: {
+  baseUrl?: string | undefined;
+  quickstartUrl?: string | undefined;
+}): string[] {
+  return [bases.baseUrl, bases.quickstartUrl].flatMap((known) => {
+    const url = known === undefined ? null : URL.parse(known);
+    return url === null ? [] : [url.origin];
+  });
+}
+
+/** A URL as text with any password in it masked (`user:****@`), for messages. */
+export function withoutCredentials(text: string): string {
+  return text.replace(/^([a-z][a-z0-9+.-]*:\/\/[^/?#@:]*):[^/?#@]*@/i, '$1:****@');
+}
+
+/**
+ * A link the service gave (the next page, from a Link header): followed only to the origin of
+ * the profile's base or quickstart URL, so the key goes nowhere else.
+ */
+export function checkServiceLink(
+  url: URL,
+  bases: { baseUrl?: string | undefined; quickstartUrl?: string | undefined },
+  what: string,
+): void {
+  const allowed = serviceOrigins(bases);
+  if (!allowed.includes(url.origin)) {
+    throw new ProtocolError(
+      200,
+      `the service's ${what} goes to another origin (${url.origin}); petstore does not follow it, so the API key stays with ${allowed.join(' and ')}`,
+    );
+  }
 }

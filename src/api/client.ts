@@ -5,7 +5,7 @@ import {
   type UnknownOutcome,
 } from '../core/unknown-outcome.js';
 import { stringifyJson } from '../core/json.js';
-import { ProtocolError, UsageError } from '../core/errors.js';
+import { UsageError } from '../core/errors.js';
 import { SecretRedactor } from '../core/redact.js';
 import type { ListPetsQuery, MessageReceipt, NewPet, Pet } from '../core/types.js';
 import { HttpChannel } from './channel.js';
@@ -18,7 +18,7 @@ import {
   type ShapeCheck,
 } from './decode.js';
 import { isSafeMethod, type HttpRequest, type HttpResponse } from './http.js';
-import { resolveApiPath } from './api-path.js';
+import { checkServiceLink, resolveApiPath } from './api-path.js';
 import { linkTarget, type BrokenLink } from './link-header.js';
 import {
   bodyOf,
@@ -85,13 +85,7 @@ export class PetstoreClient {
     let url: URL;
     if (from instanceof URL) {
       url = from;
-      const origin = this.apiUrl('pets').origin;
-      if (url.origin !== origin) {
-        throw new ProtocolError(
-          200,
-          `the service's link to the next page goes to another origin (${url.origin}); petstore does not follow it, so the API key stays with ${origin}`,
-        );
-      }
+      checkServiceLink(url, this.options, 'link to the next page');
     } else {
       url = this.apiUrl('pets');
       if (from.status !== undefined) url.searchParams.set('status', from.status);
@@ -200,6 +194,8 @@ export class PetstoreClient {
   }
 
   private anyRequest(spec: AnyRequest, write: WriteOptions): HttpRequest {
+    // A URL is a link the service gave (--paginate): followed only on the service's origins.
+    if (spec.url) checkServiceLink(spec.url, this.options, 'link');
     const url = spec.url ?? resolveApiPath(spec.path, this.options);
     return buildRequest(spec.method, url, this.options, spec.body, write, spec.headers);
   }

@@ -11,7 +11,7 @@ const INVISIBLE = /[\p{Cc}\p{Cf}\p{DI}]/gu;
 const TAG_FLAG =
   /\u{1F3F4}\u{E0067}\u{E0062}(?:\u{E0065}\u{E006E}\u{E0067}|\u{E0073}\u{E0063}\u{E0074}|\u{E0077}\u{E006C}\u{E0073})\u{E007F}/gu;
 /** A pictograph, with the skin tone or emoji style it may carry, right before a joiner. */
-const PICTOGRAPH_BEFORE = /\p{Extended_Pictographic}[\u{1F3FB}-\u{1F3FF}\uFE0F]?$/u;
+const PICTOGRAPH_BEFORE = /\p{Extended_Pictographic}(?:[\u{1F3FB}-\u{1F3FF}]|\uFE0F)?$/u;
 const PICTOGRAPH_AFTER = /^\p{Extended_Pictographic}/u;
 const EMOJI_BEFORE = /\p{Emoji}$/u;
 

@@ -66,8 +66,8 @@ export function openSandboxDatabase(
     );
   }
   try {
-    const { hint: _hint, ...databaseOptions } = options;
-    return new SandboxDatabase(database, databaseOptions);
+    const { idStart, durable, busyTimeoutMs } = options;
+    return new SandboxDatabase(database, { idStart, durable, busyTimeoutMs });
   } catch (error) {
     throw new ConfigError(
       `cannot open the sandbox database ${database}: ${error instanceof Error ? error.message : String(error)}`,

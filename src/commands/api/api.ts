@@ -10,6 +10,7 @@ import { isSafeMethod } from '../../api/http.js';
 import { finishWrite, endInterrupted } from '../../cmdutil/finish-write.js';
 import type { RunVerb } from '../../cmdutil/run-verb.js';
 import type { Context } from '../../context/context.js';
+import { PageLoopGuard } from '../../cmdutil/page-guard.js';
 import { PetstoreError, ProtocolError } from '../../core/errors.js';
 import { sanitizeLine } from '../../core/sanitize.js';
 import { count } from '../../output/progress.js';
@@ -20,9 +21,6 @@ export interface ApiOptions {
   path: string;
   flags: ApiFlags;
 }
-
-/** Follows at most this many pages, as pets list --all does (a service that links forever). */
-const MAX_PAGES = 100_000;
 
 /** -i: the status line and headers on stderr, each through the same masking as everything. */
 function include(ctx: Context, answer: AnyAnswer): void {
@@ -39,7 +37,7 @@ async function* pages(
   spec: ApiSpec,
   first: AnyAnswer,
 ): AsyncGenerator<unknown[]> {
-  const seen = new Set<string>([first.url.href]);
+  const guard = new PageLoopGuard();
   let answer = first;
   for (let page = 1; ; page++) {
     if (!Array.isArray(answer.body)) {
@@ -49,18 +47,13 @@ async function* pages(
       );
     }
     yield answer.body;
+    guard.fetched(answer.url, answer.body.length);
     const next = answer.next;
-    if (next === undefined || page >= MAX_PAGES || ctx.io.stdoutClosed()) return;
+    if (next === undefined || ctx.io.stdoutClosed()) return;
     if (next instanceof BrokenLink)
       throw new PageFailure(brokenLinkError(next, answer.status, page), page + 1);
-    if (seen.has(next.href)) {
-      throw new ProtocolError(
-        answer.status,
-        `the service links page ${page} back to a page it sent before`,
-      );
-    }
-    seen.add(next.href);
     try {
+      guard.follow(next, 'Report this to the service; Ctrl-C or | head stops the walk.');
       answer = await client.request({
         method: 'GET',
         path: spec.path,

@@ -1,11 +1,7 @@
 import { BrokenLink, brokenLinkError, type PetsPage } from '../../api/client.js';
-import { IncompleteListError, PetstoreError, ProtocolError } from '../../core/errors.js';
+import { PageLoopGuard } from '../../cmdutil/page-guard.js';
+import { IncompleteListError, PetstoreError } from '../../core/errors.js';
 import type { Pet } from '../../core/types.js';
-
-/** A walk through the list stops here even if the service keeps linking new pages. */
-export const MAX_PAGES = 100_000;
-/** This many empty pages in a row that still link a next one: the service is looping. */
-const MAX_EMPTY_PAGES_IN_A_ROW = 10;
 
 export interface PageWalk {
   /** Fetches one page: the first, or the one a previous page linked. */
@@ -37,11 +33,10 @@ export interface WalkResult {
  * instead of looping forever.
  */
 export async function walkPages(walk: PageWalk): Promise<WalkResult> {
-  const seen = new Set<string>();
+  const guard = new PageLoopGuard();
   let from: URL | undefined;
   let pets = 0;
   let pages = 0;
-  let emptyInARow = 0;
   for (;;) {
     let page: PetsPage;
     try {
@@ -51,12 +46,12 @@ export async function walkPages(walk: PageWalk): Promise<WalkResult> {
       throw new IncompleteListError(error, walk.printed?.() ?? pets, pages + 1);
     }
     pages++;
-    // The first page's address too: a service may link back to it.
-    seen.add(page.url.href);
     const wanted = walk.maxItems === undefined ? page.pets.length : walk.maxItems - pets;
     const taken = page.pets.length > wanted ? page.pets.slice(0, wanted) : page.pets;
     if (taken.length > 0) walk.onPets(taken);
     pets += taken.length;
+    // The first page's address too: a service may link back to it.
+    guard.fetched(page.url, page.pets.length);
     const reachedMax = walk.maxItems !== undefined && pets >= walk.maxItems;
     const next = page.next;
     const result = {
@@ -73,21 +68,11 @@ export async function walkPages(walk: PageWalk): Promise<WalkResult> {
         pages + 1,
       );
     }
-    emptyInARow = page.pets.length === 0 ? emptyInARow + 1 : 0;
-    const loop = seen.has(next.href)
-      ? `it linked page ${pages + 1} to an address it had already given (${next.pathname}${next.search})`
-      : pages >= MAX_PAGES
-        ? `it still linked a next page after ${MAX_PAGES} pages`
-        : emptyInARow >= MAX_EMPTY_PAGES_IN_A_ROW
-          ? `it sent ${emptyInARow} empty pages in a row, each linking another`
-          : undefined;
-    if (loop !== undefined) {
-      const failure = new ProtocolError(200, `the service's pages do not end: ${loop}`, {
-        hint: 'Report this to the service; --max-items N stops after N pets.',
-      });
-      throw new IncompleteListError(failure, walk.printed?.() ?? pets, pages + 1);
+    try {
+      guard.follow(next, 'Report this to the service; --max-items N stops after N pets.');
+    } catch (failure) {
+      throw new IncompleteListError(failure as PetstoreError, walk.printed?.() ?? pets, pages + 1);
     }
-    seen.add(next.href);
     from = next;
   }
 }

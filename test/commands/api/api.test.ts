@@ -130,12 +130,37 @@ describe('petstore api: the request', () => {
     [['/pets', '-f', 'novalue'], '-f takes key=value'],
     [['/pets', '-X', 'GET', '--input', '-'], '--input sends a body, which GET has none of'],
     [['/pets', '-X', 'POST', '--paginate'], '--paginate follows the pages of a GET'],
+    // Absolute URLs a parser refuses: a usage error, never "a bug in petstore".
+    [['https://api.petstore.test:443:444/v1/pets'], 'is not a valid URL'],
+    [['https://api.petstore.test./v1/pets'], "is not the profile's service"],
+    [['http://[::1/v1/pets'], 'is not a valid URL'],
+    [['https://user:Pa55word@api.petstore.test/v1/pets'], 'holds a user name or password'],
+    // Paths that leave the base path: dot segments, as typed or percent-encoded.
+    [['/../echo'], 'has a . or .. segment'],
+    [['/%2e%2e/echo'], 'has a . or .. segment'],
+    [['/.%2E/pets'], 'has a . or .. segment'],
+    [['/pets/./1'], 'has a . or .. segment'],
+    // Control characters a URL parser would drop or encode silently.
+    [['/pets\r\nX-Injected: 1'], 'holds a control character'],
+    [['/pe\tts'], 'holds a control character'],
   ])('refuses %j with exit 2, sending nothing', async (args, message) => {
     const transport = new FakeTransport();
     const result = await run(['api', ...args], transport);
     expect(result.code).toBe(2);
     expect(result.err).toContain(message);
+    expect(result.err).not.toContain('Pa55word');
     expect(transport.requests).toHaveLength(0);
+    const dryRun = await run(['api', ...args, '--dry-run'], transport);
+    expect(dryRun.code).toBe(2);
+    expect(dryRun.out + dryRun.err).not.toContain('Pa55word');
+  });
+
+  it('keeps a . inside a segment and .. inside a name: only whole dot segments leave the path', async () => {
+    const transport = new FakeTransport()
+      .on('GET', '/v1/files/a..b', json(200, []))
+      .on('GET', '/v1/.well-known/x', json(200, []));
+    expect((await run(['api', '/files/a..b'], transport)).code).toBe(0);
+    expect((await run(['api', '/.well-known/x'], transport)).code).toBe(0);
   });
 
   it('--dry-run shows the request, the key redacted, and sends nothing', async () => {
@@ -238,5 +263,49 @@ describe('petstore api against the sandbox', () => {
     const orders = fakeIO();
     expect(await main(['api', '/store/orders'], orders, sandboxEnv)).toBe(4);
     expect(JSON.parse(orders.err())).toMatchObject({ code: 'not_found', status: 404 });
+  });
+});
+
+describe('petstore api --paginate: where links may lead', () => {
+  const page = (link: string) => json(200, [{ id: 1 }], { link: `<${link}>; rel="next"` });
+
+  it.each([
+    ['another port', 'https://api.petstore.test:8443/v1/leak'],
+    ['another host', 'https://evil.test/v1/leak'],
+    ['another scheme', 'http://api.petstore.test/v1/leak'],
+    ['a scheme-relative link', '//evil.test/v1/leak'],
+  ])('never follows a next link to %s: exit 6, the key not sent there', async (_what, link) => {
+    const transport = new FakeTransport().on('GET', '/v1/pets', page(link));
+    const result = await run(['api', '/pets', '--paginate', '-o', 'ndjson'], transport);
+    expect(result.code).toBe(6);
+    expect(result.err).toContain('goes to another origin');
+    expect(result.out).toBe('{"id":1}\n');
+    expect(transport.requests.map((request) => request.url.host)).toEqual(['api.petstore.test']);
+  });
+
+  it('follows a link to the quickstart origin, which holds the key already', async () => {
+    const transport = new FakeTransport()
+      .on('GET', '/v1/pets', page('https://quick.petstore.test/quickstart/more'))
+      .on('GET', '/quickstart/more', json(200, [{ id: 2 }]));
+    const result = await run(['api', '/pets', '--paginate', '-o', 'ndjson'], transport);
+    expect(result).toMatchObject({ code: 0, out: '{"id":1}\n{"id":2}\n' });
+  });
+
+  it('stops a service whose empty pages keep linking new ones: exit 6, as pets list --all', async () => {
+    let served = 0;
+    const transport = new FakeTransport().on('GET', '/v1/pets', () => {
+      served++;
+      return json(200, [], { link: `</v1/pets?page=${served}>; rel="next"` })();
+    });
+    for (let i = 1; i <= 20; i++) {
+      transport.on('GET', `/v1/pets?page=${i}`, () => {
+        served++;
+        return json(200, [], { link: `</v1/pets?page=${served}>; rel="next"` })();
+      });
+    }
+    const result = await run(['api', '/pets', '--paginate'], transport);
+    expect(result.code).toBe(6);
+    expect(result.err).toContain('10 empty pages in a row');
+    expect(transport.requests).toHaveLength(10);
   });
 });
