@@ -95,7 +95,8 @@ function serviceOrigins(bases: {
 
 /** A URL as text with any password in it masked (`user:****@`), for messages. */
 export function withoutCredentials(text: string): string {
-  return text.replace(/^([a-z][a-z0-9+.-]*:\/\/[^/?#@:]*):[^/?#@]*@/i, '$1:****@');
+  // Up to the last @ before the path: a password may hold an @ of its own.
+  return text.replace(/^([a-z][a-z0-9+.-]*:\/\/[^/?#@:]*):[^/?#]*@/i, '$1:****@');
 }
 
 /**

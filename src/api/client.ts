@@ -52,6 +52,8 @@ const AUTH_HINT =
 /** One page of the list, and the page after it when the service links one (RFC 8288). */
 export interface PetsPage {
   pets: Pet[];
+  status: number;
+  headers: Record<string, string | undefined>;
   /** The address this page was fetched from. */
   url: URL;
   next: URL | BrokenLink | undefined;
@@ -93,7 +95,13 @@ export class PetstoreClient {
     }
     const response = await this.send(this.build('GET', url));
     const pets = this.decode<Pet[]>(response, checkPets, 'a list of pets', { 401: AUTH_HINT });
-    return { pets, url, next: linkTarget(response.headers.link, 'next', url) };
+    return {
+      pets,
+      status: response.status,
+      headers: response.headers,
+      url,
+      next: linkTarget(response.headers.link, 'next', url),
+    };
   }
 
   async createPet(pet: NewPet, options: WriteOptions = {}): Promise<Pet> {

@@ -73,6 +73,11 @@ const UNTRUSTED: Record<string, string> = {
   UNABLE_TO_GET_ISSUER_CERT_LOCALLY: 'issued by a CA this machine does not know',
 };
 
+function hostMismatchOnly(error: Error | string | null): boolean {
+  const code = error instanceof Error ? (error as NodeJS.ErrnoException).code : error;
+  return code === 'ERR_TLS_CERT_ALTNAME_INVALID';
+}
+
 function untrustedBecause(error: Error | string | null): string {
   const code =
     error instanceof Error
@@ -120,7 +125,11 @@ export function probeTls(
             ? 'an unreadable date'
             : new Date(validTo).toISOString().replace('.000Z', 'Z'),
           hostnameMatches: checkServerIdentity(servername, cert) === undefined,
-          untrusted: socket.authorized ? undefined : untrustedBecause(authorizationError),
+          // A host name mismatch is told by hostnameMatches, in words: not a trust failure too.
+          untrusted:
+            socket.authorized || hostMismatchOnly(authorizationError)
+              ? undefined
+              : untrustedBecause(authorizationError),
         },
       });
     });

@@ -1,4 +1,5 @@
 import { UsageError } from '../core/errors.js';
+import { withoutCredentials } from './api-path.js';
 
 const LOOPBACK_HOSTS = new Set(['localhost', '[::1]', '::1']);
 
@@ -12,7 +13,7 @@ export function parseServiceUrl(value: string, source: string): URL {
   try {
     url = new URL(value);
   } catch {
-    throw new UsageError(`${source} is not a valid URL: "${value}"`, {
+    throw new UsageError(`${source} is not a valid URL: "${withoutCredentials(value)}"`, {
       hint: 'Use an absolute URL such as https://animal-store.example.com/v1',
     });
   }

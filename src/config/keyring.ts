@@ -73,3 +73,29 @@ export function noKeyring(): Keyring {
     Promise.reject(new KeyringUnavailableError('this process has no way to reach it'));
   return { get: unavailable, set: unavailable, delete: unavailable };
 }
+
+/**
+ * The keyring with its answers kept for the run: a keyring that does not answer costs its
+ * deadline once, not once per question (doctor asks, then the client asks again).
+ */
+export function rememberingKeyring(keyring: Keyring): Keyring {
+  const answers = new Map<string, Promise<string | undefined>>();
+  return {
+    get(profile) {
+      let answer = answers.get(profile);
+      if (answer === undefined) {
+        answer = keyring.get(profile);
+        answers.set(profile, answer);
+      }
+      return answer;
+    },
+    async set(profile, key) {
+      answers.delete(profile);
+      await keyring.set(profile, key);
+    },
+    async delete(profile) {
+      answers.delete(profile);
+      return keyring.delete(profile);
+    },
+  };
+}

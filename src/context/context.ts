@@ -3,7 +3,12 @@ import type { ClientFactory } from '../api/create-client.js';
 import type { Transport } from '../api/http.js';
 import { proxyPasswords, proxySecretsIn, proxySettingsFromEnv } from '../api/proxy-settings.js';
 import type { ConfigStore } from '../config/store.js';
-import { helperKeyring, noKeyring, type Keyring } from '../config/keyring.js';
+import {
+  helperKeyring,
+  noKeyring,
+  rememberingKeyring,
+  type Keyring,
+} from '../config/keyring.js';
 import { configDir } from '../config/paths.js';
 import { apiKeyProblem } from '../core/api-key.js';
 import { MissingCredentialError, UsageError } from '../core/errors.js';
@@ -16,7 +21,7 @@ import { renderData, type Column } from '../output/render.js';
 import { Progress } from '../output/progress.js';
 import { QueryFailedError, type Query } from '../output/query.js';
 import { lineFormat, openRows, type RowsOptions, type RowWriter } from '../output/rows.js';
-import type { Settings } from './settings.js';
+import type { HttpSettings, Settings } from './settings.js';
 import { missingKeyProblem, missingUrlProblem, unusableKeyError, type Target } from './target.js';
 
 export type { Keyring } from '../config/keyring.js';
@@ -52,7 +57,7 @@ export interface Context {
   /** The API client for the target, created on first use. */
   client(): Promise<PetstoreClient>;
   /** A separate client for another target (e.g. a key being verified); closed with the run. */
-  clientFor(target: Target): Promise<PetstoreClient>;
+  clientFor(target: Target, http?: Partial<HttpSettings>): Promise<PetstoreClient>;
   /** The profiles and keys store, loaded on first use. */
   config(): Promise<ConfigStore>;
   /** The OS keyring, reached through a child process with a deadline. */
@@ -156,7 +161,7 @@ export function createContext(deps: ContextDeps): Context {
   let target: Promise<Target> | undefined;
   let client: Promise<PetstoreClient> | undefined;
   let config: Promise<ConfigStore> | undefined;
-  let keyring = deps.keyring;
+  let keyring = deps.keyring && rememberingKeyring(deps.keyring);
   const cleanups: (() => Promise<void>)[] = [];
   let deprecationWarned = false;
 
@@ -217,7 +222,7 @@ export function createContext(deps: ContextDeps): Context {
       client ??= ctx.target().then((resolved) => ctx.clientFor(resolved));
       return client;
     },
-    async clientFor(resolved) {
+    async clientFor(resolved, http = {}) {
       const { apiKey } = resolved;
       if (apiKey === undefined) {
         const noUrl = resolved.baseUrl === undefined && resolved.quickstartUrl === undefined;
@@ -242,6 +247,7 @@ export function createContext(deps: ContextDeps): Context {
         { ...resolved, apiKey },
         {
           ...settings.http,
+          ...http,
           userAgent: USER_AGENT,
           transport: deps.transport,
           proxy,
@@ -267,7 +273,9 @@ export function createContext(deps: ContextDeps): Context {
       return config;
     },
     keyring() {
-      keyring ??= deps.selfCommand ? helperKeyring(deps.selfCommand) : noKeyring();
+      keyring ??= rememberingKeyring(
+        deps.selfCommand ? helperKeyring(deps.selfCommand) : noKeyring(),
+      );
       return keyring;
     },
     protectSecret(secret) {

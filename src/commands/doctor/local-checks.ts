@@ -16,11 +16,68 @@ import {
 } from '../../config/profiles.js';
 import type { ConfigData } from '../../config/schema.js';
 import type { Context } from '../../context/context.js';
+import { withoutCredentials } from '../../api/api-path.js';
+import { parseServiceUrl } from '../../api/url-policy.js';
 import { PetstoreError } from '../../core/errors.js';
 import { ExitCode, exitCodeFor } from '../../output/report-error.js';
 import { fail, info, ok, warn, type Finding } from './finding.js';
 
 /** What the local checks learned, for the network ones. */
+/** Where each URL setting comes from, and how it is named in messages. */
+const URL_SETTINGS = {
+  'base URL': { flag: '--base-url', variable: 'PETSTORE_BASE_URL', key: 'baseUrl' },
+  'quickstart URL': {
+    flag: '--quickstart-url',
+    variable: 'PETSTORE_QUICKSTART_URL',
+    key: 'quickstartUrl',
+  },
+} as const;
+
+/**
+ * One URL setting judged as the client judges it (absolute http(s), no credentials): its line,
+ * and the URL when the network checks can use it. Shown with any password masked.
+ */
+function checkedUrl(
+  ctx: Context,
+  name: keyof typeof URL_SETTINGS,
+  value: string | undefined,
+  profile: string,
+): { url: string | undefined; findings: Finding[] } {
+  const { flag, variable, key } = URL_SETTINGS[name];
+  const setFix = `petstore profile set ${profile} ${flag} URL`;
+  if (value === undefined) {
+    return name === 'base URL'
+      ? { url: undefined, findings: [fail(name, 'not set', setFix, ExitCode.usage)] }
+      : { url: undefined, findings: [info(name, 'not set (message send needs it)')] };
+  }
+  // The flag wins over the variable: when the variable holds another URL, the flag gave it.
+  const override = ctx.settings[key];
+  const from =
+    override === undefined ? undefined : ctx.env[variable]?.trim() === override ? variable : flag;
+  const source = from ?? `profile "${profile}" ${name}`;
+  let url: URL;
+  try {
+    url = parseServiceUrl(value, source);
+  } catch (error) {
+    const { message, hint } = error as PetstoreError;
+    return {
+      url: undefined,
+      findings: [fail(name, message, hint ?? `${setFix}, or fix ${source}`, ExitCode.usage)],
+    };
+  }
+  const shown = `${withoutCredentials(value)}${from ? ` (from ${from}, not the profile)` : ''}`;
+  // The interface's paths are under /v1: a base URL without it answers 404 to every command.
+  if (name === 'base URL' && !/\/v1\/?$/.test(url.pathname)) {
+    return {
+      url: value,
+      findings: [
+        warn(name, `${shown}: its path does not end with /v1`, `${setFix} (ending with /v1)`),
+      ],
+    };
+  }
+  return { url: value, findings: [ok(name, shown)] };
+}
+
 export interface LocalFacts {
   profile: string | undefined;
   embedded: boolean;
@@ -165,23 +222,13 @@ export async function localChecks(
   facts.quickstartUrl = ctx.settings.quickstartUrl ?? stored.quickstartUrl;
   findings.push(ok('profile', `${selection.name}: ${SOURCES[selection.source]}`));
   if (facts.embedded) findings.push(ok('base URL', 'the embedded sandbox (no network)'));
-  else if (ctx.settings.baseUrl !== undefined) {
-    // The flag wins over the variable: when the variable holds another URL, the flag gave it.
-    const from =
-      ctx.env.PETSTORE_BASE_URL?.trim() === ctx.settings.baseUrl
-        ? 'PETSTORE_BASE_URL'
-        : '--base-url';
-    findings.push(ok('base URL', `${facts.baseUrl} (from ${from}, not the profile)`));
-  } else if (facts.baseUrl) findings.push(ok('base URL', facts.baseUrl));
   else {
-    findings.push(
-      fail(
-        'base URL',
-        'not set',
-        `petstore profile set ${selection.name} --base-url URL`,
-        ExitCode.usage,
-      ),
-    );
+    const base = checkedUrl(ctx, 'base URL', facts.baseUrl, selection.name);
+    facts.baseUrl = base.url;
+    findings.push(...base.findings);
+    const quickstart = checkedUrl(ctx, 'quickstart URL', facts.quickstartUrl, selection.name);
+    facts.quickstartUrl = quickstart.url;
+    findings.push(...quickstart.findings);
   }
   findings.push(await keyFinding(ctx, data, selection.name, facts.embedded));
   const proxies = proxyFindings(ctx);

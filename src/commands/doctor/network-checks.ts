@@ -66,7 +66,7 @@ async function reach(
       ),
     ];
   found.push(ok(`${name}: TCP`, `${host}:${port}${via} connects in ${tcp.value} ms`));
-  if (proxy) {
+  if (proxy && url.protocol === 'https:') {
     found.push(info(`${name}: TLS`, `through the proxy's tunnel: checked by the request below`));
     return found;
   }
@@ -131,25 +131,50 @@ async function reach(
   return found;
 }
 
-/** One read with the profile's key: whether the service answers, and accepts it. */
+/** Fixes for what a failed read says, by its exit code. */
+const READ_FIXES: Partial<Record<number, string>> = {
+  [ExitCode.notFound]: 'Check the base URL: it should be the service’s API root, ending with /v1.',
+  [ExitCode.service]:
+    'The address answers, but not as the Animal Store does: check the base URL, and what sits in front of the service (a proxy, a login page).',
+  [ExitCode.network]: 'Check the network path above, or raise --timeout for a slow service.',
+};
+
+/**
+ * One read with the profile's key, GET /pets?limit=1, decoded as `pets list` decodes it (an
+ * HTML login page or a body of the wrong shape fails): whether the service answers as the
+ * Animal Store, and accepts the key. Not retried: one read, bounded by --timeout.
+ */
 async function keyAccepted(ctx: Context): Promise<Finding[]> {
   let answer;
   try {
-    const client = await ctx.client();
-    answer = await client.request({ method: 'GET', path: '/pets?limit=1' });
+    const client = await ctx.clientFor(await ctx.target(), { retries: 0 });
+    answer = await client.listPetsPage({ limit: 1 });
   } catch (error) {
     const code = exitCodeFor(error);
     const { message, hint } =
       error instanceof PetstoreError ? error : { message: String(error), hint: undefined };
     const check = code === ExitCode.auth ? 'key accepted' : 'HTTP';
-    return [fail(check, message, hint ?? 'Run the command that failed with --verbose.', code)];
+    const fix =
+      hint ??
+      READ_FIXES[code] ??
+      'Run `petstore pets list --limit 1 --verbose` to see the exchange.';
+    return [fail(check, message, fix, code)];
   }
   const found: Finding[] = [
-    ok('HTTP', `GET /pets?limit=1 answered ${answer.status}`),
+    ok('HTTP', `GET /pets?limit=1 answered ${answer.status} with a list of pets`),
     ok('key accepted', 'the service answered with the key'),
   ];
   const date = Date.parse(answer.headers.date ?? '');
-  if (!Number.isNaN(date)) {
+  if (Number.isNaN(date)) {
+    found.push(
+      info(
+        'clock',
+        answer.headers.date === undefined
+          ? 'not checked: the service sent no Date header'
+          : 'not checked: the service’s Date header is no date',
+      ),
+    );
+  } else {
     const skew = Math.round((Date.now() - date) / 1000);
     found.push(
       Math.abs(skew) > SKEW_WARNING_SECONDS
@@ -175,6 +200,8 @@ export async function networkChecks(ctx: Context, facts: LocalFacts): Promise<Fi
   const timeoutMs = Math.round(ctx.settings.http.timeoutSeconds * 1000);
   const findings: Finding[] = [];
   if (!facts.embedded) {
+    // No usable base URL (unset, or refused above): nothing to reach, no key to try.
+    if (facts.baseUrl === undefined) return findings;
     for (const [name, url] of [
       ['base URL', facts.baseUrl],
       ['quickstart URL', facts.quickstartUrl],

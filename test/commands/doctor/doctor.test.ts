@@ -170,5 +170,85 @@ describe('petstore doctor', () => {
     const key = result.failed.find((finding) => finding.check === 'key');
     expect(key?.detail).toBe('in the OS keyring, which cannot be used: no answer within 2.5 s');
     expect(key?.fix).toContain('--insecure-storage');
+    // Asked once: a keyring that does not answer costs its deadline once per run.
+    expect(keyring.calls).toEqual(['get staging']);
+  });
+
+  it.each([
+    ['an HTML page (a login portal)', 'text/html', '<html><body>Sign in</body></html>'],
+    ['JSON of another shape', 'application/json', '{"not":"a list"}'],
+    ['a list of something else', 'application/json', '[{"id":"x"}]'],
+  ])(
+    '%s answering GET /pets: HTTP fails, exit 6, never "key accepted"',
+    async (_what, type, body) => {
+      const server = await startTestServer((_req, res) => {
+        res.writeHead(200, { 'content-type': type });
+        res.end(body);
+      });
+      servers.push(server);
+      const result = await doctor([], {
+        env: { PETSTORE_BASE_URL: `${server.url}/v1`, PETSTORE_API_KEY: 'sk_test_portal_key' },
+      });
+      expect(result.code).toBe(6);
+      expect(result.failed.map((finding) => finding.check)).toEqual(['HTTP']);
+      expect(result.findings.some((finding) => finding.check === 'key accepted')).toBe(false);
+      expect(result.failed[0]!.fix).toMatch(/base URL/);
+    },
+  );
+
+  it.each([
+    ['not a url', 'is not a valid URL'],
+    ['http://[::1', 'is not a valid URL'],
+    ['ftp://files.petstore.test/v1', 'must be an http or https URL'],
+    ['https://ops:Hunter2secret@api.petstore.test/v1', 'must not contain credentials'],
+  ])(
+    'a base URL of %j: the base URL fails, exit 2, a JSON report, nothing reached',
+    async (url, message) => {
+      const result = await doctor(['--base-url', url], {
+        env: { PETSTORE_API_KEY: 'sk_test_url_key' },
+      });
+      expect(result.code).toBe(2);
+      expect(result.failed.map((finding) => finding.check)).toEqual(['base URL']);
+      expect(result.failed[0]!.detail).toContain(message);
+      expect(result.findings.some((finding) => finding.check.startsWith('base URL: '))).toBe(false);
+      expect(result.out + result.err).not.toContain('Hunter2secret');
+    },
+  );
+
+  it('a quickstart URL that does not parse: its line fails, exit 2', async () => {
+    const result = await doctor(['--base-url', 'https://animal-store.invalid/v1'], {
+      env: { PETSTORE_API_KEY: 'sk_test_url_key', PETSTORE_QUICKSTART_URL: 'http://[bad' },
+    });
+    expect(result.code).toBe(2);
+    expect(result.failed.map((finding) => finding.check)).toContain('quickstart URL');
+  });
+
+  it('reads once, not retried, within --timeout; no Date header is said; no /v1 is a warning', async () => {
+    let hung = 0;
+    const hanging = await startTestServer(() => {
+      hung++; // never answers
+    });
+    servers.push(hanging);
+    const started = Date.now();
+    const slow = await doctor(['--timeout', '1'], {
+      env: { PETSTORE_BASE_URL: `${hanging.url}/v1`, PETSTORE_API_KEY: 'sk_test_slow_key' },
+    });
+    expect(slow.code).toBe(7);
+    expect(hung).toBe(1);
+    expect(Date.now() - started).toBeLessThan(5000);
+    const undated = await startTestServer((_req, res) => {
+      res.sendDate = false;
+      sendJson(res, 200, '[]');
+    });
+    servers.push(undated);
+    const result = await doctor([], {
+      env: { PETSTORE_BASE_URL: undated.url, PETSTORE_API_KEY: 'sk_test_date_key' },
+    });
+    expect(result.code).toBe(0);
+    const line = (check: string) => result.findings.find((finding) => finding.check === check);
+    expect(line('clock')?.status).toBe('info');
+    expect(line('clock')?.detail).toContain('no Date header');
+    expect(line('base URL')?.status).toBe('warn');
+    expect(line('base URL')?.detail).toContain('does not end with /v1');
   });
 });
