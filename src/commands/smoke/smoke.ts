@@ -1,4 +1,3 @@
-import { rename, writeFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import type { RunVerb } from '../../cmdutil/run-verb.js';
 import type { Context } from '../../context/context.js';
@@ -9,6 +8,7 @@ import {
   UsageError,
 } from '../../core/errors.js';
 import { parseWholeNumber } from '../../core/parse-number.js';
+import { writeReportFile } from '../../core/report-file.js';
 import { StopController } from '../../core/stop.js';
 import type { Pet } from '../../core/types.js';
 import { renderJUnit, type JUnitCase } from '../../output/junit.js';
@@ -217,7 +217,7 @@ async function report(
       new Date(),
     );
     // A service may echo the key in a detail; the report is text that leaves this machine too.
-    await writeReport(options.junitFile, ctx.redact(xml));
+    await writeReportFile(options.junitFile, ctx.redact(xml), 'JUnit report');
   }
   const all = results.flat();
   const count = (outcome: string) => all.filter((r) => r.outcome === outcome).length;
@@ -234,19 +234,6 @@ async function report(
   }
   if (failed > 0) throw new SmokeFailedError(`smoke: ${summary}`);
   ctx.notice(`smoke: ${summary}`);
-}
-
-/** Written next to its destination and renamed, so a reader never sees half a report. */
-async function writeReport(path: string, report: string): Promise<void> {
-  const temporary = `${path}.${process.pid}.tmp`;
-  try {
-    await writeFile(temporary, report);
-    await rename(temporary, path);
-  } catch (error) {
-    throw new UsageError(
-      `cannot write the JUnit report ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`,
-    );
-  }
 }
 
 export function registerSmoke(program: Command, runVerb: RunVerb): void {
