@@ -13,6 +13,8 @@ export interface AnyRequest {
   headers?: Record<string, string> | undefined;
   /** JSON text. */
   body?: string | undefined;
+  /** Sent with no Authorization header at all: to see that the service refuses it (smoke). */
+  anonymous?: boolean | undefined;
 }
 
 export interface AnyAnswer {

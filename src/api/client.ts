@@ -205,7 +205,9 @@ export class PetstoreClient {
     // A URL is a link the service gave (--paginate): followed only on the service's origins.
     if (spec.url) checkServiceLink(spec.url, this.options, 'link');
     const url = spec.url ?? resolveApiPath(spec.path, this.options);
-    return buildRequest(spec.method, url, this.options, spec.body, write, spec.headers);
+    const request = buildRequest(spec.method, url, this.options, spec.body, write, spec.headers);
+    if (spec.anonymous) delete request.headers.authorization;
+    return request;
   }
 
   async close(): Promise<void> {

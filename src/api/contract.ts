@@ -59,6 +59,7 @@ export interface Violation {
 const ISO_8601 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/;
 
 function describe(value: unknown): string {
+  if (value === undefined) return 'nothing (no body)';
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'an array';
   if (typeof value === 'bigint') return `the number ${value}`;

@@ -86,7 +86,9 @@ async function releaseAgents(id: string): Promise<void> {
   if (!entry || --entry.users > 0) return;
   sharedAgents.delete(id);
   const { direct, proxied } = await entry.agents;
-  await Promise.all([direct.close(), proxied?.close()]);
+  // Destroyed, not closed: a command ends with nothing in flight but what it chose to abandon
+  // (a read a signal cut short), which close() would wait for, up to its timeout.
+  await Promise.all([direct.destroy(), proxied?.destroy()]);
 }
 
 /**
@@ -246,6 +248,6 @@ export class UndiciTransport implements Transport {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    await Promise.all([releaseAgents(this.agentsId), this.local?.agent.close()]);
+    await Promise.all([releaseAgents(this.agentsId), this.local?.agent.destroy()]);
   }
 }

@@ -3,12 +3,7 @@ import type { ClientFactory } from '../api/create-client.js';
 import type { Transport } from '../api/http.js';
 import { proxyPasswords, proxySecretsIn, proxySettingsFromEnv } from '../api/proxy-settings.js';
 import type { ConfigStore } from '../config/store.js';
-import {
-  helperKeyring,
-  noKeyring,
-  rememberingKeyring,
-  type Keyring,
-} from '../config/keyring.js';
+import { helperKeyring, noKeyring, rememberingKeyring, type Keyring } from '../config/keyring.js';
 import { configDir } from '../config/paths.js';
 import { apiKeyProblem } from '../core/api-key.js';
 import { MissingCredentialError, UsageError } from '../core/errors.js';

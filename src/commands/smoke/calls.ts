@@ -19,7 +19,10 @@ export function expectThat(condition: boolean, message: string): asserts conditi
   if (!condition) throw new CheckFailed(message);
 }
 
-const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i;
+/** The interface's media type: application/json, in UTF-8 if a charset is named at all. */
+const JSON_TYPE = /^application\/json\s*(?:;\s*charset="?utf-8"?\s*)?$/i;
+/** An error may also come as RFC 9457 problem details, still JSON with the Error body. */
+const ERROR_JSON_TYPE = /^application\/(?:problem\+)?json\s*(?:;\s*charset="?utf-8"?\s*)?$/i;
 
 /** "GET /v1/pets?limit=1": how a message names the request. */
 export function requestName(method: HttpMethod, url: URL): string {
@@ -44,9 +47,10 @@ export class SmokeCalls {
     const name = requestName(method, answer.url);
     if (answer.text !== '') {
       const type = answer.headers['content-type'];
+      const allowed = answer.status >= 400 ? ERROR_JSON_TYPE : JSON_TYPE;
       expectThat(
-        type !== undefined && JSON_TYPE.test(type),
-        `${name}: the ${answer.status} answer's content type is ${type ?? 'missing'}, not application/json`,
+        type !== undefined && allowed.test(type),
+        `${name}: the ${answer.status} answer's content type is ${type === undefined ? 'missing' : snippet(type, 60)}, not application/json (UTF-8)`,
       );
       expectThat(
         answer.json !== undefined,
@@ -82,7 +86,7 @@ export function expectStatus(
   const error = answer.json as { code?: unknown; message?: unknown } | undefined;
   const said =
     typeof error?.code === 'string'
-      ? ` (${error.code}: ${snippet(String(error.message), 80)})`
+      ? ` (${snippet(error.code, 40)}: ${snippet(String(error.message), 80)})`
       : '';
   throw new CheckFailed(
     `${requestName(method, answer.url)} answered ${answer.status}${said}, not ${statuses.join(' or ')}`,

@@ -98,15 +98,25 @@ const SUMMARY_COLUMNS: Column<CheckSummary>[] = [
 /** A key no service can know, to see that the service refuses it. */
 const INVALID_KEY = 'petstore-smoke-invalid-key';
 
-/** Runs each check once, in order; a first signal ends the round before the next check. */
+/** Said of a check a signal left unrun, or ended while it waited for a read. */
+const INTERRUPTED = 'not run: interrupted';
+
+/**
+ * Runs each check once, in order. A first signal ends the round: a read in flight is abandoned
+ * at once (nothing is lost by it), a write is waited for; the checks left are skipped.
+ */
 async function runRound(
   env: SmokeEnvironment,
   options: SmokeOptions,
   stop: StopController,
+  interrupted: Promise<'interrupted'>,
 ): Promise<CheckResult[]> {
   const results: CheckResult[] = [];
   for (const check of SMOKE_CHECKS) {
-    if (stop.stopping) break;
+    if (stop.stopping) {
+      results.push({ name: check.name, outcome: 'skip', durationMs: 0, detail: INTERRUPTED });
+      continue;
+    }
     const started = performance.now();
     let outcome: CheckResult['outcome'] = 'pass';
     let detail: string;
@@ -115,7 +125,9 @@ async function runRound(
       detail = 'writes to the service: run with --allow-writes';
     } else {
       try {
-        detail = await Promise.race([check.run(env), stop.abandoned]);
+        const ends = check.writes ? [stop.abandoned] : [stop.abandoned, interrupted];
+        const ended = await Promise.race([check.run(env), ...ends]);
+        detail = ended === 'interrupted' ? `skip: ${INTERRUPTED}` : ended;
         if (detail.startsWith('skip: ')) {
           outcome = 'skip';
           detail = detail.slice('skip: '.length);
@@ -129,7 +141,9 @@ async function runRound(
     }
     const durationMs = Math.round(performance.now() - started);
     const { maxLatencyMs } = options;
-    if (outcome !== 'skip' && maxLatencyMs !== undefined && durationMs > maxLatencyMs) {
+    // Not an info: what the interface leaves open is never a failure, however long it took.
+    const timed = outcome === 'pass' || outcome === 'fail';
+    if (timed && maxLatencyMs !== undefined && durationMs > maxLatencyMs) {
       outcome = 'fail';
       detail = `took ${durationMs} ms, over --max-latency ${maxLatencyMs} ms (${detail})`;
     }
@@ -162,11 +176,17 @@ export async function runSmoke(ctx: Context, options: SmokeOptions): Promise<voi
   const rounds = options.repeat ?? (options.everyMs !== undefined ? Infinity : 1);
   const created: Pet[] = [];
   const results: CheckResult[][] = [];
+  let interrupt: () => void = () => undefined;
+  const interrupted = new Promise<'interrupted'>((resolve) => {
+    interrupt = () => resolve('interrupted');
+  });
   const stop = new StopController(ctx.io, {
-    onFirst: (signal) =>
+    onFirst: (signal) => {
       ctx.io.stderr.write(
-        `petstore: ${signal}: stopping after this check; the summary follows (send it again to stop at once)\n`,
-      ),
+        `petstore: ${signal}: stopping now (a write in flight is waited for); the summary follows (send it again to stop at once)\n`,
+      );
+      interrupt();
+    },
     onSecond: (signal) =>
       new InterruptedError(`stopped at once on a second ${signal}`, { signal, immediate: true }),
   });
@@ -179,7 +199,7 @@ export async function runSmoke(ctx: Context, options: SmokeOptions): Promise<voi
         listed: [],
         created: [],
       };
-      const done = await runRound(env, options, stop);
+      const done = await runRound(env, options, stop, interrupted);
       created.push(...env.created);
       results.push(done);
       if (canary) {
@@ -191,16 +211,21 @@ export async function runSmoke(ctx: Context, options: SmokeOptions): Promise<voi
   } finally {
     stop.dispose();
   }
-  await report(ctx, options, { results, canary, created });
+  await report(ctx, options, { results, canary, created, signal: stop.signal });
 }
 
 async function report(
   ctx: Context,
   options: SmokeOptions,
-  run: { results: CheckResult[][]; canary: boolean; created: Pet[] },
+  run: {
+    results: CheckResult[][];
+    canary: boolean;
+    created: Pet[];
+    signal: 'SIGINT' | 'SIGTERM' | undefined;
+  },
 ): Promise<void> {
   const target = await ctx.target();
-  const { results, canary, created } = run;
+  const { results, canary, created, signal } = run;
   if (canary) await ctx.render(summarize(results), SUMMARY_COLUMNS);
   else {
     const rows = (results[0] ?? []).map((r) => ({
@@ -231,6 +256,15 @@ async function report(
         ? `${ids.slice(0, 20).join(', ')} and ${ids.length - 20} more`
         : ids.join(', ');
     ctx.notice(`The smoke run added pet(s) ${shown}.`);
+  }
+  // A one-shot run cut short proves nothing about the checks it did not run: never a pass.
+  // (A canary is stopped by a signal by design: its summary's worst outcome decides.)
+  const unrun = all.filter((r) => r.detail === INTERRUPTED).length;
+  if (signal && !canary && failed === 0) {
+    ctx.notice(`smoke: ${summary}`);
+    throw new InterruptedError(`smoke interrupted by ${signal}: ${unrun} check(s) not run`, {
+      signal,
+    });
   }
   if (failed > 0) throw new SmokeFailedError(`smoke: ${summary}`);
   ctx.notice(`smoke: ${summary}`);

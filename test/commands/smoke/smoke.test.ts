@@ -119,8 +119,8 @@ describe('petstore smoke against a service that follows the interface', () => {
       'not shown: unknown status',
     ]);
     expect(rows[0]).toMatchObject({ target: base, baseUrl: base });
-    expect(result.err).toContain('smoke: 10 passed, 0 failed, 0 skipped, 3 info');
-    expect(readFileSync(junit, 'utf8')).toContain('tests="13" failures="0" skipped="0"');
+    expect(result.err).toContain('smoke: 11 passed, 0 failed, 0 skipped, 3 info');
+    expect(readFileSync(junit, 'utf8')).toContain('tests="14" failures="0" skipped="0"');
   });
 
   it('only reads without --allow-writes', async () => {
@@ -250,6 +250,160 @@ const BROKEN: {
         : answer,
   },
   {
+    rule: 'a next page on another origin (the key must not follow)',
+    check: 'status filter, every page',
+    says: 'goes to another origin (http://127.0.0.1:1)',
+    change: (request, answer) =>
+      isList(request, 'status=available&limit=100')
+        ? {
+            ...answer,
+            headers: { ...answer.headers, link: '<http://127.0.0.1:1/v1/pets?p=2>; rel="next"' },
+          }
+        : answer,
+  },
+  {
+    rule: 'pages that link back to the first',
+    check: 'status filter, every page',
+    says: "the service's pages do not end",
+    change: (request, answer) =>
+      request.url.startsWith('/v1/pets?status=available&limit=100')
+        ? {
+            ...answer,
+            status: 200,
+            text: request.url.includes('cursor') ? '[]' : answer.text,
+            headers: {
+              ...answer.headers,
+              link: request.url.includes('cursor')
+                ? '</v1/pets?status=available&limit=100>; rel="next"'
+                : '</v1/pets?status=available&limit=100&cursor=p2>; rel="next"',
+            },
+          }
+        : answer,
+  },
+  {
+    rule: 'a page past the limit on page 2',
+    check: 'status filter, every page',
+    says: '(page 2): 150 pets, over limit=100',
+    change: (request, answer) => {
+      if (isList(request, 'status=available&limit=100')) {
+        const link = '</v1/pets?status=available&limit=100&cursor=p2>; rel="next"';
+        return { ...answer, headers: { ...answer.headers, link } };
+      }
+      if (request.url.endsWith('cursor=p2')) {
+        const pets = Array.from({ length: 150 }, (_, i) => ({
+          id: i + 10,
+          name: `p${i}`,
+          categoryId: 1,
+          status: 'available',
+        }));
+        return { ...answer, status: 200, text: JSON.stringify(pets) };
+      }
+      return answer;
+    },
+  },
+  {
+    rule: 'an unknown pet answered 200 with something else',
+    check: 'get an unknown pet (404)',
+    says: 'the answer is not a pet',
+    change: (request, answer) =>
+      request.url === '/v1/pets/9223372036854775807'
+        ? { ...answer, status: 200, text: '{"foo":"bar"}' }
+        : answer,
+  },
+  {
+    rule: 'an unknown pet answered 200 with another pet',
+    check: 'get an unknown pet (404)',
+    says: 'answered 200 with the pet of id 1',
+    change: (request, answer) =>
+      request.url === '/v1/pets/9223372036854775807'
+        ? { ...answer, status: 200, text: '{"id":1,"name":"Rex","categoryId":1}' }
+        : answer,
+  },
+  {
+    rule: 'a request without any key answered',
+    check: 'refuse a request without a key (401)',
+    says: 'answered 200, not 401',
+    change: (request, answer) =>
+      request.headers.authorization === undefined && isList(request, 'limit=1')
+        ? { ...answer, status: 200, text: '[]' }
+        : answer,
+  },
+  {
+    rule: 'a request the interface leaves open answered 200 with no list of pets',
+    check: 'not shown: limit 0',
+    says: '$[0].id is not an int64',
+    change: (request, answer) =>
+      isList(request, 'limit=0') ? { ...answer, status: 200, text: '[{"id":"x"}]' } : answer,
+  },
+  {
+    rule: 'a Deprecation header that says nothing (false)',
+    check: 'deprecated get: notice and sunset',
+    says: 'Deprecation is false, not @seconds, true or an HTTP date',
+    change: (request, answer) =>
+      /^\/v1\/pets\/1$/.test(request.url)
+        ? { ...answer, headers: { ...answer.headers, deprecation: 'false' } }
+        : answer,
+  },
+  {
+    rule: 'a Sunset that is no HTTP date',
+    check: 'deprecated get: notice and sunset',
+    says: 'Sunset is no HTTP date: 2030-12-05',
+    change: (request, answer) =>
+      /^\/v1\/pets\/1$/.test(request.url)
+        ? { ...answer, headers: { ...answer.headers, sunset: '2030-12-05' } }
+        : answer,
+  },
+  {
+    rule: 'the deprecated get answering another pet',
+    check: 'deprecated get: notice and sunset',
+    says: 'GET /pets/1: answered the pet of id 2',
+    change: (request, answer) =>
+      /^\/v1\/pets\/1$/.test(request.url)
+        ? { ...answer, text: answer.text.replace('"id":1', '"id":2') }
+        : answer,
+  },
+  {
+    rule: 'no pet listed, and the deprecation notice gone from the unknown pet too',
+    check: 'deprecated get: notice and sunset',
+    says: 'GET /v1/pets/9223372036854775807: no Deprecation header',
+    change: (request, answer) =>
+      isList(request, 'limit=1')
+        ? { ...answer, text: '[]' }
+        : request.url === '/v1/pets/9223372036854775807'
+          ? { ...answer, headers: { ...answer.headers, deprecation: undefined } }
+          : answer,
+  },
+  {
+    rule: 'a pet created with 200, not 201',
+    check: 'add a pet, int64 exact',
+    says: 'answered 200, not 201',
+    args: ['--allow-writes'],
+    change: (request, answer) =>
+      request.method === 'POST' && answer.status === 201 ? { ...answer, status: 200 } : answer,
+  },
+  {
+    rule: 'a created pet without the status it was sent',
+    check: 'add a pet, int64 exact',
+    says: '$.status came back as absent, sent "pending"',
+    args: ['--allow-writes'],
+    change: (request, answer) =>
+      request.method === 'POST' && request.url === '/v1/pets' && answer.status === 201
+        ? { ...answer, text: answer.text.replace(/,"status":"pending"/, '') }
+        : answer,
+  },
+  {
+    rule: 'JSON in another charset',
+    check: 'list pets, limit 1',
+    says: 'content type is application/json; charset=iso-8859-1, not application/json (UTF-8)',
+    change: (request, answer) =>
+      isList(request, 'limit=1')
+        ? {
+            ...answer,
+            headers: { ...answer.headers, 'content-type': 'application/json; charset=iso-8859-1' },
+          }
+        : answer,
+  },
+  {
     rule: 'a message receipt without createdAt',
     check: 'quickstart message',
     says: '$.createdAt is missing',
@@ -297,6 +451,44 @@ describe('a deployment that breaks the interface fails the check that covers it 
   });
 });
 
+describe('a signal during a one-shot run', () => {
+  it('ends a read in flight at once, prints what ran, and exits 130: never a pass', async () => {
+    const { base } = await service();
+    const hanging = await startTestServer((request, response) => {
+      if (isList(request, 'limit=100')) return; // never answers
+      void fetch(`${base.replace('/v1', '')}${request.url}`, {
+        headers: { authorization: String(request.headers.authorization) },
+      }).then(async (upstream) => {
+        response.writeHead(upstream.status, {
+          'content-type': upstream.headers.get('content-type') ?? 'application/json',
+        });
+        response.end(await upstream.text());
+      });
+    });
+    stops.push(hanging.close);
+    const io = fakeIO();
+    const env = {
+      HOME: freshHome(),
+      PETSTORE_BASE_URL: `${hanging.url}/v1`,
+      PETSTORE_API_KEY: KEY,
+    };
+    const junit = join(mkdtempSync(join(tmpdir(), 'smoke-')), 'smoke.xml');
+    setTimeout(() => io.signal('SIGINT'), 500);
+    const started = Date.now();
+    const code = await main(['smoke', '-o', 'json', '--junit', junit], io, env);
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect(code).toBe(130);
+    const rows = rowsOf(io.out());
+    expect(rows.find((row) => row.name === 'list pets, limit 1')?.outcome).toBe('pass');
+    expect(rows.find((row) => row.name === 'list pets, limit 100')).toMatchObject({
+      outcome: 'skip',
+      detail: 'not run: interrupted',
+    });
+    expect(io.err()).toMatch(/smoke interrupted by SIGINT: \d+ check\(s\) not run/);
+    expect(readFileSync(junit, 'utf8')).toContain('not run: interrupted');
+  });
+});
+
 describe('the canary', () => {
   it('--repeat 20 prints a line per round and a summary per check', async () => {
     const { base, quickstart } = await service();
@@ -334,7 +526,9 @@ describe('the canary', () => {
     const code = await main(['smoke', '-o', 'json', '--every', '1s'], io, env);
     expect(Date.now() - started).toBeLessThan(5000);
     expect(code).toBe(8);
-    expect(io.err()).toContain('SIGINT: stopping after this check; the summary follows');
+    expect(io.err()).toContain(
+      'SIGINT: stopping now (a write in flight is waited for); the summary follows',
+    );
     const summary = JSON.parse(io.out()) as { name: string; failed: number }[];
     expect(summary.find((row) => row.name === 'list pets, limit 1')?.failed).toBeGreaterThan(0);
   });
