@@ -134,6 +134,7 @@ export function errorFromResponse(
       return new ApiError(status, code, message, {
         hint: hint ?? (/idempotency/i.test(code) ? IDEMPOTENCY_KEY_HINT : undefined),
         requestId,
+        headers: response.headers,
       });
     }
   }
@@ -141,6 +142,6 @@ export function errorFromResponse(
     status,
     `http_${status}`,
     `the service answered HTTP ${status} without an Error body: ${describeBody(response)}`,
-    { hint, requestId },
+    { hint, requestId, headers: response.headers },
   );
 }

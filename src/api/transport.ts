@@ -224,7 +224,9 @@ export class UndiciTransport implements Transport {
       if (refusal) throw refusal;
       const broken = brokenHttp(error, req);
       if (broken) throw broken;
-      if (errorCode(error) === 'UND_ERR_INVALID_ARG') {
+      // Refused by undici before anything was sent (a header it cannot send, as Expect).
+      const code = errorCode(error);
+      if (code === 'UND_ERR_INVALID_ARG' || code === 'UND_ERR_NOT_SUPPORTED') {
         throw new UsageError(`the request could not be built: ${(error as Error).message}`);
       }
       throw toNetworkError(

@@ -58,16 +58,22 @@ export class ApiError extends PetstoreError {
   override readonly status: number;
   readonly code: string;
   readonly requestId: string | undefined;
+  /** The answer's headers (secrets masked as they arrived): for `api -i`. */
+  readonly headers: Record<string, string | undefined>;
   constructor(
     status: number,
     code: string,
     message: string,
-    options: PetstoreErrorOptions & { requestId?: string | undefined } = {},
+    options: PetstoreErrorOptions & {
+      requestId?: string | undefined;
+      headers?: Record<string, string | undefined>;
+    } = {},
   ) {
     super(message, options);
     this.status = status;
     this.code = code;
     this.requestId = options.requestId;
+    this.headers = options.headers ?? {};
   }
 }
 

@@ -4,14 +4,16 @@ import {
   BrokenLink,
   brokenLinkError,
   type AnyAnswer,
+  type AnyRequest,
   type PetstoreClient,
 } from '../../api/client.js';
+import type { WriteOptions } from '../../api/options.js';
 import { isSafeMethod } from '../../api/http.js';
 import { finishWrite, endInterrupted } from '../../cmdutil/finish-write.js';
 import type { RunVerb } from '../../cmdutil/run-verb.js';
 import type { Context } from '../../context/context.js';
 import { PageLoopGuard } from '../../cmdutil/page-guard.js';
-import { PetstoreError, ProtocolError } from '../../core/errors.js';
+import { ApiError, PetstoreError, ProtocolError } from '../../core/errors.js';
 import { sanitizeLine } from '../../core/sanitize.js';
 import { count } from '../../output/progress.js';
 import { PageFailure, printBody, printPages } from './print.js';
@@ -23,7 +25,7 @@ export interface ApiOptions {
 }
 
 /** -i: the status line and headers on stderr, each through the same masking as everything. */
-function include(ctx: Context, answer: AnyAnswer): void {
+function include(ctx: Context, answer: Pick<AnyAnswer, 'status' | 'headers'>): void {
   ctx.io.stderr.write(`HTTP ${answer.status}\n`);
   for (const [name, value] of Object.entries(answer.headers)) {
     ctx.io.stderr.write(`${name}: ${sanitizeLine(value ?? '')}\n`);
@@ -79,6 +81,32 @@ export async function runApi(ctx: Context, options: ApiOptions): Promise<void> {
     ctx.printRequest(client.previewRequest(request, write));
     return;
   }
+  if (spec.include) {
+    // An error answer's status and headers too (WWW-Authenticate, Retry-After matter most then).
+    return runApiRequest(ctx, client, spec, request, write).catch((error: unknown) => {
+      const answered = answeredError(error);
+      if (answered) include(ctx, answered);
+      throw error;
+    });
+  }
+  return runApiRequest(ctx, client, spec, request, write);
+}
+
+/** The ApiError an error holds (itself, or the cause of an unknown outcome), if it has one. */
+function answeredError(error: unknown): ApiError | undefined {
+  for (let at: unknown = error; at instanceof Error; at = at.cause) {
+    if (at instanceof ApiError) return at;
+  }
+  return undefined;
+}
+
+async function runApiRequest(
+  ctx: Context,
+  client: PetstoreClient,
+  spec: ApiSpec,
+  request: AnyRequest,
+  write: WriteOptions,
+): Promise<void> {
   if (isSafeMethod(spec.method)) {
     const answer = await client.request(request, write);
     if (spec.include) include(ctx, answer);
@@ -104,9 +132,16 @@ export async function runApi(ctx: Context, options: ApiOptions): Promise<void> {
     what: 'it may or may not have taken effect',
     hint: `Send it again with the same key: petstore api -X ${spec.method} ... --idempotency-key KEY`,
   };
+  const replayed = {
+    ...write,
+    onReplayed: () =>
+      ctx.notice(
+        'The service had already received this request (same Idempotency-Key): this is its answer from then, not a new one.',
+      ),
+  };
   const { result, interrupted } = await finishWrite(
     ctx,
-    () => client.request(request, write),
+    () => client.request(request, replayed),
     unknown,
     write.idempotencyKey!,
   );

@@ -3,7 +3,7 @@ import { parseIdempotencyKey } from '../../cmdutil/flags.js';
 import { readInputFile } from '../../cmdutil/read-input.js';
 import { UsageError } from '../../core/errors.js';
 import type { IO } from '../../core/io.js';
-import { parseJson, stringifyJson } from '../../core/json.js';
+import { JsonTooDeepError, MAX_JSON_DEPTH, parseJson, stringifyJson } from '../../core/json.js';
 
 /** The flags of `petstore api` as commander hands them over. */
 export interface ApiFlags {
@@ -42,6 +42,23 @@ const OWN_HEADERS = new Set([
   'user-agent',
 ]);
 
+/**
+ * Headers about the connection, not the request (RFC 9110 7.6.1), and Expect: undici manages
+ * them or cannot send them; set by hand they would change how the request travels, or it
+ * would not leave at all. Proxy credentials come from the proxy URL, never a header.
+ */
+const CONNECTION_HEADERS = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'transfer-encoding',
+  'te',
+  'trailer',
+  'upgrade',
+  'expect',
+  'proxy-authorization',
+]);
+
 function field(text: string, flag: string): [string, string] {
   const at = text.indexOf('=');
   if (at <= 0) {
@@ -58,11 +75,14 @@ function field(text: string, flag: string): [string, string] {
  */
 async function typedValue(value: string, io: IO): Promise<unknown> {
   if (value === 'true' || value === 'false' || value === 'null') return JSON.parse(value);
-  if (/^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?$/.test(value)) return parseJson(value);
+  // Sent as typed, digit for digit: -0 stays -0, a long fraction keeps every digit, and an
+  // integer past int64 reaches the service as given (its answer says what it makes of it).
+  if (/^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?$/.test(value)) return JSON.rawJSON(value);
   if (value.startsWith('@')) return (await readInputFile(value.slice(1), io)).replace(/\n$/, '');
   return value;
 }
 
+/** -H lines as headers; a name given again adds its value (joined as HTTP joins a list). */
 function headers(lines: readonly string[]): Record<string, string> {
   const parsed: Record<string, string> = {};
   for (const line of lines) {
@@ -81,7 +101,18 @@ function headers(lines: readonly string[]): Record<string, string> {
               : undefined,
       });
     }
-    parsed[name] = line.slice(at + 1).trim();
+    if (CONNECTION_HEADERS.has(name)) {
+      throw new UsageError(`-H ${name} is about the connection, which petstore manages`, {
+        hint:
+          name === 'proxy-authorization'
+            ? 'Put the proxy’s user and password in HTTPS_PROXY (http://user:password@host:port).'
+            : 'Leave it out: nothing was sent.',
+      });
+    }
+    const value = line.slice(at + 1).trim();
+    const earlier = parsed[name];
+    parsed[name] =
+      earlier === undefined ? value : `${earlier}${name === 'cookie' ? '; ' : ', '}${value}`;
   }
   return parsed;
 }
@@ -120,11 +151,20 @@ export async function toApiSpec(path: string, flags: ApiFlags, io: IO): Promise<
     input = await readInputFile(flags.input, io);
     try {
       parseJson(input);
-    } catch {
-      throw new UsageError(`--input ${flags.input} is not valid JSON; nothing was sent`);
+    } catch (error) {
+      throw new UsageError(
+        error instanceof JsonTooDeepError
+          ? `--input ${flags.input} is JSON nested more than ${MAX_JSON_DEPTH} levels deep; nothing was sent`
+          : `--input ${flags.input} is not valid JSON; nothing was sent`,
+      );
     }
   }
   const method = methodOf(flags, fields.length > 0 || input !== undefined);
+  if (flags.idempotencyKey !== undefined && isSafeMethod(method)) {
+    throw new UsageError(`--idempotency-key names a write; a ${method} carries none`, {
+      hint: 'Leave it out, or give -X POST, PUT, PATCH or DELETE.',
+    });
+  }
   const inQuery = isSafeMethod(method) || input !== undefined;
   if (flags.paginate && method !== 'GET') {
     throw new UsageError('--paginate follows the pages of a GET', { hint: 'Leave -X out.' });
@@ -142,7 +182,7 @@ export async function toApiSpec(path: string, flags: ApiFlags, io: IO): Promise<
         );
       }
       fullPath = `${path}${path.includes('?') ? '&' : '?'}${query.toString()}`;
-    } else body = stringifyJson(Object.fromEntries(fields));
+    } else body = stringifyJson(bodyOf(fields));
   }
   return {
     method,
@@ -154,4 +194,56 @@ export async function toApiSpec(path: string, flags: ApiFlags, io: IO): Promise<
     dryRun: flags.dryRun === true,
     idempotencyKey: parseIdempotencyKey(flags.idempotencyKey),
   };
+}
+
+/**
+ * The JSON body of -f/-F fields, as `gh api` builds one: `key=v`, `key[]=v` appended to a
+ * list, `key[sub]=v` (any depth, `a[b][]=v` too) into an object. A plain key given twice, or a
+ * key used both as a value and as a list or object, is refused rather than one value lost.
+ */
+function bodyOf(fields: readonly [string, unknown][]): Record<string, unknown> {
+  const body: Record<string, unknown> = {};
+  // The lists and objects the names built: a value given as a field is never one of them.
+  const built = new WeakSet<object>([body]);
+  for (const [key, value] of fields) {
+    const match = /^([^[\]]+)((?:\[[^[\]]*\])*)$/.exec(key);
+    if (!match) throw new UsageError(`field name "${key}" is not name, name[] or name[sub]`);
+    const path = [match[1]!, ...[...match[2]!.matchAll(/\[([^[\]]*)\]/g)].map((m) => m[1]!)];
+    let node: Record<string, unknown> | unknown[] = body;
+    path.forEach((part, depth) => {
+      const last = depth === path.length - 1;
+      const clash = () =>
+        new UsageError(`field ${key} clashes with another field of the same name`, {
+          hint: 'Give a list as name[]=value, each value once; an object as name[key]=value.',
+        });
+      if (part === '') {
+        if (!Array.isArray(node)) throw clash();
+        if (last) node.push(value);
+        else {
+          const child = {};
+          built.add(child);
+          node.push(child);
+          node = child;
+        }
+        return;
+      }
+      if (Array.isArray(node)) throw clash();
+      const wantList = !last && path[depth + 1] === '';
+      const existing = node[part];
+      if (last) {
+        if (existing !== undefined) throw clash();
+        node[part] = value;
+        return;
+      }
+      if (existing === undefined) {
+        const child = wantList ? [] : {};
+        built.add(child);
+        node[part] = child;
+      } else if (!built.has(existing as object) || Array.isArray(existing) !== wantList) {
+        throw clash();
+      }
+      node = node[part] as Record<string, unknown> | unknown[];
+    });
+  }
+  return body;
 }

@@ -109,6 +109,83 @@ describe('petstore api: the request', () => {
     });
   });
 
+  it('-F numbers go as typed, digit for digit: -0, long fractions, past int64', async () => {
+    const transport = new FakeTransport().on('POST', '/v1/things', (request) =>
+      json(201, request.body ?? '')(),
+    );
+    const values = ['-0', '0.12345678901234567890123', '9223372036854775808', '1e400', '-1.5E-7'];
+    const result = await run(
+      ['api', '/things', ...values.flatMap((value, i) => ['-F', `v${i}=${value}`])],
+      transport,
+    );
+    expect(result.code, result.err).toBe(0);
+    expect(transport.requests[0]!.body).toBe(
+      `{${values.map((value, i) => `"v${i}":${value}`).join(',')}}`,
+    );
+  });
+
+  it('builds lists and objects from name[] and name[key] fields, as gh api does', async () => {
+    const transport = new FakeTransport().on('POST', '/v1/things', (request) =>
+      json(201, request.body ?? '')(),
+    );
+    const result = await run(
+      [
+        'api',
+        '/things',
+        ...['-F', 'tags[]=1', '-F', 'tags[]=2', '-f', 'owner[name]=Ann'],
+        ...['-F', 'owner[address][zip]=12345', '-F', 'items[][id]=7'],
+      ],
+      transport,
+    );
+    expect(result.code, result.err).toBe(0);
+    expect(JSON.parse(transport.requests[0]!.body!)).toEqual({
+      tags: [1, 2],
+      owner: { name: 'Ann', address: { zip: 12345 } },
+      items: [{ id: 7 }],
+    });
+  });
+
+  it.each([
+    [['-F', 'a=1', '-F', 'a=2'], 'clashes with another field'],
+    [['-F', 'a=1', '-F', 'a[b]=2'], 'clashes with another field'],
+    [['-F', 'a=null', '-F', 'a[]=2'], 'clashes with another field'],
+    [['-F', 'a[]=1', '-F', 'a[b]=2'], 'clashes with another field'],
+    [['-F', 'a]b=1'], 'is not name, name[] or name[sub]'],
+    [['-H', 'Expect: 100-continue'], '-H expect is about the connection'],
+    [['-H', 'Proxy-Authorization: Basic dXNlcjpwYXNz'], '-H proxy-authorization is about'],
+    [['-H', 'Transfer-Encoding: chunked'], '-H transfer-encoding is about'],
+    [['-H', 'Connection: close'], '-H connection is about'],
+  ])('a body write refuses %j with exit 2, sending nothing', async (args, message) => {
+    const transport = new FakeTransport();
+    const result = await run(['api', '/things', '-f', 'x=1', ...args], transport);
+    expect(result.code).toBe(2);
+    expect(result.err).toContain(message);
+    expect(transport.requests).toHaveLength(0);
+  });
+
+  it('a header given twice is sent once with both values; --idempotency-key on a read is refused', async () => {
+    const transport = new FakeTransport().on('GET', '/v1/things', json(200, []));
+    const result = await run(
+      ['api', '/things', '-H', 'X-A: 1', '-H', 'x-a: 2', '-H', 'Cookie: a=1', '-H', 'cookie: b=2'],
+      transport,
+    );
+    expect(result.code, result.err).toBe(0);
+    expect(transport.requests[0]!.headers).toMatchObject({ 'x-a': '1, 2', cookie: 'a=1; b=2' });
+    const keyed = await run(['api', '/things', '--idempotency-key', 'k-1'], transport);
+    expect(keyed.code).toBe(2);
+    expect(keyed.err).toContain('--idempotency-key names a write; a GET carries none');
+  });
+
+  it('--input nested past the limit says so, not "not valid JSON"', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'petstore-api-'));
+    writeFileSync(join(folder, 'deep.json'), `${'['.repeat(1500)}${']'.repeat(1500)}`);
+    const transport = new FakeTransport();
+    const result = await run(['api', '/things', '--input', join(folder, 'deep.json')], transport);
+    expect(result.code).toBe(2);
+    expect(result.err).toContain('nested more than 1000 levels deep');
+    expect(transport.requests).toHaveLength(0);
+  });
+
   it('quickstart:/PATH goes to the quickstart base URL', async () => {
     const transport = new FakeTransport().on(
       'POST',
@@ -199,6 +276,38 @@ describe('petstore api: the answer', () => {
     );
     expect(result.code).toBe(6);
     expect(JSON.parse(result.err)).toMatchObject({ idempotencyKey: 'k-500' });
+  });
+
+  it('-i shows an error answer’s status and headers too', async () => {
+    const transport = new FakeTransport().on(
+      'GET',
+      '/v1/things',
+      json(
+        401,
+        { code: 'unauthorized', message: 'no', status: 401 },
+        {
+          'www-authenticate': 'Bearer realm="animal-store"',
+        },
+      ),
+    );
+    const result = await run(['api', '/things', '-i'], transport);
+    expect(result.code).toBe(3);
+    expect(result.err).toContain('HTTP 401\n');
+    expect(result.err).toContain('www-authenticate: Bearer realm="animal-store"');
+  });
+
+  it('a write answered from an earlier request says so on stderr', async () => {
+    const transport = new FakeTransport().on(
+      'POST',
+      '/v1/pets',
+      json(201, { id: 1, name: 'Rex', categoryId: 1 }, { 'idempotent-replayed': 'true' }),
+    );
+    const result = await run(
+      ['api', '/pets', '-F', 'name=Rex', '-F', 'categoryId=1', '--idempotency-key', 'k-1'],
+      transport,
+    );
+    expect(result.code, result.err).toBe(0);
+    expect(result.err).toContain('had already received this request (same Idempotency-Key)');
   });
 
   it('a list of flat objects is a table on a terminal; anything else stays JSON', async () => {
