@@ -28,7 +28,12 @@ export async function resolveTarget(ctx: Context): Promise<Target> {
       );
     }
     const { launchSandbox } = await import('../sandbox/launcher.js');
-    const sandbox = await launchSandbox({ databaseFile: sandboxDatabaseFile(ctx.env) });
+    // A key in the environment (a CI job's, for another profile) is accepted by the local
+    // sandbox too, rather than refused with 401 for a service that has no real keys.
+    const sandbox = await launchSandbox({
+      databaseFile: sandboxDatabaseFile(ctx.env),
+      acceptKey: envKey,
+    });
     return {
       profile: selection.name,
       label: `profile ${selection.name}`,

@@ -31,8 +31,12 @@ function sandboxAddress(): SandboxAddress {
  * loopback port, with a key made for this run only. Commands reach it over real HTTP, like
  * any other service.
  */
-export async function launchSandbox(options: { databaseFile: string }): Promise<LaunchedSandbox> {
-  const { databaseFile } = options;
+export async function launchSandbox(options: {
+  databaseFile: string;
+  /** A key the user gave (PETSTORE_API_KEY): accepted too, so it works here as anywhere. */
+  acceptKey?: string | undefined;
+}): Promise<LaunchedSandbox> {
+  const { databaseFile, acceptKey } = options;
   const folder = dirname(databaseFile);
   try {
     await makeFolder(folder, 0o700);
@@ -47,7 +51,7 @@ export async function launchSandbox(options: { databaseFile: string }): Promise<
   const sandbox = await startSandboxServer({
     ...address,
     database: databaseFile,
-    apiKeys: [apiKey],
+    apiKeys: acceptKey === undefined ? [apiKey] : [apiKey, acceptKey],
     // Each run has a key of its own, but it is the same user: an Idempotency-Key sent again
     // by a later run (a resume, --idempotency-key) must find the first answer. The caller of
     // `sandbox serve`'s default key, so the two share them over the same file.
