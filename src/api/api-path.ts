@@ -1,4 +1,5 @@
 import { ProtocolError, UsageError } from '../core/errors.js';
+import type { ServiceTarget } from './options.js';
 import { joinUrl } from './request.js';
 
 /** The prefix that sends a path to the quickstart base URL: `quickstart:/messages`. */
@@ -9,16 +10,9 @@ export const QUICKSTART_PREFIX = 'quickstart:';
  * its /v1), `quickstart:/path` to the quickstart base URL, and an absolute URL is taken only
  * on the origin of one of them: the key goes nowhere else. Its query string is kept.
  */
-export function resolveApiPath(
-  path: string,
-  bases: { baseUrl?: string | undefined; quickstartUrl?: string | undefined; profile: string },
-): URL {
-  const base = (url: string | undefined, what: string, flag: string) => {
-    if (url === undefined) {
-      throw new UsageError(`profile "${bases.profile}" has no ${what}`, {
-        hint: `Run: petstore profile set ${bases.profile} --${flag} URL (or pass --${flag}).`,
-      });
-    }
+export function resolveApiPath(path: string, bases: ServiceTarget): URL {
+  const base = (url: string | undefined, what: UrlName) => {
+    if (url === undefined) throw missingUrlError(what, bases);
     return url;
   };
   if (CONTROL.test(path)) {
@@ -65,8 +59,8 @@ export function resolveApiPath(
     );
   }
   const url = quickstart
-    ? joinUrl(base(bases.quickstartUrl, 'quickstart URL', 'quickstart-url'), pathname)
-    : joinUrl(base(bases.baseUrl, 'base URL', 'base-url'), pathname);
+    ? joinUrl(base(bases.quickstartUrl, 'quickstart URL'), pathname)
+    : joinUrl(base(bases.baseUrl, 'base URL'), pathname);
   if (query !== undefined) url.search = query;
   return url;
 }
@@ -115,4 +109,26 @@ export function checkServiceLink(
       `the service's ${what} goes to another origin (${url.origin}); petstore does not follow it, so the API key stays with ${allowed.join(' and ')}`,
     );
   }
+}
+
+type UrlName = 'base URL' | 'quickstart URL';
+const URL_FLAGS: Record<UrlName, [flag: string, variable: string]> = {
+  'base URL': ['--base-url', 'PETSTORE_BASE_URL'],
+  'quickstart URL': ['--quickstart-url', 'PETSTORE_QUICKSTART_URL'],
+};
+
+/**
+ * A URL the request needs and the target lacks, with a fix that works: the built-in sandbox
+ * profile has no URLs to set, so it is told to pass one, or to keep the URLs in a profile.
+ */
+export function missingUrlError(what: UrlName, target: ServiceTarget): UsageError {
+  const [flag, variable] = URL_FLAGS[what];
+  const named = target.label ?? `profile ${target.profile}`;
+  const settable = target.urlsSettable !== false;
+  return new UsageError(`${named} has no ${what}`, {
+    hint: settable
+      ? `Run: petstore profile set ${target.profile} ${flag} URL (or pass ${flag}, or set ${variable}).`
+      : `Pass ${flag} URL (or set ${variable}), or keep the service's URLs in a profile of your own: petstore profile set NAME --base-url URL ${what === 'quickstart URL' ? '--quickstart-url URL' : ''}`.trimEnd() +
+        '.',
+  });
 }

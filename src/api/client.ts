@@ -18,7 +18,7 @@ import {
   type ShapeCheck,
 } from './decode.js';
 import { isSafeMethod, type HttpRequest, type HttpResponse } from './http.js';
-import { checkServiceLink, resolveApiPath } from './api-path.js';
+import { checkServiceLink, missingUrlError, resolveApiPath } from './api-path.js';
 import { linkTarget, type BrokenLink } from './link-header.js';
 import {
   bodyOf,
@@ -145,11 +145,7 @@ export class PetstoreClient {
 
   private sendMessageRequest(message: string, options: WriteOptions): HttpRequest {
     const base = this.options.quickstartUrl;
-    if (!base) {
-      throw new UsageError(`profile "${this.options.profile}" has no quickstart URL`, {
-        hint: `Run: petstore profile set ${this.options.profile} --quickstart-url URL (or pass --quickstart-url, or set PETSTORE_QUICKSTART_URL).`,
-      });
-    }
+    if (!base) throw missingUrlError('quickstart URL', this.options);
     return this.build('POST', joinUrl(base, 'messages'), stringifyJson({ message }), options);
   }
 

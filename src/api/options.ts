@@ -12,6 +12,10 @@ import type { Redact } from './scrub.js';
 export interface ServiceTarget {
   /** Profile name, for hints when a URL is missing. */
   profile: string;
+  /** What messages name as the target ("profile staging", or the URL --base-url gave). */
+  label?: string | undefined;
+  /** False for a profile whose URLs a user cannot set (the built-in sandbox profile). */
+  urlsSettable?: boolean | undefined;
   baseUrl?: string | undefined;
   quickstartUrl?: string | undefined;
   apiKey: string | undefined;

@@ -48,6 +48,27 @@ describe('messages name the target really used', () => {
     expect(proposedCommand(result.err)).toEqual(['auth', 'login', '--profile', 'qa']);
   });
 
+  it('a URL with no quickstart URL: named, and the hint is one that works (not profile set sandbox)', async () => {
+    const result = await run(['--base-url', URL, 'message', 'send', 'hi'], {
+      env: { PETSTORE_API_KEY: 'sk_test_message_key' },
+    });
+    expect(result.code).toBe(2);
+    expect(result.err).toContain(`${URL} has no quickstart URL`);
+    expect(result.err).toContain('--quickstart-url URL');
+    expect(result.err).not.toContain('profile set sandbox');
+    const api = await run(['--base-url', URL, 'api', 'quickstart:/messages', '-f', 'message=hi'], {
+      env: { PETSTORE_API_KEY: 'sk_test_message_key' },
+    });
+    expect(api.code).toBe(2);
+    expect(api.err).not.toContain('profile set sandbox');
+    // A profile of the user's own is told to set it.
+    await run(['profile', 'set', 'qa', '--base-url', URL]);
+    const own = await run(['--profile', 'qa', 'message', 'send', 'hi'], {
+      env: { PETSTORE_API_KEY: 'sk_test_message_key' },
+    });
+    expect(proposedCommand(own.err)).toEqual(['profile', 'set', 'qa', '--quickstart-url', 'URL']);
+  });
+
   it('a profile with neither URL nor key is reported for the URL first', async () => {
     const result = await run(['--profile', 'production', 'pets', 'list']);
     expect(result.code).toBe(2);
