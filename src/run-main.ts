@@ -6,7 +6,7 @@ import { expandHelpCommand, helpTopicRequest, usageErrorFromCommander } from './
 import { verbPath, type RunVerb } from './cmdutil/run-verb.js';
 import { createContext, type Context, type Keyring } from './context/context.js';
 import { resolveTarget } from './context/resolve-target.js';
-import { outputFormatOrTable, resolveSettings, type RawGlobalOptions } from './context/settings.js';
+import { errorOutputFormat, resolveSettings, type RawGlobalOptions } from './context/settings.js';
 import { InterruptedError, OutputFailedError } from './core/errors.js';
 import { processIO, type Env, type IO } from './core/io.js';
 import { guardedIO, SecretRedactor } from './core/redact.js';
@@ -41,7 +41,7 @@ const loadClientFactory: ClientFactory = async (target, settings) => {
  * not be written. Reported in the form the run's errors would take.
  */
 export function reportOutputFailure(failure: NodeJS.ErrnoException, io: IO, env: Env): number {
-  const json = errorsAsJson(outputFormatOrTable({}, env, io));
+  const json = errorsAsJson(errorOutputFormat({}, env, io));
   return reportError(new OutputFailedError(failure), {
     json,
     verbose: false,
@@ -69,7 +69,7 @@ export async function runMain(
     const raw = command.optsWithGlobals<RawGlobalOptions>();
     verbose = raw.verbose === true;
     // Known before any other setting is checked, so every error takes the requested form.
-    jsonErrors = errorsAsJson(outputFormatOrTable(raw, env, io));
+    jsonErrors = errorsAsJson(errorOutputFormat(raw, env, io));
     const settings = resolveSettings(raw, env, io);
     // Compiled before anything is sent: a bad expression is a usage error, found at once.
     const query =
@@ -116,7 +116,7 @@ export async function runMain(
         return error.exitCode === 0 ? ExitCode.ok : ExitCode.usage;
       error = usageErrorFromCommander(error, program, args);
     }
-    jsonErrors ??= errorsAsJson(outputFormatOrTable(program.opts<RawGlobalOptions>(), env, io));
+    jsonErrors ??= errorsAsJson(errorOutputFormat(program.opts<RawGlobalOptions>(), env, io));
     if (error instanceof InterruptedError && error.immediate) {
       // Stopped at once: closing would wait for the requests still in flight.
       void ctx?.close().catch(() => undefined);

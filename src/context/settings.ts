@@ -65,12 +65,16 @@ function outputFormat(raw: RawGlobalOptions, env: Env, io: IO): OutputFormat {
   });
 }
 
-/** The output format, or table when the format given is itself invalid (for error reports). */
-export function outputFormatOrTable(raw: RawGlobalOptions, env: Env, io: IO): OutputFormat {
+/**
+ * The output format, for error reports even when the format given is itself invalid: then
+ * JSON if --json was given or stdout is not a terminal (the default a script gets), else a
+ * table, so a script reading errors as JSON still can.
+ */
+export function errorOutputFormat(raw: RawGlobalOptions, env: Env, io: IO): OutputFormat {
   try {
     return outputFormat(raw, env, io);
   } catch {
-    return 'table';
+    return raw.json === true || !io.stdoutIsTTY ? 'json' : 'table';
   }
 }
 

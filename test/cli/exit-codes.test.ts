@@ -37,6 +37,23 @@ describe('each class of failure has its own exit code, never the bug message', (
     expect(server.requests).toHaveLength(0);
   });
 
+  it.each([
+    [['pets', 'list', '-o', 'xml'], {}, '--output must be one of'],
+    [['--json', '-o', 'csv', 'pets', 'list'], {}, '--json conflicts with --output csv'],
+    [['pets', 'list'], { PETSTORE_OUTPUT: 'yaml' }, 'PETSTORE_OUTPUT must be one of'],
+  ])(
+    'an output format it cannot use, %j: exit 2, the error as JSON for a pipe',
+    async (args, extra, message) => {
+      const io = fakeIO();
+      expect(await main(args, io, { HOME: freshHome(), ...extra })).toBe(2);
+      expect((JSON.parse(io.err()) as { message: string }).message).toContain(message);
+      const terminal = fakeIO({ tty: true });
+      expect(await main(args, terminal, { HOME: freshHome(), ...extra })).toBe(2);
+      // On a terminal, JSON only when --json asked for it.
+      expect(terminal.err().startsWith('{')).toBe(args.includes('--json'));
+    },
+  );
+
   it('a POST that timed out after sending: exit 7, the outcome is unknown, how to check', async () => {
     const server = await silentService();
     const io = fakeIO({ tty: true });
