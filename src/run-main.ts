@@ -7,7 +7,7 @@ import { verbPath, type RunVerb } from './cmdutil/run-verb.js';
 import { createContext, type Context, type Keyring } from './context/context.js';
 import { resolveTarget } from './context/resolve-target.js';
 import { errorOutputFormat, resolveSettings, type RawGlobalOptions } from './context/settings.js';
-import { InterruptedError, OutputFailedError } from './core/errors.js';
+import { InterruptedError, OutputFailedError, UsageError } from './core/errors.js';
 import { processIO, type Env, type IO } from './core/io.js';
 import { guardedIO, SecretRedactor } from './core/redact.js';
 import { withStatusLine } from './core/status-line.js';
@@ -88,7 +88,17 @@ export async function runMain(
       keyring: deps.keyring,
       selfCommand: deps.selfCommand,
     });
-    const options = toOptions();
+    let options;
+    try {
+      options = toOptions();
+    } catch (error) {
+      // A flag's value it cannot use: said with where to read what it takes, as for commander's.
+      if (!(error instanceof UsageError) || error.hint !== undefined) throw error;
+      throw new UsageError(error.message, {
+        hint: `Run: petstore ${verbPath(command)} --help`,
+        cause: error.cause,
+      });
+    }
     if (deps.runF) await deps.runF(verbPath(command), options, ctx);
     else await run(ctx, options);
   };

@@ -54,6 +54,20 @@ describe('each class of failure has its own exit code, never the bug message', (
     },
   );
 
+  it.each([
+    [['pets', 'list', '--limit', '0'], 'pets list'],
+    [['pets', 'list', '--status', 'lost'], 'pets list'],
+    [['pets', 'add', '--file', '-', '--concurrency', '17'], 'pets add'],
+    [['smoke', '--repeat', 'x'], 'smoke'],
+  ])(
+    'a flag value it cannot use, %j: exit 2 with a hint naming the command’s help',
+    async (args, verb) => {
+      const io = fakeIO();
+      expect(await main(args, io, { HOME: freshHome() })).toBe(2);
+      expect((JSON.parse(io.err()) as { hint: string }).hint).toBe(`Run: petstore ${verb} --help`);
+    },
+  );
+
   it('a POST that timed out after sending: exit 7, the outcome is unknown, how to check', async () => {
     const server = await silentService();
     const io = fakeIO({ tty: true });

@@ -90,6 +90,7 @@ describe('petstore pets list', () => {
       code: 'usage',
       message: '--status must be one of available, pending, sold, got "lost"',
       status: 0,
+      hint: 'Run: petstore pets list --help',
     });
   });
 
