@@ -1,4 +1,4 @@
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import { parseFields } from '../../cmdutil/fields.js';
 import { parseLimit, parseStatus } from '../../cmdutil/flags.js';
 import type { RunVerb } from '../../cmdutil/run-verb.js';
@@ -98,7 +98,11 @@ export function registerPetsList(pets: Command, runVerb: RunVerb): void {
       '--limit <n>',
       `page size, ${LIST_LIMIT.min} to ${LIST_LIMIT.max} (service default 20; 100 with --all or --max-items)`,
     )
-    .option('--all', 'follow the pages (Link rel="next") to the end of the list')
+    .addOption(
+      new Option('--all', 'follow the pages (Link rel="next") to the end of the list').conflicts(
+        'maxItems',
+      ),
+    )
     .option('--max-items <n>', 'follow the pages until N animals (any N)')
     .option('--fields <list>', `only these fields, in this order: ${PET_FIELDS.join(',')}`)
     .addHelpText(

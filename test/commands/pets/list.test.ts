@@ -83,6 +83,17 @@ describe('petstore pets list', () => {
     },
   );
 
+  it('refuses --all with --max-items (one or the other, as the synopsis says), exit 2', async () => {
+    for (const args of [
+      ['--all', '--max-items', '1'],
+      ['--max-items', '1', '--all'],
+    ]) {
+      const io = fakeIO();
+      expect(await main(['pets', 'list', ...args], io, env)).toBe(2);
+      expect(io.err()).toContain("option '--all' cannot be used with option '--max-items <n>'");
+    }
+  });
+
   it('rejects an unknown --status with exit 2', async () => {
     const io = fakeIO();
     expect(await main(['pets', 'list', '--status', 'lost'], io, env)).toBe(2);
