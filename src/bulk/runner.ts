@@ -41,6 +41,8 @@ export interface BulkPorts {
   announceCreated?: ((pet: Pet) => void) | undefined;
   /** After each record this run sent settles (created, failed or unknown): for a progress line. */
   onSettled?: ((ledger: Ledger, run: { stopping: boolean; inFlight: number }) => void) | undefined;
+  /** A second signal stops the run at once: what it became, before its error is reported. */
+  onAbandoned?: ((ledger: Ledger) => void) | undefined;
 }
 
 export interface BulkOptions {
@@ -326,6 +328,7 @@ class BulkRun {
     this.abandoned = true;
     const inFlight = [...this.inFlight].sort((a, b) => a - b);
     for (const index of inFlight) this.ledger.outcomeUnknown(index);
+    this.ports.onAbandoned?.(this.ledger);
     return new InterruptedError(
       `stopped at once on a second ${signal}: ${this.ledger.summary(this.options.target)}`,
       {

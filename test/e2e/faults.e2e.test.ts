@@ -233,6 +233,11 @@ describe('an interrupted bulk add leaves a complete record', () => {
         `stopped at once on a second SIGINT: 300 records to \\S+: created ${lines.length} now; (\\d+) unknown \\(record [\\d, ]+\\)`,
       ),
     );
+    // The JSON summary still comes as the last line before the error.
+    const errLines = run.err().trimEnd().split('\n');
+    const summary = JSON.parse(errLines.at(-2)!) as { summary: { unknown: number } };
+    expect(summary.summary.unknown).toBeGreaterThan(0);
+    expect(JSON.parse(errLines.at(-1)!)).toMatchObject({ code: 'interrupted' });
   });
 });
 

@@ -9,6 +9,7 @@ import { JournalWriter } from '../../bulk/journal-writer.js';
 import { bulkProgress } from '../../bulk/progress-line.js';
 import { runBulk } from '../../bulk/runner.js';
 import { dataDir } from '../../config/paths.js';
+import type { BulkCounts } from '../../bulk/ledger.js';
 import type { Context } from '../../context/context.js';
 import { bootId } from '../../core/boot-id.js';
 import { ApiError, UsageError } from '../../core/errors.js';
@@ -164,6 +165,12 @@ async function send(
   const client = await ctx.client();
   const json = errorsAsJson(ctx.settings.output);
   const progress = ctx.progressLine();
+  /** The run's last stderr line before any error, in JSON output: what it became. */
+  const writeJsonSummary = (counts: BulkCounts) => {
+    if (!json || ctx.settings.quiet) return;
+    const about = { ...counts, batchId: batch, journal: run.journal.path };
+    ctx.io.stderr.write(stringifyJson({ summary: about }) + '\n');
+  };
   // Records are created as the run goes: their pets are printed whatever --query makes of them.
   ctx.tookEffect();
   const result = await runBulk(
@@ -185,6 +192,11 @@ async function send(
       say: (line) => ctx.io.stderr.write(`${line}\n`),
       announceCreated: (pet) => ctx.notice(`created ${pet.id.toString()} ${pet.name}`),
       onSettled: bulkProgress(progress, plan.send.length),
+      // Stopped at once: the JSON summary line still comes before the error, as always.
+      onAbandoned: (ledger) => {
+        progress.done();
+        writeJsonSummary(ledger.counts());
+      },
     },
     {
       total: digests.records.length,
@@ -207,12 +219,8 @@ async function send(
     skipped: { failed: plan.earlier.failed.length, unknown: plan.earlier.unknown.length },
   });
   const counts = result.ledger.counts();
-  if (json) {
-    if (!ctx.settings.quiet) {
-      const about = { ...counts, batchId: batch, journal: run.journal.path };
-      ctx.io.stderr.write(stringifyJson({ summary: about }) + '\n');
-    }
-  } else if (
+  if (json) writeJsonSummary(counts);
+  else if (
     error === undefined ||
     (error === result.fatal && counts.createdNow + counts.replayed > 0)
   ) {
