@@ -31,6 +31,30 @@ export function unfindableBecause(secret: string): string | undefined {
 const SYNTAX = /[\\^$.*+?()[\]{}|/]/g;
 const escape = (text: string) => text.replace(SYNTAX, '\\$&');
 
+/** A key this long or longer is also found cut short (its first or last half, or more). */
+const MIN_TRUNCATED_KEY = 16;
+
+/**
+ * The patterns of a secret cut short, as services echo one ("invalid key sk_live_ab12…"):
+ * its first or its last half or more. Shown with the last four characters of the masked form,
+ * such an echo would give away the whole key. (Only the ends: a cut from the middle is rare,
+ * and every window would slow the search that all output passes through.)
+ */
+function truncatedForms(secret: string): string[] {
+  if (secret.length < MIN_TRUNCATED_KEY) return [];
+  const half = Math.max(MIN_FINDABLE_SECRET, Math.ceil(secret.length / 2));
+  const points = [...secret];
+  const rest = points.slice(half, -1);
+  const head = points.slice(0, half).map(escape).join('');
+  // head, then as many of the following characters as come: a(b(c)?)?
+  const onward = rest.reduceRight((inner, point) => `(?:${escape(point)}${inner})?`, '');
+  // The last half as it is: a pattern that may start anywhere before it would make every
+  // character a possible start, and the search slow. More of the key before it stays shown,
+  // but never with the first half: the whole key is never given away.
+  const tail = points.slice(-half).map(escape).join('');
+  return [`${head}${onward}`, tail];
+}
+
 /**
  * What may hide a secret from a plain search: an escape (percent-encoding, a JSON \uXXXX or
  * \/, a terminal's escape sequence) or a character sanitising removes later (control characters
@@ -185,6 +209,8 @@ export class SecretRedactor {
   /** secret -> its mask. */
   private readonly masks = new Map<string, string>();
   /** The secrets in any letter case, longest first, so one inside another is masked whole. */
+  private whole: RegExp | undefined;
+  /** The same, then their cut-short forms: searched in the text as a reader takes it. */
   private pattern: RegExp | undefined;
 
   /** Whether a secret can be told from data, and so found in text (see MIN_FINDABLE_SECRET). */
@@ -197,15 +223,19 @@ export class SecretRedactor {
     if (secret === undefined || !SecretRedactor.findable(secret) || this.masks.has(secret)) return;
     this.masks.set(secret, maskKey(secret));
     const ordered = [...this.masks.keys()].sort((a, b) => b.length - a.length);
-    this.pattern = new RegExp(ordered.map(escape).join('|'), 'giu');
+    this.whole = new RegExp(ordered.map(escape).join('|'), 'giu');
+    // Whole secrets first (one inside another is masked whole), then their cut-short forms.
+    const alternatives = [...ordered.map(escape), ...ordered.flatMap(truncatedForms)];
+    this.pattern = new RegExp(alternatives.join('|'), 'giu');
   }
 
   redact(text: string): string {
     const pattern = this.pattern;
     if (pattern === undefined) return text;
-    const masked = text.replace(pattern, (found) => this.maskOf(found));
-    if (!MAY_HIDE.test(masked)) return masked;
-    // Rarely needed, so built only then: the text as a reader takes it, searched, mapped back.
+    if (!MAY_HIDE.test(text)) return text.replace(pattern, (found) => this.maskOf(found));
+    // Whole secrets as written (one may hold a backslash or a %), then, in the text as a reader
+    // takes it (rarely needed, so built only then), whole secrets and cut-short forms.
+    const masked = text.replace(this.whole!, (found) => this.maskOf(found));
     return this.maskInView(masked, readerView(masked));
   }
 
@@ -223,13 +253,13 @@ export class SecretRedactor {
     return copied === 0 ? text : result + text.slice(copied);
   }
 
-  /** The mask of a secret found in any letter case. */
+  /** The mask of a secret found in any letter case; a cut-short one shows none of it. */
   private maskOf(found: string): string {
     const exact = this.masks.get(found);
     if (exact !== undefined) return exact;
     const lower = found.toLowerCase();
     for (const [secret, mask] of this.masks) if (secret.toLowerCase() === lower) return mask;
-    return maskKey(found);
+    return '****';
   }
 }
 

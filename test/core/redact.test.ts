@@ -138,6 +138,44 @@ describe('SecretRedactor', () => {
     );
   });
 
+  it('masks a key cut short at either end to half of it or more, showing none of it', () => {
+    const key = 'sk_live_Q7wP3mZ9vR2tY8uBxK4n';
+    const redactor = new SecretRedactor();
+    redactor.add(key);
+    const half = Math.ceil(key.length / 2);
+    for (let kept = half; kept < key.length; kept++) {
+      // The first part: masked whole.
+      const head = key.slice(0, kept);
+      expect(redactor.redact(`invalid key ${head}… (truncated)`)).toBe(
+        'invalid key ****… (truncated)',
+      );
+      expect(redactor.redact(head.toUpperCase())).toBe('****');
+      // The last part: its last half masked; what comes before it is never the first half.
+      const tail = key.slice(-kept);
+      expect(redactor.redact(`…${tail}`)).toBe(`…${tail.slice(0, kept - half)}****`);
+    }
+    // The whole key keeps its usual mask; less than half of it is no secret on its own.
+    expect(redactor.redact(key)).toBe('****uBxK4n'.slice(0, 4) + key.slice(-4));
+    expect(redactor.redact(key.slice(0, 12))).toBe(key.slice(0, 12));
+  });
+
+  it('never lets a cut-short echo and the mask together give the key away', () => {
+    fc.assert(
+      fc.property(
+        fc.stringMatching(/^[A-Za-z0-9_]{16,48}$/).filter((key) => /[A-Za-z]/.test(key)),
+        fc.nat(),
+        (key, at) => {
+          const redactor = new SecretRedactor();
+          redactor.add(key);
+          const kept = key.length - 4 + (at % 5);
+          const echoed = redactor.redact(`key=${key.slice(0, Math.min(kept, key.length))};`);
+          // Whatever of the key stays visible, with the mask's last four, is less than all of it.
+          expect(echoed).not.toContain(key.slice(0, key.length - 4));
+        },
+      ),
+    );
+  });
+
   it('shows at most four characters of a key, fewer of a short one', () => {
     expect(maskKey('sk_live_0123456789')).toBe('****6789');
     expect(maskKey('sk_12345')).toBe('****45');
