@@ -43,7 +43,8 @@ const MIN_TRUNCATED_KEY = 16;
 function truncatedForms(secret: string): string[] {
   if (secret.length < MIN_TRUNCATED_KEY) return [];
   const half = Math.max(MIN_FINDABLE_SECRET, Math.ceil(secret.length / 2));
-  const points = [...secret];
+  // By code point, as the regular expression (flag u) reads the key; keys are ASCII anyway.
+  const points = Array.from(secret);
   const rest = points.slice(half, -1);
   const head = points.slice(0, half).map(escape).join('');
   // head, then as many of the following characters as come: a(b(c)?)?
