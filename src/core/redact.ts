@@ -63,7 +63,13 @@ function truncatedForms(secret: string): string[] {
  * ending a line (CSV's CRLF) does not count.
  */
 // ESC, which starts a terminal's escape sequence, is one of the control characters.
-const MAY_HIDE = /[%\\]|(?![\t\n\r])\p{Cc}|\p{Cf}|\p{DI}|\r(?!\n)/u;
+// One character class (the control characters but tab, line feed and CR spelled out): a single
+// class is searched much faster than an alternation of property escapes.
+// eslint-disable-next-line no-control-regex
+const MAY_HIDE = /[%\\\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\p{Cf}\p{DI}]|\r(?!\n)/u;
+/** Anything but printable ASCII (less % and \), tab and line feed: most text has none. */
+const NOT_PLAIN = /[^\t\n\x20-\x24\x26-\x5b\x5d-\x7e]/;
+const mayHide = (text: string) => NOT_PLAIN.test(text) && MAY_HIDE.test(text);
 const HIDDEN_CHARACTER = /^(?:(?![\t\n])\p{Cc}|\p{Cf}|\p{DI})$/u;
 const HEX4 = /^[0-9a-f]{4}$/i;
 
@@ -233,7 +239,7 @@ export class SecretRedactor {
   redact(text: string): string {
     const pattern = this.pattern;
     if (pattern === undefined) return text;
-    if (!MAY_HIDE.test(text)) return text.replace(pattern, (found) => this.maskOf(found));
+    if (!mayHide(text)) return text.replace(pattern, (found) => this.maskOf(found));
     // Whole secrets as written (one may hold a backslash or a %), then, in the text as a reader
     // takes it (rarely needed, so built only then), whole secrets and cut-short forms.
     const masked = text.replace(this.whole!, (found) => this.maskOf(found));
