@@ -89,9 +89,8 @@ function holdsCharacter(text: string, code: number): boolean {
 }
 
 /**
- * JSON.parse with a reviver that reads every number from its source text: slow, and not always
- * exact (V8 gives no source for a value under a key spelled with an escape, as "\""). Kept as
- * the last resort, and as the reference the marked parse is tested against.
+ * JSON.parse with a reviver that reads every number from its source text: exact, but slow (it
+ * is called for every value). Kept as the last resort, and as the reference in tests.
  */
 export function parseWithReviver(text: string): unknown {
   return JSON.parse(text, (_key, value, context) =>
