@@ -18,6 +18,7 @@ import type { ConfigData } from '../../config/schema.js';
 import type { Context } from '../../context/context.js';
 import { withoutCredentials } from '../../api/api-path.js';
 import { parseServiceUrl } from '../../api/url-policy.js';
+import { unfindableBecause } from '../../core/redact.js';
 import { PetstoreError } from '../../core/errors.js';
 import { ExitCode, exitCodeFor } from '../../output/report-error.js';
 import { fail, info, ok, warn, type Finding } from './finding.js';
@@ -125,16 +126,31 @@ const SOURCES = {
   default: 'the default: no profile chosen',
 } as const;
 
+/**
+ * A key found: ok, or a warning when it cannot be told from data, so a service echoing it back
+ * would print it in clear (every command warns so; the report says it too).
+ */
+function keyFound(key: string, where: string): Finding {
+  const unfindable = unfindableBecause(key);
+  return unfindable
+    ? warn(
+        'key',
+        `${maskKey(key)} ${where}: it cannot be told from data (${unfindable}), so it is not masked where a service echoes it`,
+        'Use a longer key with a letter in it, if the service issues one.',
+      )
+    : ok('key', `${maskKey(key)} ${where}`);
+}
+
 async function keyFinding(ctx: Context, data: ConfigData, profile: string, embedded: boolean) {
   const envKey = environmentKey(ctx.env);
-  if (envKey) return ok('key', `${maskKey(envKey)} from PETSTORE_API_KEY`);
+  if (envKey) return keyFound(envKey, 'from PETSTORE_API_KEY');
   if (embedded) return ok('key', 'made by the embedded sandbox for each run');
   const stored = storedProfile(data, profile);
   if (stored.keyStore === 'keyring') {
     try {
       const key = await ctx.keyring().get(profile);
       return key
-        ? ok('key', `${maskKey(key)} in the OS keyring, which answers`)
+        ? keyFound(key, 'in the OS keyring, which answers')
         : fail(
             'key',
             'the OS keyring holds no key for it',
@@ -151,7 +167,7 @@ async function keyFinding(ctx: Context, data: ConfigData, profile: string, embed
       );
     }
   }
-  if (stored.apiKey) return ok('key', `${maskKey(stored.apiKey)} in the config file`);
+  if (stored.apiKey) return keyFound(stored.apiKey, 'in the config file');
   return fail(
     'key',
     'none',

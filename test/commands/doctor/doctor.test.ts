@@ -63,6 +63,16 @@ describe('petstore doctor', () => {
     expect(result.out + result.err).not.toContain('sk_test_refused_key');
   });
 
+  it('a key too short to tell from data: a warning that it is not masked where echoed', async () => {
+    const result = await doctor(['--base-url', 'https://animal-store.invalid/v1'], {
+      env: { PETSTORE_API_KEY: 'abc' },
+    });
+    const key = result.findings.find((finding) => finding.check === 'key');
+    expect(key?.status).toBe('warn');
+    expect(key?.detail).toContain('not masked where a service echoes it');
+    expect(result.out).not.toContain('abc');
+  });
+
   it('a host that does not resolve: DNS fails, exit 7, and nothing past it is tried', async () => {
     const result = await doctor([], {
       env: {
