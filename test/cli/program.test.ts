@@ -42,9 +42,9 @@ describe('flags become typed options', () => {
       { status: 'sold', limit: 7, all: false, maxItems: undefined, fields: undefined },
     ],
     [
-      ['pets', 'list', '--all', '--max-items', '250', '--fields', 'name, id'],
+      ['pets', 'list', '--max-items', '250', '--fields', 'name, id'],
       'pets list',
-      { status: undefined, limit: undefined, all: true, maxItems: 250, fields: ['name', 'id'] },
+      { status: undefined, limit: undefined, all: false, maxItems: 250, fields: ['name', 'id'] },
     ],
     [
       ['pets', 'add', '--name', 'Rex', '--category-id', '9223372036854775807'],

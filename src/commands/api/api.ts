@@ -178,7 +178,7 @@ export function registerApi(program: Command, runVerb: RunVerb): void {
     )
     .option(
       '-F, --field <key=value>',
-      'a typed field: true, false, null, numbers (int64 exact), @FILE for a file’s text',
+      'a typed field: true, false, null, a number sent as typed, @FILE for a file’s text; key[] and key[sub] nest',
       field(true),
     )
     .option(
