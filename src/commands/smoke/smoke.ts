@@ -8,6 +8,7 @@ import {
   UsageError,
 } from '../../core/errors.js';
 import { parseWholeNumber } from '../../core/parse-number.js';
+import { randomHex } from '../../core/random-hex.js';
 import { writeReportFile } from '../../core/report-file.js';
 import { StopController } from '../../core/stop.js';
 import type { Pet } from '../../core/types.js';
@@ -96,7 +97,11 @@ const SUMMARY_COLUMNS: Column<CheckSummary>[] = [
 ];
 
 /** A key no service can know, to see that the service refuses it. */
-const INVALID_KEY = 'petstore-smoke-invalid-key';
+/**
+ * Random for each run: the run masks every key it holds, this one too, and a fixed one would
+ * be masked in what it shares with the smoke's own data (the pet it adds is petstore-smoke-…).
+ */
+const invalidKey = () => `sk_invalid_${randomHex(12)}`;
 
 /** Said of a check a signal left unrun, or ended while it waited for a read. */
 const INTERRUPTED = 'not run: interrupted';
@@ -171,7 +176,7 @@ function junitCases(rounds: CheckResult[][], canary: boolean): JUnitCase[] {
 export async function runSmoke(ctx: Context, options: SmokeOptions): Promise<void> {
   const target = await ctx.target();
   const client = await ctx.client();
-  const unauthenticated = await ctx.clientFor({ ...target, apiKey: INVALID_KEY });
+  const unauthenticated = await ctx.clientFor({ ...target, apiKey: invalidKey() });
   const canary = options.repeat !== undefined || options.everyMs !== undefined;
   const rounds = options.repeat ?? (options.everyMs !== undefined ? Infinity : 1);
   const created: Pet[] = [];
