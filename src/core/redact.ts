@@ -161,38 +161,78 @@ function decodeOnce(view: View): View {
   return out.done();
 }
 
-/** What a terminal would show: without hidden characters and escape sequences. */
-function stripHidden(view: View): View {
+/**
+ * Characters that only lay text out: line breaks, tabs, no-break and other spaces but the
+ * plain one. A key split by them is still the key to a reader, who joins the pieces.
+ */
+const LAYOUT = /^[\t\n\r\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]$/u;
+/** Whether a text holds such a character (then a split key is looked for too). */
+export const HAS_LAYOUT = /[\t\n\r\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]/u;
+
+/**
+ * The text as one line, in one of two readings, since a key must be found in both: as a
+ * terminal shows it (escape sequences act and vanish whole, a terminated control string with
+ * its payload), or as the sanitised text shows it (only the control characters themselves
+ * removed, what followed them shown). Hidden characters and layout go in both.
+ */
+function stripHidden(view: View, reading: 'terminal' | 'sanitised'): View {
   const text = view.text;
   const out = new ViewBuilder(view);
   for (let i = 0; i < text.length;) {
-    if (text[i] === '\u001b') {
+    const code = text.charCodeAt(i);
+    if (reading === 'terminal' && (code === 0x1b || (code >= 0x80 && code <= 0x9f))) {
       i = afterEscapeSequence(text, i);
       continue;
     }
     const whole = String.fromCodePoint(text.codePointAt(i)!);
-    if (!HIDDEN_CHARACTER.test(whole)) out.push(whole, i, i + whole.length);
+    if (!HIDDEN_CHARACTER.test(whole) && !LAYOUT.test(whole)) out.push(whole, i, i + whole.length);
     i += whole.length;
   }
   return out.done();
 }
 
 /** Escapes decoded (up to six levels deep), then what would not show removed. */
-function readerView(text: string): View {
+function readerView(text: string, reading: 'terminal' | 'sanitised'): View {
   let view = identity(text);
   for (let round = 0; round < 6 && /[%\\]/.test(view.text); round++) {
     const decoded = decodeOnce(view);
     if (decoded.text === view.text) break;
     view = decoded;
   }
-  return stripHidden(view);
+  return stripHidden(view, reading);
 }
 
-/** Where a terminal escape sequence starting at `at` (ESC) ends: a CSI's final byte, else one. */
+/** Introducers of a control string (OSC, DCS, SOS, PM, APC), after ESC and as C1 codes. */
+const STRING_AFTER_ESC = new Set([']', 'P', 'X', '^', '_']);
+const STRING_C1 = new Set([0x9d, 0x90, 0x98, 0x9e, 0x9f]);
+
+/**
+ * Where a terminal escape sequence starting at `at` ends (ECMA-48), as a terminal reads it:
+ * a CSI (ESC [ or C1 CSI) at its final byte; a control string (OSC, DCS, SOS, PM, APC, by ESC
+ * or C1) at BEL or ST (ESC \ or C1 ST), or the end of the text; ESC, intermediates and a final
+ * (ESC ( B); any other C1 control alone.
+ */
 function afterEscapeSequence(text: string, at: number): number {
-  if (text[at + 1] !== '[') return Math.min(text.length, at + 2);
-  let i = at + 2;
-  while (i < text.length && /[\x20-\x3f]/.test(text[i]!)) i++;
+  const code = text.charCodeAt(at);
+  const next = text[at + 1];
+  const csi = code === 0x9b || (code === 0x1b && next === '[');
+  const controlString = STRING_C1.has(code) || (code === 0x1b && STRING_AFTER_ESC.has(next ?? ''));
+  let i = code === 0x1b && (csi || controlString) ? at + 2 : at + 1;
+  if (csi) {
+    while (i < text.length && /[\x20-\x3f]/.test(text[i]!)) i++;
+    return Math.min(text.length, i + 1);
+  }
+  if (controlString) {
+    for (; i < text.length; i++) {
+      const c = text.charCodeAt(i);
+      if (c === 0x07 || c === 0x9c) return i + 1;
+      if (c === 0x1b && text[i + 1] === '\\') return i + 2;
+    }
+    // Unterminated: only its introducer (the sanitised reading shows what follows).
+    return code === 0x1b ? at + 2 : at + 1;
+  }
+  if (code !== 0x1b) return at + 1; // another C1 control: one character
+  while (i < text.length && /[\x20-\x2f]/.test(text[i]!)) i++;
   return Math.min(text.length, i + 1);
 }
 
@@ -219,6 +259,11 @@ export class SecretRedactor {
   private whole: RegExp | undefined;
   /** The same, then their cut-short forms: searched in the text as a reader takes it. */
   private pattern: RegExp | undefined;
+  /**
+   * Every four characters in a row of each secret: a key split into a few pieces keeps one of
+   * them whole, so a text with a line break but none of them needs no reader's view.
+   */
+  private ends: RegExp | undefined;
 
   /** Whether a secret can be told from data, and so found in text (see MIN_FINDABLE_SECRET). */
   static findable(secret: string): boolean {
@@ -231,6 +276,12 @@ export class SecretRedactor {
     this.masks.set(secret, maskKey(secret));
     const ordered = [...this.masks.keys()].sort((a, b) => b.length - a.length);
     this.whole = new RegExp(ordered.map(escape).join('|'), 'giu');
+    const windows = new Set(
+      ordered.flatMap((key) =>
+        Array.from({ length: key.length - 3 }, (_, i) => key.slice(i, i + 4)),
+      ),
+    );
+    this.ends = new RegExp([...windows].map(escape).join('|'), 'iu');
     // Whole secrets first (one inside another is masked whole), then their cut-short forms.
     const alternatives = [...ordered.map(escape), ...ordered.flatMap(truncatedForms)];
     this.pattern = new RegExp(alternatives.join('|'), 'giu');
@@ -239,11 +290,13 @@ export class SecretRedactor {
   redact(text: string): string {
     const pattern = this.pattern;
     if (pattern === undefined) return text;
-    if (!mayHide(text)) return text.replace(pattern, (found) => this.maskOf(found));
+    const split = this.ends !== undefined && HAS_LAYOUT.test(text) && this.ends.test(text);
+    if (!split && !mayHide(text)) return text.replace(pattern, (found) => this.maskOf(found));
     // Whole secrets as written (one may hold a backslash or a %), then, in the text as a reader
     // takes it (rarely needed, so built only then), whole secrets and cut-short forms.
     const masked = text.replace(this.whole!, (found) => this.maskOf(found));
-    return this.maskInView(masked, readerView(masked));
+    const seen = this.maskInView(masked, readerView(masked, 'terminal'));
+    return this.maskInView(seen, readerView(seen, 'sanitised'));
   }
 
   /** The text with each secret the view shows replaced, in the original, by its mask. */

@@ -176,6 +176,72 @@ describe('SecretRedactor', () => {
     );
   });
 
+  it('masks a key split by terminal escape sequences or line breaks, however many pieces', () => {
+    // What may stand between the pieces, as a terminal or a reader takes it: nothing, or a break.
+    const separators = [
+      '\u001b]0;title\u0007', // OSC ended by BEL
+      '\u001b]52;c;aGk=\u001b\\', // OSC ended by ST
+      '\u001bPq#0\u001b\\', // DCS
+      '\u001b_app\u001b\\', // APC
+      '\u001b^pm\u001b\\', // PM
+      '\u001b(B', // a character set chosen
+      '\u009b31m', // C1 CSI
+      '\u009d0;x\u0007', // C1 OSC
+      '\u001b[1;31m',
+      '\r\n',
+      '\n',
+      '\t',
+      '\u00a0',
+      '\u2028',
+    ];
+    const shown = (text: string) =>
+      text
+        .replace(/\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)/g, '')
+        .replace(/\u001b[P_^][^\u001b]*\u001b\\/g, '')
+        .replace(/\u009d[^\u0007]*\u0007/g, '')
+        .replace(/\u001b\(B|\u009b31m|\u001b\[1;31m/g, '')
+        .replace(/[\r\n\t\u00a0\u2028]/g, '');
+    fc.assert(
+      fc.property(
+        fc.stringMatching(/^[A-Za-z0-9_$&-]{16,40}$/).filter((key) => /[A-Za-z]/.test(key)),
+        fc.uniqueArray(fc.nat(), { minLength: 1, maxLength: 3 }),
+        fc.array(fc.constantFrom(...separators), { minLength: 3, maxLength: 3 }),
+        (key, cuts, between) => {
+          const points = [...new Set(cuts.map((cut) => 1 + (cut % (key.length - 1))))].sort(
+            (a, b) => a - b,
+          );
+          let text = '';
+          let at = 0;
+          points.forEach((point, i) => {
+            text += key.slice(at, point) + between[i]!;
+            at = point;
+          });
+          text = `key was ${text}${key.slice(at)}!`;
+          const redactor = new SecretRedactor();
+          redactor.add(key);
+          const visible = shown(redactor.redact(text));
+          expect(visible).not.toContain(key);
+          expect(visible).not.toContain(key.slice(0, key.length - 4));
+          expect(visible).toContain('****');
+        },
+      ),
+    );
+  });
+
+  it('masks a key inside a control string, which the sanitised text shows', () => {
+    const key = 'sk_live_Q7wP3mZ9vR2tY8uB';
+    const redactor = new SecretRedactor();
+    redactor.add(key);
+    for (const text of [
+      `\u001b]0;${key}\u0007`,
+      `\u001bP${key}\u001b\\`,
+      `\u009d${key}`,
+      `\u0098${key} never ended`,
+    ]) {
+      expect(redactor.redact(text)).not.toContain(key.slice(0, 12));
+    }
+  });
+
   it('shows at most four characters of a key, fewer of a short one', () => {
     expect(maskKey('sk_live_0123456789')).toBe('****6789');
     expect(maskKey('sk_12345')).toBe('****45');
