@@ -50,6 +50,12 @@ export function resolveApiPath(path: string, bases: ServiceTarget): URL {
     });
   }
   const [pathname, query] = splitQuery(relative);
+  // A URL reads a backslash as a slash (/pets\..\x is /x): never what a path under the base meant.
+  if (pathname.includes('\\')) {
+    throw new UsageError(`the path "${path}" holds a backslash, which a URL reads as /`, {
+      hint: 'Use / between segments, or %5C for a backslash the service really expects.',
+    });
+  }
   if (pathname.split('/').some((segment) => DOT_SEGMENT.test(segment))) {
     throw new UsageError(
       `the path "${path}" has a . or .. segment: it would leave the base URL's path`,

@@ -43,10 +43,12 @@ async function* pages(
   let answer = first;
   for (let page = 1; ; page++) {
     if (!Array.isArray(answer.body)) {
-      throw new ProtocolError(
+      const notList = new ProtocolError(
         answer.status,
         `page ${page} of ${spec.path} is not a JSON array; --paginate follows lists`,
       );
+      // Past the first page, the list printed so far is incomplete: said as for any failure.
+      throw page === 1 ? notList : new PageFailure(notList, page);
     }
     yield answer.body;
     guard.fetched(answer.url, answer.body.length);

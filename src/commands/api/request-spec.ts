@@ -220,10 +220,25 @@ function bodyOf(fields: readonly [string, unknown][]): Record<string, unknown> {
         if (!Array.isArray(node)) throw clash();
         if (last) node.push(value);
         else {
-          const child = {};
-          built.add(child);
-          node.push(child);
-          node = child;
+          // As gh api: a[][id]=1 a[][name]=x is one object; a key the last object already
+          // has starts the next one.
+          const previous: unknown = node.at(-1);
+          const key = path[depth + 1]!;
+          const reuse =
+            typeof previous === 'object' &&
+            previous !== null &&
+            built.has(previous) &&
+            !Array.isArray(previous) &&
+            key !== '' &&
+            depth + 2 === path.length &&
+            !Object.hasOwn(previous, key);
+          if (reuse) node = previous as Record<string, unknown>;
+          else {
+            const child = {};
+            built.add(child);
+            node.push(child);
+            node = child;
+          }
         }
         return;
       }

@@ -133,7 +133,8 @@ describe('petstore api: the request', () => {
         'api',
         '/things',
         ...['-F', 'tags[]=1', '-F', 'tags[]=2', '-f', 'owner[name]=Ann'],
-        ...['-F', 'owner[address][zip]=12345', '-F', 'items[][id]=7'],
+        ...['-F', 'owner[address][zip]=12345', '-F', 'items[][id]=7', '-f', 'items[][name]=a'],
+        ...['-F', 'items[][id]=8'],
       ],
       transport,
     );
@@ -141,7 +142,8 @@ describe('petstore api: the request', () => {
     expect(JSON.parse(transport.requests[0]!.body!)).toEqual({
       tags: [1, 2],
       owner: { name: 'Ann', address: { zip: 12345 } },
-      items: [{ id: 7 }],
+      // A key the last object lacks goes into it; one it has starts the next.
+      items: [{ id: 7, name: 'a' }, { id: 8 }],
     });
   });
 
@@ -217,6 +219,8 @@ describe('petstore api: the request', () => {
     [['/%2e%2e/echo'], 'has a . or .. segment'],
     [['/.%2E/pets'], 'has a . or .. segment'],
     [['/pets/./1'], 'has a . or .. segment'],
+    [['/pets\\..\\..\\x'], 'holds a backslash'],
+    [['quickstart:/m\\..\\..\\v1\\pets'], 'holds a backslash'],
     // Control characters a URL parser would drop or encode silently.
     [['/pets\r\nX-Injected: 1'], 'holds a control character'],
     [['/pe\tts'], 'holds a control character'],
