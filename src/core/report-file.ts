@@ -2,12 +2,21 @@ import { lstat, readlink, realpath, rename, rm, stat, writeFile } from 'node:fs/
 import { dirname, resolve } from 'node:path';
 import { UsageError } from './errors.js';
 
-/** Where a link leads, followed through every link; a dangling one, to the path it names. */
-async function destinationOf(path: string): Promise<string> {
+/**
+ * Where a link leads, followed through every link; a dangling one, to the path it names.
+ * Undefined for links that lead round in a loop (nothing to write to).
+ */
+async function destinationOf(path: string): Promise<string | undefined> {
   const link = await lstat(path).catch(() => undefined);
   if (!link?.isSymbolicLink()) return path;
-  const real = await realpath(path).catch(() => undefined);
-  return real ?? resolve(dirname(path), await readlink(path));
+  try {
+    return await realpath(path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ELOOP') return undefined;
+    const target = resolve(dirname(path), await readlink(path));
+    // A dangling link whose target is itself a link leads on: followed the same way.
+    return target === path ? undefined : destinationOf(target);
+  }
 }
 
 /**
@@ -22,7 +31,9 @@ export async function writeReportFile(path: string, text: string, what: string):
     new UsageError(`cannot write the ${what} ${path}: ${why}`, {
       hint: 'Name a file in a folder you can write to.',
     });
+  if (path === '') throw failed('no file name given');
   const destination = await destinationOf(path);
+  if (destination === undefined) throw failed('its links lead round in a loop');
   const existing = await stat(destination).catch(() => undefined);
   if (existing?.isDirectory()) throw failed('it is a folder');
   try {

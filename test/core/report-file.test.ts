@@ -75,6 +75,17 @@ describe('writeReportFile', () => {
     expect(lstatSync(device).isCharacterDevice()).toBe(true);
   });
 
+  it('refuses links that lead round in a loop, replacing none of them', async () => {
+    const dir = folder();
+    symlinkSync('loop2', join(dir, 'loop1'));
+    symlinkSync('loop1', join(dir, 'loop2'));
+    await expect(writeReportFile(join(dir, 'loop1'), '<x/>', 'JUnit report')).rejects.toThrow(
+      'its links lead round in a loop',
+    );
+    expect(lstatSync(join(dir, 'loop1')).isSymbolicLink()).toBe(true);
+    expect(lstatSync(join(dir, 'loop2')).isSymbolicLink()).toBe(true);
+  });
+
   it('refuses a folder, exit 2, leaving nothing behind', async () => {
     const dir = folder();
     mkdirSync(join(dir, 'reports'));

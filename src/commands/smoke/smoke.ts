@@ -51,6 +51,9 @@ export function toSmokeOptions(flags: Flags): SmokeOptions {
       `--every must be a duration such as 500ms, 10s or 5m, got "${flags.every}"`,
     );
   }
+  if (flags.junit !== undefined && flags.junit.trim() === '') {
+    throw new UsageError('--junit needs a file name', { hint: 'e.g. --junit smoke.xml' });
+  }
   return {
     allowWrites: flags.allowWrites === true,
     junitFile: flags.junit,
@@ -240,16 +243,22 @@ async function report(
     }));
     await ctx.render(rows, RESULT_COLUMNS);
   }
+  const all = results.flat();
+  // A run cut short that was asked to end by itself (a one-shot, --repeat N): never a pass.
+  // (--every alone runs until stopped: a signal is how it ends, and its worst outcome decides.)
+  const endless = options.everyMs !== undefined && options.repeat === undefined;
+  const unrun = all.filter((r) => r.detail === INTERRUPTED).length;
+  const cutShort = signal !== undefined && !endless;
+  const interruption = `smoke interrupted by ${signal}: ${unrun} check(s) not run`;
   if (options.junitFile && results.length > 0) {
-    const xml = renderJUnit(
-      `petstore smoke (${target.label})`,
-      junitCases(results, canary),
-      new Date(),
-    );
+    const cases = junitCases(results, canary);
+    // CI reading the report alone must see the run did not finish.
+    if (cutShort)
+      cases.push({ name: 'smoke run', outcome: 'fail', durationMs: 0, detail: interruption });
+    const xml = renderJUnit(`petstore smoke (${target.label})`, cases, new Date());
     // A service may echo the key in a detail; the report is text that leaves this machine too.
     await writeReportFile(options.junitFile, ctx.redact(xml), 'JUnit report');
   }
-  const all = results.flat();
   const count = (outcome: string) => all.filter((r) => r.outcome === outcome).length;
   const failed = count('fail');
   const rounds = canary ? ` over ${results.length} round(s)` : '';
@@ -262,14 +271,9 @@ async function report(
         : ids.join(', ');
     ctx.notice(`The smoke run added pet(s) ${shown}.`);
   }
-  // A one-shot run cut short proves nothing about the checks it did not run: never a pass.
-  // (A canary is stopped by a signal by design: its summary's worst outcome decides.)
-  const unrun = all.filter((r) => r.detail === INTERRUPTED).length;
-  if (signal && !canary && failed === 0) {
+  if (cutShort && failed === 0) {
     ctx.notice(`smoke: ${summary}`);
-    throw new InterruptedError(`smoke interrupted by ${signal}: ${unrun} check(s) not run`, {
-      signal,
-    });
+    throw new InterruptedError(interruption, { signal });
   }
   if (failed > 0) throw new SmokeFailedError(`smoke: ${summary}`);
   ctx.notice(`smoke: ${summary}`);

@@ -485,7 +485,28 @@ describe('a signal during a one-shot run', () => {
       detail: 'not run: interrupted',
     });
     expect(io.err()).toMatch(/smoke interrupted by SIGINT: \d+ check\(s\) not run/);
-    expect(readFileSync(junit, 'utf8')).toContain('not run: interrupted');
+    const report = readFileSync(junit, 'utf8');
+    expect(report).toContain('not run: interrupted');
+    // The report alone says the run did not finish: a failed case, not only skipped ones.
+    expect(report).toMatch(
+      /<testcase [^>]*name="smoke run"[^>]*>\s*<failure message="smoke interrupted by SIGINT/,
+    );
+  });
+
+  it('a --repeat canary cut short exits 130 too; --every alone ends by its worst outcome', async () => {
+    const { base } = await service();
+    const io = fakeIO();
+    const env = { HOME: freshHome(), PETSTORE_BASE_URL: base, PETSTORE_API_KEY: KEY };
+    setTimeout(() => io.signal('SIGINT'), 300);
+    expect(await main(['smoke', '-o', 'json', '--repeat', '100000'], io, env)).toBe(130);
+  });
+
+  it('--junit with no file name is refused before any request', async () => {
+    const { base, server } = await service();
+    const result = await smoke(base, ['--junit', '']);
+    expect(result.code).toBe(2);
+    expect(result.err).toContain('--junit needs a file name');
+    expect(server.requests).toHaveLength(0);
   });
 });
 
