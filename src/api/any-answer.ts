@@ -68,6 +68,8 @@ export interface RawAnswer {
   /** The body as JSON (int64 exact, secrets masked), or undefined when it is not JSON. */
   json: unknown;
   url: URL;
+  /** The body was not valid UTF-8. */
+  notUtf8: boolean;
 }
 
 export function rawAnswer(response: HttpResponse, url: URL, redact: Redact): RawAnswer {
@@ -77,5 +79,6 @@ export function rawAnswer(response: HttpResponse, url: URL, redact: Redact): Raw
   } catch {
     json = undefined;
   }
-  return { status: response.status, headers: response.headers, text: response.text, json, url };
+  const { status, headers, text } = response;
+  return { status, headers, text, json, url, notUtf8: response.notUtf8 === true };
 }

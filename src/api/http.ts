@@ -18,6 +18,8 @@ export interface HttpResponse {
   /** Lower-case names; repeated headers joined with ", ". */
   headers: Record<string, string | undefined>;
   text: string;
+  /** The body was not valid UTF-8 (what could not be read became U+FFFD). */
+  notUtf8?: true | undefined;
 }
 
 /**

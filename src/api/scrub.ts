@@ -21,7 +21,7 @@ export function scrubResponse(response: HttpResponse, redact: Redact): HttpRespo
     headers[name] = masked;
   }
   if (text === response.text && headers === response.headers) return response;
-  return { status: response.status, headers, text };
+  return { ...response, headers, text };
 }
 
 /**

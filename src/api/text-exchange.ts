@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import type { Dispatcher } from 'undici';
 
 /** A whole response, its body decoded as UTF-8. */
@@ -5,6 +6,8 @@ export interface TextExchange {
   status: number;
   headers: Record<string, string | string[] | undefined>;
   text: string;
+  /** The body was not valid UTF-8 (what could not be read became U+FFFD). */
+  notUtf8?: true;
 }
 
 /** The exchange ran past its deadline; it was aborted. */
@@ -19,11 +22,12 @@ export class BodyTooLarge extends Error {
 
 const BOM = 0xfeff;
 
-function decode(chunks: Buffer[], size: number): string {
+function decode(chunks: Buffer[], size: number): { text: string; notUtf8?: true } {
   const bytes = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size);
-  const text = bytes.toString('utf8');
+  const decoded = bytes.toString('utf8');
   // As undici's body.text() does: a leading byte order mark is not part of the text.
-  return text.charCodeAt(0) === BOM ? text.slice(1) : text;
+  const text = decoded.charCodeAt(0) === BOM ? decoded.slice(1) : decoded;
+  return isUtf8(bytes) ? { text } : { text, notUtf8: true };
 }
 
 /**
@@ -81,7 +85,7 @@ export function exchangeText(
       onResponseEnd() {
         if (settled) return;
         settle();
-        resolve({ status, headers, text: decode(chunks, size) });
+        resolve({ status, headers, ...decode(chunks, size) });
       },
       onResponseError(_controller, error) {
         if (settled) return;

@@ -45,6 +45,15 @@ export class SmokeCalls {
   ): Promise<RawAnswer> {
     const answer = await this.client.exchange({ method, path, ...options });
     const name = requestName(method, answer.url);
+    const encoding = answer.headers['content-encoding'];
+    expectThat(
+      encoding === undefined || /^\s*identity\s*$/i.test(encoding),
+      `${name}: the ${answer.status} answer is encoded (Content-Encoding: ${snippet(encoding ?? '', 40)}), which petstore never asks for`,
+    );
+    expectThat(
+      !answer.notUtf8,
+      `${name}: the ${answer.status} answer is not valid UTF-8, which JSON must be (RFC 8259)`,
+    );
     if (answer.text !== '') {
       const type = answer.headers['content-type'];
       const allowed = answer.status >= 400 ? ERROR_JSON_TYPE : JSON_TYPE;

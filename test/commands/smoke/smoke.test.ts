@@ -41,6 +41,8 @@ interface Answer {
   status: number;
   headers: Record<string, string | undefined>;
   text: string;
+  /** Sent instead of the text, when set: bytes no string holds (invalid UTF-8). */
+  bytes?: Buffer;
 }
 
 /**
@@ -94,7 +96,7 @@ async function service(
         Object.entries(answer.headers).filter((entry): entry is [string, string] => !!entry[1]),
       );
       response.writeHead(answer.status, sent);
-      response.end(answer.text);
+      response.end(answer.bytes ?? answer.text);
     })();
   });
   stops.push(server.close);
@@ -401,6 +403,31 @@ const BROKEN: {
             ...answer,
             headers: { ...answer.headers, 'content-type': 'application/json; charset=iso-8859-1' },
           }
+        : answer,
+  },
+  {
+    rule: 'a body that is not UTF-8',
+    check: 'list pets, limit 1',
+    says: 'is not valid UTF-8, which JSON must be',
+    change: (request, answer) =>
+      isList(request, 'limit=1')
+        ? {
+            ...answer,
+            bytes: Buffer.concat([
+              Buffer.from('[{"id":1,"name":"R'),
+              Buffer.from([0xff]),
+              Buffer.from('x","categoryId":1}]'),
+            ]),
+          }
+        : answer,
+  },
+  {
+    rule: 'a plain body said to be gzip',
+    check: 'list pets, limit 1',
+    says: 'is encoded (Content-Encoding: gzip), which petstore never asks for',
+    change: (request, answer) =>
+      isList(request, 'limit=1')
+        ? { ...answer, headers: { ...answer.headers, 'content-encoding': 'gzip' } }
         : answer,
   },
   {
