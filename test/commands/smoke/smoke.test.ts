@@ -97,7 +97,8 @@ async function service(
       );
       response.writeHead(answer.status, sent);
       response.end(answer.bytes ?? answer.text);
-    })();
+      // The sandbox stopped with a request still on its way (a test over): no answer, no error.
+    })().catch(() => response.destroy());
   });
   stops.push(server.close);
   return { base: `${server.url}/v1`, quickstart: `${server.url}/quickstart`, server };
@@ -461,10 +462,12 @@ describe('a deployment that breaks the interface fails the check that covers it 
         () => {
           void fetch(`${base.replace('/v1', '')}${request.url}`, {
             headers: { authorization: String(request.headers.authorization) },
-          }).then(async (upstream) => {
-            response.writeHead(upstream.status, { 'content-type': 'application/json' });
-            response.end(await upstream.text());
-          });
+          })
+            .then(async (upstream) => {
+              response.writeHead(upstream.status, { 'content-type': 'application/json' });
+              response.end(await upstream.text());
+            })
+            .catch(() => response.destroy());
         },
         isList(request, 'limit=1') ? 120 : 0,
       );
@@ -485,12 +488,14 @@ describe('a signal during a one-shot run', () => {
       if (isList(request, 'limit=100')) return; // never answers
       void fetch(`${base.replace('/v1', '')}${request.url}`, {
         headers: { authorization: String(request.headers.authorization) },
-      }).then(async (upstream) => {
-        response.writeHead(upstream.status, {
-          'content-type': upstream.headers.get('content-type') ?? 'application/json',
-        });
-        response.end(await upstream.text());
-      });
+      })
+        .then(async (upstream) => {
+          response.writeHead(upstream.status, {
+            'content-type': upstream.headers.get('content-type') ?? 'application/json',
+          });
+          response.end(await upstream.text());
+        })
+        .catch(() => response.destroy());
     });
     stops.push(hanging.close);
     const io = fakeIO();
