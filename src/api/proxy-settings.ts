@@ -130,7 +130,7 @@ function variable(env: Env, name: string): { name: string; value: string } | und
 
 function badProxy(name: string, value: string, why: string): UsageError {
   return new UsageError(`${name} is not a usable proxy: ${why} (${maskProxyUrl(value)})`, {
-    hint: `Set ${name} to http://[user:password@]host:port (percent-encode the password), or unset it.`,
+    hint: `Set ${name} to http://[NAME:SECRET@]host:port (percent-encode the secret), or unset it.`,
   });
 }
 

@@ -61,6 +61,23 @@ describe('proxy variables', () => {
     );
   });
 
+  it('its fix reads as written, whatever the credentials share with it', async () => {
+    for (const credentials of ['user:pass', 'user:password', 'name:secret1']) {
+      const io = fakeIO();
+      const env = {
+        HOME: freshHome(),
+        PETSTORE_BASE_URL: 'https://api.petstore.test/v1',
+        PETSTORE_API_KEY: 'sk_test_proxy_hint',
+        HTTPS_PROXY: `http://${credentials}@127.0.0.1:99999`,
+      };
+      expect(await main(['pets', 'list'], io, env, { transport: new FakeTransport() })).toBe(2);
+      const { hint } = JSON.parse(io.err()) as { hint: string };
+      expect(hint).toBe(
+        'Set HTTPS_PROXY to http://[NAME:SECRET@]host:port (percent-encode the secret), or unset it.',
+      );
+    }
+  });
+
   it('a well-formed one is used as it is given', () => {
     fc.assert(
       fc.property(
