@@ -15,6 +15,7 @@ import { hostname, tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BIN, freshHome } from '../helpers/run-cli.js';
+import { startIdempotentService } from '../helpers/idempotent-service.js';
 import { sendJson, startTestServer, type TestServer } from '../helpers/test-server.js';
 
 /**
@@ -32,27 +33,8 @@ afterEach(async () => {
  * is set it rejects names starting "bad" (a rejection stores nothing, as at Stripe).
  */
 async function service() {
-  let nextId = 1;
-  const byKey = new Map<string, string>();
-  const created: string[] = [];
   const state = { refusing: true };
-  const server = await startTestServer((req, res) => {
-    const pet = JSON.parse(req.body) as { name: string };
-    const key = String(req.headers['idempotency-key']);
-    const replay = byKey.get(key);
-    if (replay) {
-      sendJson(res, 201, replay, { 'idempotent-replayed': 'true' });
-      return;
-    }
-    if (state.refusing && pet.name.startsWith('bad')) {
-      sendJson(res, 400, '{"code":"invalid_name","message":"bad name","status":400}');
-      return;
-    }
-    const body = JSON.stringify({ id: nextId++, ...pet });
-    byKey.set(key, body);
-    created.push(pet.name);
-    sendJson(res, 201, body);
-  });
+  const { server, created } = await startIdempotentService({ refusesBad: () => state.refusing });
   servers.push(server);
   const env = {
     PATH: process.env.PATH ?? '',

@@ -8,6 +8,7 @@ import { main } from '../../../src/main.js';
 import { fakeIO } from '../../helpers/fake-io.js';
 import { freshHome } from '../../helpers/run-cli.js';
 import { sandboxService } from '../../helpers/sandbox-service.js';
+import { startIdempotentService } from '../../helpers/idempotent-service.js';
 import { sendJson, startTestServer, type TestServer } from '../../helpers/test-server.js';
 
 const servers: TestServer[] = [];
@@ -21,30 +22,7 @@ afterEach(async () => {
  * outcome) or answer 500, and to show each request's key. Elsewhere the sandbox serves.
  */
 async function service(options: { dropNames?: Set<string>; failNames?: Set<string> } = {}) {
-  let nextId = 1;
-  const byKey = new Map<string, string>();
-  const created: string[] = [];
-  const server = await startTestServer((req, res) => {
-    const pet = JSON.parse(req.body) as { name: string };
-    const key = String(req.headers['idempotency-key']);
-    const replay = byKey.get(key);
-    if (replay) {
-      sendJson(res, 201, replay, { 'idempotent-replayed': 'true' });
-      return;
-    }
-    if (pet.name.startsWith('bad')) {
-      sendJson(res, 400, '{"code":"invalid_name","message":"bad name","status":400}');
-      return;
-    }
-    const body = JSON.stringify({ id: nextId++, ...pet });
-    byKey.set(key, body);
-    created.push(pet.name);
-    if (options.dropNames?.delete(pet.name)) res.socket?.destroy();
-    // Created, then a failure of its own: the outcome a 5xx leaves the client with.
-    else if (options.failNames?.delete(pet.name)) {
-      sendJson(res, 500, '{"code":"internal","message":"boom","status":500}');
-    } else sendJson(res, 201, body);
-  });
+  const { server, created } = await startIdempotentService(options);
   servers.push(server);
   const env = {
     HOME: freshHome(),
