@@ -105,6 +105,8 @@ class ViewBuilder {
   }
 }
 
+const SHORT_ESCAPES: Record<string, string> = { n: '\n', t: '\t', r: '\r', b: '\b', f: '\f' };
+
 /** A run of percent-escapes where `lastIndex` says (sticky: no copy of the text per match). */
 const PERCENT_RUN = /(?:%[0-9a-f]{2})+/iy;
 
@@ -153,6 +155,10 @@ function decodeOnce(view: View): View {
     } else if (char === '\\' && '/"\\'.includes(text[i + 1] ?? 'none')) {
       out.push(text[i + 1]!, i, i + 2);
       i += 2;
+    } else if (char === '\\' && (text[i + 1] ?? 'none') in SHORT_ESCAPES) {
+      // JSON's \n, \t, \r, \b, \f: a line break or control inside a key, spelled short.
+      out.push(SHORT_ESCAPES[text[i + 1]!]!, i, i + 2);
+      i += 2;
     } else {
       out.push(char, i, i + 1);
       i += 1;
@@ -167,6 +173,7 @@ function decodeOnce(view: View): View {
  */
 const LAYOUT = /^[\t\n\r\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]$/u;
 /** Whether a text holds such a character (then a split key is looked for too). */
+const EVERY_LAYOUT = /[\t\n\r\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]/gu;
 export const HAS_LAYOUT = /[\t\n\r\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]/u;
 
 /**
@@ -192,14 +199,15 @@ function stripHidden(view: View, reading: 'terminal' | 'sanitised'): View {
 }
 
 /** Escapes decoded (up to six levels deep), then what would not show removed. */
-function readerView(text: string, reading: 'terminal' | 'sanitised'): View {
-  let view = identity(text);
-  for (let round = 0; round < 6 && /[%\\]/.test(view.text); round++) {
-    const decoded = decodeOnce(view);
-    if (decoded.text === view.text) break;
-    view = decoded;
+/** The text at each level of decoding (up to six rounds), the text as given first. */
+function decodingLevels(text: string): View[] {
+  const levels = [identity(text)];
+  for (let round = 0; round < 6 && /[%\\]/.test(levels.at(-1)!.text); round++) {
+    const decoded = decodeOnce(levels.at(-1)!);
+    if (decoded.text === levels.at(-1)!.text) break;
+    levels.push(decoded);
   }
-  return stripHidden(view, reading);
+  return levels;
 }
 
 /** Introducers of a control string (OSC, DCS, SOS, PM, APC), after ESC and as C1 codes. */
@@ -259,11 +267,6 @@ export class SecretRedactor {
   private whole: RegExp | undefined;
   /** The same, then their cut-short forms: searched in the text as a reader takes it. */
   private pattern: RegExp | undefined;
-  /**
-   * Every four characters in a row of each secret: a key split into a few pieces keeps one of
-   * them whole, so a text with a line break but none of them needs no reader's view.
-   */
-  private ends: RegExp | undefined;
 
   /** Whether a secret can be told from data, and so found in text (see MIN_FINDABLE_SECRET). */
   static findable(secret: string): boolean {
@@ -276,12 +279,7 @@ export class SecretRedactor {
     this.masks.set(secret, maskKey(secret));
     const ordered = [...this.masks.keys()].sort((a, b) => b.length - a.length);
     this.whole = new RegExp(ordered.map(escape).join('|'), 'giu');
-    const windows = new Set(
-      ordered.flatMap((key) =>
-        Array.from({ length: key.length - 3 }, (_, i) => key.slice(i, i + 4)),
-      ),
-    );
-    this.ends = new RegExp([...windows].map(escape).join('|'), 'iu');
+
     // Whole secrets first (one inside another is masked whole), then their cut-short forms.
     const alternatives = [...ordered.map(escape), ...ordered.flatMap(truncatedForms)];
     this.pattern = new RegExp(alternatives.join('|'), 'giu');
@@ -290,18 +288,31 @@ export class SecretRedactor {
   redact(text: string): string {
     const pattern = this.pattern;
     if (pattern === undefined) return text;
-    const split = this.ends !== undefined && HAS_LAYOUT.test(text) && this.ends.test(text);
-    if (!split && !mayHide(text)) return text.replace(pattern, (found) => this.maskOf(found));
+    if (!this.splitByLayout(text) && !mayHide(text)) {
+      return text.replace(pattern, (found) => this.maskOf(found));
+    }
     // Whole secrets as written (one may hold a backslash or a %), then, in the text as a reader
-    // takes it (rarely needed, so built only then), whole secrets and cut-short forms.
-    const masked = text.replace(this.whole!, (found) => this.maskOf(found));
-    const seen = this.maskInView(masked, readerView(masked, 'terminal'));
-    return this.maskInView(seen, readerView(seen, 'sanitised'));
+    // takes it (rarely needed, so built only then), whole secrets and cut-short forms: at each
+    // level of decoding (one more round may take a key's own backslash for an escape), as a
+    // terminal shows it and as the sanitised text does.
+    let masked = text.replace(this.whole!, (found) => this.maskOf(found));
+    // Whole secrets everywhere first: a cut-short form masked first would split one.
+    for (const search of [this.whole!, pattern]) {
+      for (let level = 0; level < 7; level++) {
+        for (const reading of ['terminal', 'sanitised'] as const) {
+          // Built again each time: masking changes the text, and with it what decodes.
+          const view = decodingLevels(masked)[level];
+          if (view !== undefined) {
+            masked = this.maskInView(masked, stripHidden(view, reading), search);
+          }
+        }
+      }
+    }
+    return masked;
   }
 
   /** The text with each secret the view shows replaced, in the original, by its mask. */
-  private maskInView(text: string, view: View): string {
-    const pattern = this.pattern!;
+  private maskInView(text: string, view: View, pattern: RegExp): string {
     let result = '';
     let copied = 0;
     for (const match of view.text.matchAll(pattern)) {
@@ -311,6 +322,20 @@ export class SecretRedactor {
       copied = end;
     }
     return copied === 0 ? text : result + text.slice(copied);
+  }
+
+  /**
+   * Whether the text, its layout characters (line breaks, tabs, no-break spaces) taken out,
+   * holds a secret or a cut-short one: split by them, a key is still the key to a reader. Only then is the
+   * reader's view built; most text with a line break holds no key at all.
+   */
+  private splitByLayout(text: string): boolean {
+    if (!HAS_LAYOUT.test(text)) return false;
+    const pattern = this.pattern!;
+    pattern.lastIndex = 0;
+    const found = pattern.test(text.replace(EVERY_LAYOUT, ''));
+    pattern.lastIndex = 0;
+    return found;
   }
 
   /** The mask of a secret found in any letter case; a cut-short one shows none of it. */

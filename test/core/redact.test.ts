@@ -242,6 +242,38 @@ describe('SecretRedactor', () => {
     }
   });
 
+  it('masks a key split at every character by line breaks, as JSON spells them or as they are', () => {
+    const key = 'Zq7aWxb9cKpdmeTbfLsg4Ry';
+    const redactor = new SecretRedactor();
+    redactor.add(key);
+    for (const join of ['\\n', '\\t', '\\r\\n', '\\b', '\\f', '\n', '\t', '\r\n', '\u00a0']) {
+      const split = Array.from(key).join(join);
+      const masked = redactor.redact(`{"name":"${split}","id":1}`);
+      expect(masked.replaceAll(join, '')).not.toContain(key.slice(0, 12));
+      expect(masked).toContain('****');
+    }
+  });
+
+  it('masks a key holding a backslash or a quote, split by a control string, in JSON', () => {
+    const key = 'Zq7/Wx"9\\Kp&m<Tb+Ls%4Ry';
+    const redactor = new SecretRedactor();
+    redactor.add(key);
+    for (const at of [3, 5, 8]) {
+      for (const sequence of [
+        '\u001b]8;;http://x\u001b\\',
+        '\u001bPq\u001b\\',
+        '\u001b_a\u001b\\',
+      ]) {
+        const text = JSON.stringify({ message: key.slice(0, at) + sequence + key.slice(at) });
+        const masked = redactor.redact(text);
+        expect(masked).toContain('****');
+        expect(JSON.parse(masked) as { message: string }).not.toMatchObject({
+          message: expect.stringContaining(key.slice(at, at + 8)) as string,
+        });
+      }
+    }
+  });
+
   it('shows at most four characters of a key, fewer of a short one', () => {
     expect(maskKey('sk_live_0123456789')).toBe('****6789');
     expect(maskKey('sk_12345')).toBe('****45');
