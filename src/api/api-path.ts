@@ -87,10 +87,12 @@ function serviceOrigins(bases: {
   baseUrl?: string | undefined;
   quickstartUrl?: string | undefined;
 }): string[] {
-  return [bases.baseUrl, bases.quickstartUrl].flatMap((known) => {
+  const origins = [bases.baseUrl, bases.quickstartUrl].flatMap((known) => {
     const url = known === undefined ? null : URL.parse(known);
     return url === null ? [] : [url.origin];
   });
+  // Named once when both URLs are on one origin.
+  return [...new Set(origins)];
 }
 
 /** A URL as text with any password in it masked (`user:****@`), for messages. */

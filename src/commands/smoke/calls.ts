@@ -7,6 +7,7 @@ import {
   type Shape,
 } from '../../api/contract.js';
 import type { HttpMethod } from '../../api/http.js';
+import { firstDuplicateKey } from '../../core/json.js';
 import { snippet } from '../../core/sanitize.js';
 
 /** A check's verdict that the deployment breaks the interface. */
@@ -64,6 +65,12 @@ export class SmokeCalls {
       expectThat(
         answer.json !== undefined,
         `${name}: the ${answer.status} answer is not JSON: "${snippet(answer.text, 80)}"`,
+      );
+      // JSON.parse keeps the last of a key given twice; another client may keep the first.
+      const twice = firstDuplicateKey(answer.text);
+      expectThat(
+        twice === undefined,
+        `${name}: the ${answer.status} answer gives the key "${snippet(twice ?? '', 40)}" twice in one object`,
       );
     }
     if (answer.status >= 400) {

@@ -407,6 +407,15 @@ const BROKEN: {
         : answer,
   },
   {
+    rule: 'a key given twice in one object (the first value broken)',
+    check: 'list pets, limit 1',
+    says: 'gives the key "id" twice in one object',
+    change: (request, answer) =>
+      isList(request, 'limit=1')
+        ? { ...answer, text: answer.text.replace('{"id":1,', '{"id":"x","id":1,') }
+        : answer,
+  },
+  {
     rule: 'a body that is not UTF-8',
     check: 'list pets, limit 1',
     says: 'is not valid UTF-8, which JSON must be',
