@@ -199,6 +199,22 @@ function stripHidden(view: View, reading: 'terminal' | 'sanitised'): View {
 }
 
 /** Escapes decoded (up to six levels deep), then what would not show removed. */
+/**
+ * The forms a secret takes in a reader's view of a text that holds it: at each level of
+ * decoding, as a terminal and as the sanitised text show it. The secret itself for most keys;
+ * others for a key holding what reads as an escape (%41, \t) or a hidden character.
+ */
+function readerForms(secret: string): Set<string> {
+  const forms = new Set<string>();
+  for (const level of decodingLevels(secret)) {
+    forms.add(level.text);
+    forms.add(stripHidden(level, 'terminal').text);
+    forms.add(stripHidden(level, 'sanitised').text);
+  }
+  forms.delete(secret);
+  return forms;
+}
+
 /** The text at each level of decoding (up to six rounds), the text as given first. */
 function decodingLevels(text: string): View[] {
   const levels = [identity(text)];
@@ -276,7 +292,13 @@ export class SecretRedactor {
   /** Masks this secret from now on, when it is long enough to tell from data. */
   add(secret: string | undefined): void {
     if (secret === undefined || !SecretRedactor.findable(secret) || this.masks.has(secret)) return;
-    this.masks.set(secret, maskKey(secret));
+    const mask = maskKey(secret);
+    this.masks.set(secret, mask);
+    // A key holding what reads as an escape (%41, \t) reads otherwise once a text around it is
+    // decoded: the forms it takes are searched for too, each with the key's own mask.
+    for (const form of readerForms(secret)) {
+      if (SecretRedactor.findable(form) && !this.masks.has(form)) this.masks.set(form, mask);
+    }
     const ordered = [...this.masks.keys()].sort((a, b) => b.length - a.length);
     this.whole = new RegExp(ordered.map(escape).join('|'), 'giu');
 

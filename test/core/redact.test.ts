@@ -274,6 +274,33 @@ describe('SecretRedactor', () => {
     }
   });
 
+  it('masks a key that itself holds what reads as an escape, whatever else the service escapes', () => {
+    const cases: [key: string, echoed: string][] = [
+      ['ab%41cdefghijKL', '%61b%41cdefghijKL'],
+      ['ab\\tcdefghijKL', '\\u0061b\\tcdefghijKL'],
+      [
+        'sk%41Live&$Q"abcdefghijklmnopqrstuvwxyz0123456789%7eZZ\\end!x',
+        '\\u0053K%41LIVE&$Q"ABCDEF\u200bGHIJKLMNOPQRSTUVWXYZ0123456789%7eZZ\\END!\\u0078',
+      ],
+      // Cut short: its first 40 of 60 characters, one of them percent-encoded.
+      [
+        'sk%41Live&$Q"abcdefghijklmnopqrstuvwxyz0123456789%7eZZ\\end!x',
+        '%53K%41LIVE&$Q"ABCDEFGHIJKLMNOPQRSTUVWXYZ0',
+      ],
+    ];
+    for (const [key, echoed] of cases) {
+      const redactor = new SecretRedactor();
+      redactor.add(key);
+      const masked = redactor.redact(`name: ${echoed}.`);
+      expect(masked, echoed).toMatch(/^name: \*{4}\S*\.$/);
+      expect(masked.toLowerCase()).not.toContain('cdefghij');
+    }
+    // A control: text that merely shares a few characters with such a key stays as it is.
+    const redactor = new SecretRedactor();
+    redactor.add('ab%41cdefghijKL');
+    expect(redactor.redact('Fluffy ab%41 and cdef')).toBe('Fluffy ab%41 and cdef');
+  });
+
   it('shows at most four characters of a key, fewer of a short one', () => {
     expect(maskKey('sk_live_0123456789')).toBe('****6789');
     expect(maskKey('sk_12345')).toBe('****45');
