@@ -1,6 +1,7 @@
 import { ProtocolError, UsageError } from '../core/errors.js';
 import type { ServiceTarget } from './options.js';
 import { joinUrl } from './request.js';
+import { maskCredentials } from './url-policy.js';
 
 /** The prefix that sends a path to the quickstart base URL: `quickstart:/messages`. */
 export const QUICKSTART_PREFIX = 'quickstart:';
@@ -24,7 +25,7 @@ export function resolveApiPath(path: string, bases: ServiceTarget): URL {
   if (/^https?:\/\//i.test(path)) {
     const url = URL.parse(path);
     if (url === null) {
-      throw new UsageError(`"${withoutCredentials(path)}" is not a valid URL`, {
+      throw new UsageError(`"${maskCredentials(path)}" is not a valid URL`, {
         hint: 'Give a path relative to the base URL, e.g. petstore api /store/orders.',
       });
     }
@@ -93,12 +94,6 @@ function serviceOrigins(bases: {
   });
   // Named once when both URLs are on one origin.
   return [...new Set(origins)];
-}
-
-/** A URL as text with any password in it masked (`user:****@`), for messages. */
-export function withoutCredentials(text: string): string {
-  // Up to the last @ before the path: a password may hold an @ of its own.
-  return text.replace(/^([a-z][a-z0-9+.-]*:\/\/[^/?#@:]*):[^/?#]*@/i, '$1:****@');
 }
 
 /**

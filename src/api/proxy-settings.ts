@@ -1,5 +1,6 @@
 import { UsageError } from '../core/errors.js';
 import type { Env } from '../core/io.js';
+import { maskCredentials } from './url-policy.js';
 
 /** The proxies the environment names, checked: what the transport sends through. */
 export interface ProxySettings {
@@ -62,21 +63,8 @@ export function bypassesProxy(proxy: ProxySettings, url: URL): boolean {
 const PROTOCOLS = new Set(['http:', 'https:', 'socks5:', 'socks:']);
 
 /** The value with any password in it masked, as messages show it. */
-export function maskProxyUrl(value: string): string {
-  const userinfo = credentialsIn(value);
-  return userinfo === undefined ? value : value.replace(`${userinfo}@`, '****@');
-}
-
-/**
- * The credentials a proxy value holds, as written: everything between the scheme and the last
- * "@", whatever it holds (an unencoded "/", "#" or "?" in a password makes the value no URL,
- * and a token alone, with no ":", is a secret too). Undefined when it holds none.
- */
-function credentialsIn(value: string): string | undefined {
-  const start = value.indexOf('://');
-  const at = value.lastIndexOf('@');
-  return start === -1 || at <= start + 3 ? undefined : value.slice(start + 3, at);
-}
+/** A proxy value with its credentials masked (see maskCredentials). */
+export const maskProxyUrl = maskCredentials;
 
 /**
  * Every way the value may end its credentials: at each "@" after the scheme (an unencoded "@"

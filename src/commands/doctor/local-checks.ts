@@ -16,8 +16,7 @@ import {
 } from '../../config/profiles.js';
 import type { ConfigData } from '../../config/schema.js';
 import type { Context } from '../../context/context.js';
-import { withoutCredentials } from '../../api/api-path.js';
-import { parseServiceUrl } from '../../api/url-policy.js';
+import { maskCredentials, parseServiceUrl } from '../../api/url-policy.js';
 import { unfindableBecause } from '../../core/redact.js';
 import { PetstoreError } from '../../core/errors.js';
 import { ExitCode, exitCodeFor } from '../../output/report-error.js';
@@ -66,7 +65,7 @@ function checkedUrl(
       findings: [fail(name, message, hint ?? `${setFix}, or fix ${source}`, ExitCode.usage)],
     };
   }
-  const shown = `${withoutCredentials(value)}${from ? ` (from ${from}, not the profile)` : ''}`;
+  const shown = `${maskCredentials(value)}${from ? ` (from ${from}, not the profile)` : ''}`;
   // The interface's paths are under /v1: a base URL without it answers 404 to every command.
   if (name === 'base URL' && !/\/v1\/?$/.test(url.pathname)) {
     return {

@@ -163,13 +163,16 @@ describe('petstore doctor', () => {
   });
 
   it('a key in an OS keyring that does not answer: the key check fails, exit 3', async () => {
+    // A service that answers, so the report goes on to the read that needs the key again.
+    const service = await startTestServer((_req, res) => sendJson(res, 200, '[]'));
+    servers.push(service);
     mkdirSync(join(cli.home, 'cfg'), { recursive: true, mode: 0o700 });
     writeFileSync(
       cli.configFile,
       JSON.stringify({
         schemaVersion: 1,
         activeProfile: 'staging',
-        profiles: { staging: { baseUrl: 'https://staging.petstore.test/v1', keyStore: 'keyring' } },
+        profiles: { staging: { baseUrl: `${service.url}/v1`, keyStore: 'keyring' } },
       }),
       { mode: 0o600 },
     );
@@ -211,6 +214,8 @@ describe('petstore doctor', () => {
     ['http://[::1', 'is not a valid URL'],
     ['ftp://files.petstore.test/v1', 'must be an http or https URL'],
     ['https://ops:Hunter2secret@api.petstore.test/v1', 'must not contain credentials'],
+    // A token alone (no ":") is a secret too, also in a URL that does not parse.
+    ['http://Hunter2secret@[::1', 'is not a valid URL'],
   ])(
     'a base URL of %j: the base URL fails, exit 2, a JSON report, nothing reached',
     async (url, message) => {
