@@ -171,10 +171,11 @@ function decodeOnce(view: View): View {
  * Characters that only lay text out: line breaks, tabs, no-break and other spaces but the
  * plain one. A key split by them is still the key to a reader, who joins the pieces.
  */
-const LAYOUT = /^[\t\n\r\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]$/u;
+const LAYOUT_CLASS = '[\\t\\n\\r\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]';
+const LAYOUT = new RegExp(`^${LAYOUT_CLASS}$`, 'u');
+const EVERY_LAYOUT = new RegExp(LAYOUT_CLASS, 'gu');
 /** Whether a text holds such a character (then a split key is looked for too). */
-const EVERY_LAYOUT = /[\t\n\r\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]/gu;
-export const HAS_LAYOUT = /[\t\n\r\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]/u;
+const HAS_LAYOUT = new RegExp(LAYOUT_CLASS, 'u');
 
 /**
  * The text as one line, in one of two readings, since a key must be found in both: as a
@@ -320,13 +321,14 @@ export class SecretRedactor {
     let masked = text.replace(this.whole!, (found) => this.maskOf(found));
     // Whole secrets everywhere first: a cut-short form masked first would split one.
     for (const search of [this.whole!, pattern]) {
-      for (let level = 0; level < 7; level++) {
+      let levels = decodingLevels(masked);
+      for (let level = 0; level < levels.length; level++) {
         for (const reading of ['terminal', 'sanitised'] as const) {
-          // Built again each time: masking changes the text, and with it what decodes.
-          const view = decodingLevels(masked)[level];
-          if (view !== undefined) {
-            masked = this.maskInView(masked, stripHidden(view, reading), search);
-          }
+          const view = levels[level];
+          if (view === undefined) break;
+          const next = this.maskInView(masked, stripHidden(view, reading), search);
+          // Masking changes the text, and with it what decodes: its levels are read again.
+          if (next !== masked) levels = decodingLevels((masked = next));
         }
       }
     }
