@@ -85,9 +85,9 @@ export function pairedTimes(name, target, floor, tool) {
   });
 }
 
-/** Starts a server process; resolves once it said where it listens. */
-export function startServer(argv, env, pattern) {
-  const child = spawn(node, argv, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+/** Starts a server process (node, or `command` such as taskset); resolves once it said where it listens. */
+export function startServer(argv, env, pattern, command = node) {
+  const child = spawn(command, argv, { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   return new Promise((resolve, reject) => {
     const onData = (chunk) => {

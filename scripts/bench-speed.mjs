@@ -1,6 +1,6 @@
 // The sections of issue 28's decisions: HTTPS as the floor that matters, `pets list --all`
 // over a large sandbox against SQLite itself, and bulk add on its own core. See bench.mjs.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
@@ -16,6 +16,7 @@ import {
   records,
   sandboxServer,
   scratch,
+  startServer,
   stats,
   timeRun,
 } from './bench-lib.mjs';
@@ -122,29 +123,12 @@ const hasTaskset = spawnSync('taskset', ['-c', '0', 'true']).status === 0;
 
 /** A sandbox server pinned to core 0. */
 function pinnedSandbox() {
-  const child = spawn(
-    'taskset',
+  return startServer(
     ['-c', '0', node, BIN, 'sandbox', 'serve', '--memory', '--port', '0', '--api-key', KEY],
-    { env: baseEnv('pinned-serve'), stdio: ['ignore', 'ignore', 'pipe'] },
+    baseEnv('pinned-serve'),
+    /API base URL:\s+(\S+)\n/,
+    'taskset',
   );
-  return new Promise((resolve, reject) => {
-    let output = '';
-    child.stderr.setEncoding('utf8').on('data', (chunk) => {
-      output += chunk;
-      const match = /API base URL:\s+(\S+)\n/.exec(output);
-      if (match) {
-        resolve({
-          url: match[1],
-          stop: () =>
-            new Promise((done) => {
-              child.on('exit', done);
-              child.kill('SIGTERM');
-            }),
-        });
-      }
-    });
-    child.on('exit', (code) => reject(new Error(`pinned sandbox exited ${code}: ${output}`)));
-  });
 }
 
 /**
