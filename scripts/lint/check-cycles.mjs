@@ -16,6 +16,24 @@ function sourceFiles(folder) {
   });
 }
 
+/** Every file below the folder that is not TypeScript the linters read (.mts, .js…). */
+function otherFiles(folder) {
+  return readdirSync(folder, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(folder, entry.name);
+    if (entry.isDirectory()) return otherFiles(path);
+    return entry.name.endsWith('.ts') && !/\.[mc]ts$/.test(entry.name) ? [] : [path];
+  });
+}
+
+// The layer rule and this check read .ts files: another kind would escape both.
+const unread = otherFiles(src);
+if (unread.length > 0) {
+  console.error(
+    `only .ts files belong in src/ (the layer rule reads no other): ${unread.map((f) => relative(root, f)).join(', ')}`,
+  );
+  process.exit(1);
+}
+
 const files = sourceFiles(src);
 const known = new Set(files);
 const edges = new Map(

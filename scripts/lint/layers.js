@@ -119,9 +119,28 @@ export const layersPlugin = {
     'allowed-imports': {
       meta: { type: 'problem', schema: [] },
       create(context) {
+        /** The path a module specifier spells, or undefined when it is computed. */
+        const pathOf = (specifier) => {
+          if (specifier?.type === 'Literal' && typeof specifier.value === 'string') {
+            return specifier.value;
+          }
+          // `import(\`../x.js\`)`: a template with nothing in it is a path like any other.
+          if (specifier?.type === 'TemplateLiteral' && specifier.expressions.length === 0) {
+            return specifier.quasis[0].value.cooked;
+          }
+          return undefined;
+        };
         const source = (node) => {
-          if (node.source?.type === 'Literal' && typeof node.source.value === 'string') {
-            check(context, node, node.source.value);
+          if (!node.source) return;
+          const path = pathOf(node.source);
+          if (path !== undefined) check(context, node, path);
+          else {
+            // A path computed at run time cannot be checked: none is allowed in src/.
+            context.report({
+              node,
+              message:
+                'import() with a computed path cannot be checked by the layer rule; spell the path',
+            });
           }
         };
         return {
@@ -129,6 +148,20 @@ export const layersPlugin = {
           ExportNamedDeclaration: source,
           ExportAllDeclaration: source,
           ImportExpression: source,
+          // `type T = import('../x.js').T`: a type from another layer is an import too.
+          TSImportType(node) {
+            const argument =
+              node.argument?.type === 'TSLiteralType' ? node.argument.literal : node.argument;
+            const path = pathOf(argument) ?? pathOf(node.source);
+            if (path !== undefined) check(context, node, path);
+          },
+          // require() through createRequire reaches any file without an import to check.
+          'CallExpression[callee.name="createRequire"]'(node) {
+            context.report({
+              node,
+              message: 'createRequire is not used in src/: import, so the layer rule sees it',
+            });
+          },
         };
       },
     },

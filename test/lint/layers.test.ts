@@ -48,6 +48,33 @@ describe('the layer rule', () => {
       "import { runPetsAdd } from '../pets/add.js';",
       'commands/sandbox/ may not import commands/pets/add.ts',
     ],
+    // Forms an outside review found unchecked: a type query, a template path, a computed
+    // path, createRequire.
+    [
+      'commands/pets/list.ts',
+      "type T = import('../../sandbox/server.js').RunningSandbox;",
+      'the commands layer may not import sandbox/server.ts',
+    ],
+    [
+      'commands/pets/list.ts',
+      "type L = typeof import('../auth/login.js');",
+      'commands/pets/ may not import commands/auth/login.ts',
+    ],
+    [
+      'commands/pets/list.ts',
+      'const s = await import(`../../sandbox/server.js`);',
+      'the commands layer may not import sandbox/server.ts',
+    ],
+    [
+      'commands/pets/list.ts',
+      "const m = '../auth/login.js'; const l = await import(m);",
+      'import() with a computed path cannot be checked',
+    ],
+    [
+      'commands/pets/list.ts',
+      "import { createRequire } from 'node:module'; createRequire(import.meta.url)('../auth/login.js');",
+      'createRequire is not used in src/',
+    ],
   ])('refuses %s importing: %s', (path, code, message) => {
     expect(layerProblems(path, code).join('\n')).toContain(message);
   });
