@@ -9,13 +9,13 @@ import { KeyringUnavailableError } from '../../config/keyring.js';
 import { CONFIG_FILE_NAME, configDir } from '../../config/paths.js';
 import {
   environmentKey,
-  isEmbeddedProfile,
   maskKey,
   selectProfile,
   storedProfile,
 } from '../../config/profiles.js';
 import type { ConfigData } from '../../config/schema.js';
 import type { Context } from '../../context/context.js';
+import { servesEmbeddedSandbox } from '../../context/resolve-target.js';
 import { maskCredentials, parseServiceUrl } from '../../api/url-policy.js';
 import { unfindableBecause } from '../../core/redact.js';
 import { PetstoreError } from '../../core/errors.js';
@@ -232,7 +232,7 @@ export async function localChecks(
   }
   const stored = storedProfile(data, selection.name);
   facts.profile = selection.name;
-  facts.embedded = isEmbeddedProfile(selection.name) && ctx.settings.baseUrl === undefined;
+  facts.embedded = servesEmbeddedSandbox(selection.name, ctx.settings);
   facts.baseUrl = ctx.settings.baseUrl ?? stored.baseUrl;
   facts.quickstartUrl = ctx.settings.quickstartUrl ?? stored.quickstartUrl;
   findings.push(ok('profile', `${selection.name}: ${SOURCES[selection.source]}`));
