@@ -7,12 +7,7 @@ import {
 } from '../../api/proxy-settings.js';
 import { KeyringUnavailableError } from '../../config/keyring.js';
 import { CONFIG_FILE_NAME, configDir } from '../../config/paths.js';
-import {
-  environmentKey,
-  maskKey,
-  selectProfile,
-  storedProfile,
-} from '../../config/profiles.js';
+import { environmentKey, maskKey, selectProfile, storedProfile } from '../../config/profiles.js';
 import type { ConfigData } from '../../config/schema.js';
 import type { Context } from '../../context/context.js';
 import { servesEmbeddedSandbox } from '../../context/resolve-target.js';
