@@ -1,7 +1,7 @@
 import { ProtocolError, UsageError } from '../core/errors.js';
 import type { ServiceTarget } from './options.js';
 import { joinUrl } from './request.js';
-import { maskCredentials } from './url-policy.js';
+import { maskCredentials } from '../core/url-credentials.js';
 
 /** The prefix that sends a path to the quickstart base URL: `quickstart:/messages`. */
 export const QUICKSTART_PREFIX = 'quickstart:';
@@ -46,7 +46,7 @@ export function resolveApiPath(path: string, bases: ServiceTarget): URL {
   const quickstart = path.startsWith(QUICKSTART_PREFIX);
   const relative = quickstart ? path.slice(QUICKSTART_PREFIX.length) : path;
   if (!relative.startsWith('/')) {
-    throw new UsageError(`the path must start with /, got "${path}"`, {
+    throw new UsageError(`the path must start with /, got "${maskCredentials(path)}"`, {
       hint: 'e.g. petstore api /store/orders, or petstore api quickstart:/messages',
     });
   }

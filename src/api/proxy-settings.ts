@@ -1,6 +1,6 @@
 import { UsageError } from '../core/errors.js';
 import type { Env } from '../core/io.js';
-import { maskCredentials } from './url-policy.js';
+import { maskCredentials } from '../core/url-credentials.js';
 
 /** The proxies the environment names, checked: what the transport sends through. */
 export interface ProxySettings {
@@ -62,50 +62,8 @@ export function bypassesProxy(proxy: ProxySettings, url: URL): boolean {
 
 const PROTOCOLS = new Set(['http:', 'https:', 'socks5:', 'socks:']);
 
-/** The value with any password in it masked, as messages show it. */
 /** A proxy value with its credentials masked (see maskCredentials). */
 export const maskProxyUrl = maskCredentials;
-
-/**
- * Every way the value may end its credentials: at each "@" after the scheme (an unencoded "@"
- * in a password, another in the query: which one ends them, no reader can be sure).
- */
-function possibleCredentials(value: string): string[] {
-  const start = value.indexOf('://');
-  if (start === -1) return [];
-  const found: string[] = [];
-  for (let at = value.indexOf('@', start + 3); at !== -1; at = value.indexOf('@', at + 1)) {
-    if (at > start + 3) found.push(value.slice(start + 3, at));
-  }
-  return found;
-}
-
-/**
- * The secrets the proxy variables hold, read as text before they are checked, so that no
- * message (even one saying a value is no URL) shows them: the credentials whole, the user and
- * the password, as written and decoded, and as a Proxy-Authorization header carries them.
- */
-export function proxySecretsIn(env: Env): string[] {
-  return ['HTTP_PROXY', 'HTTPS_PROXY'].flatMap((name) => {
-    const userinfo = [env[name], env[name.toLowerCase()]].flatMap((value) =>
-      value === undefined ? [] : possibleCredentials(value.trim()),
-    );
-    return userinfo.flatMap((whole) => {
-      const colon = whole.indexOf(':');
-      const parts = colon === -1 ? [whole] : [whole, whole.slice(0, colon), whole.slice(colon + 1)];
-      const decoded = parts.map((part) => {
-        try {
-          return decodeURIComponent(part);
-        } catch {
-          return part;
-        }
-      });
-      const basic =
-        colon === -1 ? [] : [Buffer.from(`${decoded[1]}:${decoded[2]}`).toString('base64')];
-      return [...parts, ...decoded, ...basic];
-    });
-  });
-}
 
 /** The variable's value, lower case first as curl and undici read them; blank is unset. */
 function variable(env: Env, name: string): { name: string; value: string } | undefined {

@@ -1,4 +1,5 @@
 import { UsageError } from '../core/errors.js';
+import { maskCredentials } from '../core/url-credentials.js';
 
 const LOOPBACK_HOSTS = new Set(['localhost', '[::1]', '::1']);
 
@@ -33,16 +34,4 @@ export function assertKeySafeToSend(url: URL, allowInsecureHttp: boolean): void 
       { hint: 'Use an https:// URL, or pass --allow-insecure-http if you accept the risk.' },
     );
   }
-}
-
-/**
- * A URL (or what was meant as one) as text with its credentials masked, `scheme://****@host`:
- * everything between the scheme and the last "@", whatever it holds (an unencoded "/", "#" or
- * "?" in a password makes the value no URL, and a token alone, with no ":", is a secret too).
- */
-export function maskCredentials(value: string): string {
-  const start = value.indexOf('://');
-  const at = value.lastIndexOf('@');
-  if (start === -1 || at <= start + 3) return value;
-  return `${value.slice(0, start + 3)}****${value.slice(at)}`;
 }

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type Conf from 'conf';
 import { ConfigError } from '../core/errors.js';
 import { FileShapeError, readRegularFile } from '../core/read-file.js';
+import { credentialSecrets } from '../core/url-credentials.js';
 import { withFileLock } from './lock.js';
 import { CONFIG_FILE_NAME } from './paths.js';
 import { emptyConfig, validateConfig, type ConfigData } from './schema.js';
@@ -26,7 +27,7 @@ export class ConfigStore {
 
   /**
    * @param warn receives warnings (loose permissions fixed).
-   * @param onKeys receives every API key the file holds, on every read, so that the run can
+   * @param onKeys receives every secret the file holds (keys, credentials in URLs), on every read, so that the run can
    *   keep them out of anything it prints.
    */
   constructor(
@@ -72,8 +73,13 @@ export class ConfigStore {
       throw this.readError(error);
     }
     const data = validateConfig(raw, this.path);
+    // The keys, and any credentials a URL edited in by hand holds, whatever its shape.
     this.onKeys(
-      Object.values(data.profiles).flatMap((profile) => (profile.apiKey ? [profile.apiKey] : [])),
+      Object.values(data.profiles).flatMap((profile) => [
+        ...(profile.apiKey ? [profile.apiKey] : []),
+        ...credentialSecrets(profile.baseUrl ?? ''),
+        ...credentialSecrets(profile.quickstartUrl ?? ''),
+      ]),
     );
     return data;
   }

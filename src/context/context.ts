@@ -1,7 +1,7 @@
 import type { DeprecationNotice, PetstoreClient } from '../api/client.js';
 import type { ClientFactory } from '../api/create-client.js';
 import type { Transport } from '../api/http.js';
-import { proxyPasswords, proxySecretsIn, proxySettingsFromEnv } from '../api/proxy-settings.js';
+import { proxyPasswords, proxySettingsFromEnv } from '../api/proxy-settings.js';
 import type { ConfigStore } from '../config/store.js';
 import { helperKeyring, noKeyring, rememberingKeyring, type Keyring } from '../config/keyring.js';
 import { configDir } from '../config/paths.js';
@@ -11,6 +11,7 @@ import type { Env, IO } from '../core/io.js';
 import { unfindableBecause, type SecretRedactor } from '../core/redact.js';
 import { stringifyJson } from '../core/json.js';
 import { sanitizeLine } from '../core/sanitize.js';
+import { credentialSecrets, URL_VARIABLES } from '../core/url-credentials.js';
 import { pickColumns } from '../output/columns.js';
 import { renderData, type Column } from '../output/render.js';
 import { Progress } from '../output/progress.js';
@@ -151,8 +152,10 @@ export function createContext(deps: ContextDeps): Context {
     io.stderr.write(`warning: ${sanitizeLine(message)}\n`),
   );
   redactor.add(env.PETSTORE_API_KEY?.trim());
-  // Before anything can say a proxy value is wrong: the message must not show its password.
-  for (const secret of proxySecretsIn(env)) redactor.add(secret);
+  // Before anything can say a URL or proxy value is wrong: no message may show its password,
+  // whatever the value's shape.
+  const urls = [...URL_VARIABLES.map((name) => env[name]), settings.baseUrl, settings.quickstartUrl];
+  for (const url of urls) for (const secret of credentialSecrets(url ?? '')) redactor.add(secret);
   let target: Promise<Target> | undefined;
   let client: Promise<PetstoreClient> | undefined;
   let config: Promise<ConfigStore> | undefined;

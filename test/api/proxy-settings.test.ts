@@ -181,3 +181,81 @@ describe('proxy variables', () => {
     );
   });
 });
+
+describe('credentials in a URL or proxy value of any shape', () => {
+  /** Where the credentials start, as people misspell it: no scheme, half a scheme, encoded. */
+  const prefix = fc.constantFrom(
+    '',
+    'http//',
+    'http:/',
+    '//',
+    'http:',
+    'HTTPS//',
+    'socks5h:/',
+    'http:///',
+    'http%3A%2F%2F',
+    'https://',
+  );
+  const password = fc
+    .string({
+      unit: fc.constantFrom(...Array.from('abcXYZ0189-_.~!$')),
+      minLength: 8,
+      maxLength: 16,
+    })
+    .filter((text) => /[a-z]/i.test(text));
+  const value = fc
+    .record({
+      prefix,
+      password,
+      tokenOnly: fc.boolean(),
+      encodeAt: fc.boolean(),
+      rest: fc.constantFrom('127.0.0.9:8080', 'proxy.corp.test', 'h:3128/', 'api.test/v1'),
+    })
+    .map(({ prefix, password, tokenOnly, encodeAt, rest }) => ({
+      password,
+      text: `${prefix}${tokenOnly ? password : `user:${password}`}${encodeAt ? '%40' : '@'}${rest}`,
+    }));
+  const commands = [
+    ['pets', 'list'],
+    ['-v', 'pets', 'list'],
+    ['doctor'],
+    ['api', '-i', '/pets'],
+    ['pets', 'add', '--name', 'Rex', '--category-id', '1'],
+    ['-o', 'json', 'pets', 'get', '1'],
+  ];
+  const places = ['HTTPS_PROXY', 'http_proxy', 'ALL_PROXY', 'PETSTORE_BASE_URL', '--base-url'];
+
+  it('masks the password in what it shows', () => {
+    fc.assert(
+      fc.property(value, ({ text, password }) => {
+        expect(maskProxyUrl(text)).not.toContain(password);
+        expect(maskProxyUrl(text)).toContain('****');
+      }),
+    );
+  });
+
+  it('never prints the password, through any command, from any variable or flag', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        value,
+        fc.constantFrom(...commands),
+        fc.constantFrom(...places),
+        fc.boolean(),
+        async ({ text, password }, command, place, tty) => {
+          const io = fakeIO({ tty });
+          const env: Record<string, string> = {
+            HOME: freshHome(),
+            PETSTORE_BASE_URL: 'https://api.petstore.test/v1',
+            PETSTORE_API_KEY: 'sk_test_proxy_any_shape',
+          };
+          const args = [...command];
+          if (place === '--base-url') args.unshift('--base-url', text);
+          else env[place] = text;
+          await main(args, io, env, { transport: new FakeTransport() });
+          expect(io.err() + io.out()).not.toContain(password);
+        },
+      ),
+      { numRuns: 150 },
+    );
+  });
+});

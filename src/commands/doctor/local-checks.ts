@@ -11,7 +11,8 @@ import { environmentKey, maskKey, selectProfile, storedProfile } from '../../con
 import type { ConfigData } from '../../config/schema.js';
 import type { Context } from '../../context/context.js';
 import { servesEmbeddedSandbox } from '../../context/resolve-target.js';
-import { maskCredentials, parseServiceUrl } from '../../api/url-policy.js';
+import { parseServiceUrl } from '../../api/url-policy.js';
+import { maskCredentials } from '../../core/url-credentials.js';
 import { unfindableBecause } from '../../core/redact.js';
 import { PetstoreError } from '../../core/errors.js';
 import { ExitCode, exitCodeFor } from '../../output/report-error.js';

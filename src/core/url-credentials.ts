@@ -1,0 +1,92 @@
+/**
+ * Credentials in what a person meant as a URL (a base URL, a proxy variable), whatever its
+ * shape: with a scheme or none (`user:pw@host`), a misspelled one (`http//`, `http:/`, `//`),
+ * percent-encoded (`http%3A%2F%2Fuser%3Apw%40host`). Everything from where the credentials may
+ * start to the last "@" counts: an unencoded "/", "#" or "?" in a password makes the value no
+ * URL, and a token alone, with no ":", is a secret too. Masking a little too much is the price.
+ */
+
+const COLON = '(?::|%3a|%253a)';
+const SLASH = '(?:/|%2f|%252f)';
+/** Schemes a proxy or service URL uses: with these, `scheme:` alone is a scheme, not a user. */
+const KNOWN_SCHEME = '(?:https?|socks[45]?[ah]?|wss?|ftp)';
+/** Where credentials would start: after a scheme (however misspelled) or a bare `//`. */
+const PREFIX = new RegExp(
+  `^\\s*(?:${KNOWN_SCHEME}(?:${COLON}${SLASH}{0,2}|${SLASH}{1,2})|[a-z][a-z0-9+.-]*${COLON}${SLASH}{1,2}|${SLASH}{1,2})`,
+  'i',
+);
+/** "@" as written, percent-encoded, or encoded twice. */
+const AT = /@|%40|%2540/gi;
+
+function credentialsStart(value: string): number {
+  return PREFIX.exec(value)?.[0].length ?? 0;
+}
+
+/** Each "@" (in any spelling) after where credentials may start: [index, length]. */
+function atSigns(value: string, start: number): [number, number][] {
+  const found: [number, number][] = [];
+  for (const match of value.matchAll(AT)) {
+    if (match.index > start) found.push([match.index, match[0].length]);
+  }
+  return found;
+}
+
+/** The value with its credentials masked: `scheme://****@host`, `****@host`. */
+export function maskCredentials(value: string): string {
+  const start = credentialsStart(value);
+  const last = atSigns(value, start).at(-1);
+  if (last === undefined) return value;
+  return `${value.slice(0, start)}****${value.slice(last[0])}`;
+}
+
+/** decodeURIComponent, or the text as it is where it holds a "%" that starts no escape. */
+function decoded(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
+
+/** The text and what it decodes to, once and twice (a value may be encoded twice). */
+function spellings(text: string): string[] {
+  const once = decoded(text);
+  return [...new Set([text, once, decoded(once)])];
+}
+
+/**
+ * The secrets a URL-like value may hold, to keep out of everything a run prints: for each "@"
+ * that may end its credentials (no reader can be sure which one does), the credentials whole,
+ * the user and the password, as written and decoded, and as an Authorization header carries
+ * them (base64 of user:password), which a proxy or service may echo.
+ */
+export function credentialSecrets(value: string): string[] {
+  const text = value.trim();
+  const start = credentialsStart(text);
+  const secrets = new Set<string>();
+  for (const [at] of atSigns(text, start)) {
+    for (const whole of spellings(text.slice(start, at))) {
+      secrets.add(whole);
+      const colon = whole.indexOf(':');
+      if (colon === -1) continue;
+      const user = whole.slice(0, colon);
+      const password = whole.slice(colon + 1);
+      secrets.add(user).add(password);
+      secrets.add(Buffer.from(`${decoded(user)}:${decoded(password)}`).toString('base64'));
+    }
+  }
+  secrets.delete('');
+  return [...secrets];
+}
+
+/** The environment variables that hold a URL or a proxy, either letter case for proxies. */
+export const URL_VARIABLES = [
+  'HTTP_PROXY',
+  'HTTPS_PROXY',
+  'ALL_PROXY',
+  'http_proxy',
+  'https_proxy',
+  'all_proxy',
+  'PETSTORE_BASE_URL',
+  'PETSTORE_QUICKSTART_URL',
+] as const;
