@@ -154,7 +154,11 @@ export function createContext(deps: ContextDeps): Context {
   redactor.add(env.PETSTORE_API_KEY?.trim());
   // Before anything can say a URL or proxy value is wrong: no message may show its password,
   // whatever the value's shape.
-  const urls = [...URL_VARIABLES.map((name) => env[name]), settings.baseUrl, settings.quickstartUrl];
+  const urls = [
+    ...URL_VARIABLES.map((name) => env[name]),
+    settings.baseUrl,
+    settings.quickstartUrl,
+  ];
   for (const url of urls) for (const secret of credentialSecrets(url ?? '')) redactor.add(secret);
   let target: Promise<Target> | undefined;
   let client: Promise<PetstoreClient> | undefined;
