@@ -5,6 +5,7 @@ import type Conf from 'conf';
 import { ConfigError } from '../core/errors.js';
 import { FileShapeError, readRegularFile } from '../core/read-file.js';
 import { credentialSecrets } from '../core/url-credentials.js';
+import { exposureOf, modeText } from '../core/private-place.js';
 import { withFileLock } from './lock.js';
 import { CONFIG_FILE_NAME } from './paths.js';
 import { emptyConfig, validateConfig, type ConfigData } from './schema.js';
@@ -24,6 +25,8 @@ function errorCode(error: unknown): string {
  */
 export class ConfigStore {
   readonly path: string;
+  /** A config others can read is said once a run, however often it is read. */
+  private exposureWarned = false;
 
   /**
    * @param warn receives warnings (loose permissions fixed).
@@ -49,6 +52,10 @@ export class ConfigStore {
   }
 
   private readNow(): ConfigData {
+    const exposure = exposureOf(this.path, 'it', 'read');
+    if (exposure?.kind === 'refuse') {
+      throw new ConfigError(exposure.message, this.path, { hint: exposure.hint });
+    }
     let text: string;
     try {
       text = readRegularFile(this.path, MAX_CONFIG_BYTES).toString('utf8');
@@ -73,6 +80,11 @@ export class ConfigStore {
       throw this.readError(error);
     }
     const data = validateConfig(raw, this.path);
+    const keys = Object.values(data.profiles).some((profile) => profile.apiKey !== undefined);
+    if (exposure && keys && !this.exposureWarned) {
+      this.exposureWarned = true;
+      this.warn(`${exposure.message}, and it holds an API key: ${exposure.hint}`);
+    }
     // The keys, and any credentials a URL edited in by hand holds, whatever its shape.
     this.onKeys(
       Object.values(data.profiles).flatMap((profile) => [
@@ -118,7 +130,7 @@ export class ConfigStore {
       }
       if (previousMode !== undefined && (previousMode & 0o077) !== 0) {
         this.warn(
-          `${this.path} was readable by others (mode ${previousMode.toString(8)}); it is now 600`,
+          `${this.path} was readable by others (mode ${modeText(previousMode)}); petstore wrote it anew, readable by you alone (600)`,
         );
       }
       return data;
@@ -155,19 +167,22 @@ export class ConfigStore {
     });
   }
 
+  /**
+   * The folder, made private if petstore makes it; one that exists is never changed: written to
+   * only if no one else could change what is written (see exposureOf).
+   */
   private async ensureDirectory(): Promise<void> {
     try {
       await makeFolder(this.dir, DIR_MODE);
-      const mode = (await stat(this.dir)).mode & 0o777;
-      if ((mode & 0o077) !== 0) {
-        await chmod(this.dir, DIR_MODE);
-        this.warn(`${this.dir} was open to others (mode ${mode.toString(8)}); it is now 700`);
-      }
     } catch (error) {
       throw new ConfigError(`cannot create ${this.dir}: ${errorCode(error)}`, this.dir, {
         hint: 'Check the permissions of its parent, or point PETSTORE_CONFIG_DIR elsewhere.',
         cause: error,
       });
+    }
+    const exposure = exposureOf(this.path, 'it', 'write');
+    if (exposure?.kind === 'refuse') {
+      throw new ConfigError(exposure.message, this.path, { hint: exposure.hint });
     }
   }
 }

@@ -13,6 +13,7 @@ import type { Context } from '../../context/context.js';
 import { servesEmbeddedSandbox } from '../../context/resolve-target.js';
 import { parseServiceUrl } from '../../api/url-policy.js';
 import { maskCredentials } from '../../core/url-credentials.js';
+import { exposureOf, modeText } from '../../core/private-place.js';
 import { unfindableBecause } from '../../core/redact.js';
 import { PetstoreError } from '../../core/errors.js';
 import { ExitCode, exitCodeFor } from '../../output/report-error.js';
@@ -97,20 +98,14 @@ function nodeFinding(): Finding {
       );
 }
 
+/** The config file as every command judges it (a file others can change is refused there). */
 function modeFinding(path: string): Finding[] {
   const file = statSync(path, { throwIfNoEntry: false });
   if (!file) return [info('config file', `${path} (none yet: nothing configured)`)];
-  const folder = statSync(dirname(path));
-  const loose = (file.mode & 0o077) !== 0 || (folder.mode & 0o077) !== 0;
-  const modes = `file ${(file.mode & 0o777).toString(8)}, folder ${(folder.mode & 0o777).toString(8)}`;
-  return loose
-    ? [
-        warn(
-          'config file',
-          `${path} (${modes}): others may read it`,
-          `chmod 600 ${path}; chmod 700 ${dirname(path)}`,
-        ),
-      ]
+  const modes = `file ${modeText(file.mode)}, folder ${modeText(statSync(dirname(path)).mode)}`;
+  const exposure = exposureOf(path, 'it', 'read');
+  return exposure
+    ? [warn('config file', `${path} (${modes}): ${exposure.message}`, exposure.hint)]
     : [ok('config file', `${path} (${modes})`)];
 }
 

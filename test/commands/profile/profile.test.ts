@@ -1,5 +1,3 @@
-import { chmodSync, statSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ENV_KEY, useConfigHome } from '../../helpers/config-home.js';
 
@@ -88,17 +86,5 @@ describe('profiles', () => {
     );
     const local = await run(['profile', 'set', 'local', '--base-url', 'http://127.0.0.1:4010/v1']);
     expect(local.err).not.toContain('plain http');
-  });
-
-  it('fixes loose permissions on write, and says so', async () => {
-    await run(['profile', 'set', 'qa', '--base-url', 'https://qa.test/v1']);
-    chmodSync(cli.configFile, 0o644);
-    chmodSync(join(cli.home, 'cfg'), 0o755);
-    const result = await run(['profile', 'use', 'qa']);
-    expect(result.code).toBe(0);
-    expect(result.err).toMatch(/was open to others \(mode 755\); it is now 700/);
-    expect(result.err).toMatch(/was readable by others \(mode 644\); it is now 600/);
-    expect(statSync(cli.configFile).mode & 0o777).toBe(0o600);
-    expect(statSync(join(cli.home, 'cfg')).mode & 0o777).toBe(0o700);
   });
 });
