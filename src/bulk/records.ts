@@ -1,6 +1,12 @@
 import { hash } from 'node:crypto';
 import { isInt64 } from '../core/int64.js';
-import { JsonTooDeepError, parseJson, stringifyJson } from '../core/json.js';
+import {
+  duplicateKeys,
+  firstDuplicateKey,
+  JsonTooDeepError,
+  parseJson,
+  stringifyJson,
+} from '../core/json.js';
 import { isPetStatus, PET_STATUSES, type NewPet } from '../core/types.js';
 import { UsageError } from '../core/errors.js';
 
@@ -23,6 +29,10 @@ function recordProblem(value: unknown): string | undefined {
     return `"status" must be one of ${PET_STATUSES.join(', ')}`;
   }
   return undefined;
+}
+
+function duplicateProblem(key: string): string {
+  return `"${key}" is given twice (only one value can be sent)`;
 }
 
 function parseProblem(error: unknown): string {
@@ -54,8 +64,12 @@ export function parsePetsFile(text: string, source: string): PetRecords {
       throw new UsageError(`${source} is not valid JSON: ${reason}; nothing was sent`);
     }
     if (!Array.isArray(parsed)) throw new UsageError(`${source} must hold a JSON array of pets`);
+    // JSON.parse keeps the last of a key given twice: the record the user wrote is not the one
+    // that would be sent (the service itself refuses such a body).
+    const twice = new Map(duplicateKeys(text).map(({ key, item }) => [item, key]));
     parsed.forEach((value, index) => {
-      const problem = recordProblem(value);
+      const key = twice.get(index);
+      const problem = key === undefined ? recordProblem(value) : duplicateProblem(key);
       if (problem) problems.push(`item ${index + 1}: ${problem}`);
     });
     const items = parsed as NewPet[];
@@ -70,7 +84,9 @@ export function parsePetsFile(text: string, source: string): PetRecords {
       if (lineText.trim() !== '') {
         let problem: string | undefined;
         try {
-          problem = recordProblem(parseJson(lineText));
+          const value = parseJson(lineText);
+          const twice = firstDuplicateKey(lineText);
+          problem = twice === undefined ? recordProblem(value) : duplicateProblem(twice);
         } catch (error) {
           problem = parseProblem(error);
         }

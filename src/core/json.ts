@@ -265,9 +265,25 @@ export function stringifyJson(value: unknown, pretty = false): string {
  * undefined when none does. JSON.parse keeps the last silently. The text must be valid JSON.
  */
 export function firstDuplicateKey(text: string): string | undefined {
-  const objects: (Set<string> | undefined)[] = [];
+  return duplicateKeys(text, 1)[0]?.key;
+}
+
+/**
+ * Each object's first key given twice (up to `limit` of them), with where it is: `item`, the
+ * 0-based element of the top-level array the object is in (undefined when the text is no
+ * array). The text must be valid JSON.
+ */
+export function duplicateKeys(
+  text: string,
+  limit = Infinity,
+): { key: string; item: number | undefined }[] {
+  const found: { key: string; item: number | undefined }[] = [];
+  /** Per open object, its keys so far (undefined once one was found twice); null: an array. */
+  const objects: (Set<string> | undefined | null)[] = [];
+  const topIsArray = text.trimStart().startsWith('[');
+  let item = 0;
   let expectKey = false;
-  for (let i = 0; i < text.length; i++) {
+  for (let i = 0; i < text.length && found.length < limit; i++) {
     const char = text[i];
     if (char === '"') {
       const start = i;
@@ -275,16 +291,21 @@ export function firstDuplicateKey(text: string): string | undefined {
       const keys = objects.at(-1);
       if (expectKey && keys) {
         const key = JSON.parse(text.slice(start, i + 1)) as string;
-        if (keys.has(key)) return key;
-        keys.add(key);
-        expectKey = false;
+        if (keys.has(key)) {
+          found.push({ key, item: topIsArray ? item : undefined });
+          objects[objects.length - 1] = undefined;
+        } else keys.add(key);
       }
+      expectKey = false;
     } else if (char === '{') {
       objects.push(new Set());
       expectKey = true;
-    } else if (char === '[') objects.push(undefined);
+    } else if (char === '[') objects.push(null);
     else if (char === '}' || char === ']') objects.pop();
-    else if (char === ',') expectKey = objects.at(-1) !== undefined;
+    else if (char === ',') {
+      if (objects.length === 1 && topIsArray) item++;
+      expectKey = objects.at(-1) !== null;
+    }
   }
-  return undefined;
+  return found;
 }

@@ -1,0 +1,64 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { parsePetsFile } from '../../src/bulk/records.js';
+import { UsageError } from '../../src/core/errors.js';
+
+/** A field name as JSON may spell it: plain, or with any of its letters \u-escaped. */
+function spelled(name: string, escapes: boolean[]): string {
+  const letters = Array.from(name).map((letter, i) =>
+    escapes[i % escapes.length]
+      ? `\\u${letter.charCodeAt(0).toString(16).padStart(4, '0')}`
+      : letter,
+  );
+  return `"${letters.join('')}"`;
+}
+
+const field = fc.constantFrom('name', 'categoryId', 'status');
+const valueOf = (key: string, n: number) =>
+  key === 'name' ? `"pet ${n}"` : key === 'categoryId' ? `${n}` : '"sold"';
+
+describe('bulk records with a key given twice', () => {
+  it('are refused before anything is sent, each named, whatever the spelling or format', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 8 }),
+        fc.uniqueArray(fc.nat({ max: 7 }), { minLength: 1, maxLength: 4 }),
+        field,
+        fc.array(fc.boolean(), { minLength: 1, maxLength: 4 }),
+        fc.boolean(),
+        (count, picks, twice, escapes, ndjson) => {
+          const bad = new Set(picks.filter((pick) => pick < count));
+          fc.pre(bad.size > 0);
+          const records = Array.from({ length: count }, (_, i) => {
+            const fields = [`"name":"pet ${i}"`, `"categoryId":${i + 1}`, `"status":"pending"`];
+            if (bad.has(i)) fields.push(`${spelled(twice, escapes)}:${valueOf(twice, i + 100)}`);
+            return `{${fields.join(',')}}`;
+          });
+          const text = ndjson ? records.join('\n') : `[${records.join(',\n')}]`;
+          let error: unknown;
+          try {
+            parsePetsFile(text, 'pets.json');
+          } catch (caught) {
+            error = caught;
+          }
+          expect(error).toBeInstanceOf(UsageError);
+          const message = (error as UsageError).message;
+          for (const index of bad) {
+            expect(message).toContain(
+              `${ndjson ? 'line' : 'item'} ${index + 1}: "${twice}" is given twice`,
+            );
+          }
+          expect(message).toContain(`${bad.size} bad record`);
+          expect(message).toContain('nothing was sent');
+        },
+      ),
+    );
+  });
+
+  it('a key twice only inside a value that is not a record field is still an unknown field', () => {
+    expect(() => parsePetsFile('[{"name":"a","categoryId":1}]', 'x')).not.toThrow();
+    expect(() => parsePetsFile('{"name":"a","categoryId":1,"name":"b"}', 'x')).toThrow(
+      /line 1: "name" is given twice/,
+    );
+  });
+});
