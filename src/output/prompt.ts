@@ -1,10 +1,7 @@
 import { createInterface } from 'node:readline/promises';
 import { InterruptedError, UsageError } from '../core/errors.js';
 import type { IO } from '../core/io.js';
-
-interface RawModeStream {
-  setRawMode?: (mode: boolean) => unknown;
-}
+import { holdRaw } from '../core/terminal-mode.js';
 
 /** Asks a yes/no question on the terminal; only "y" or "yes" is yes. */
 export async function confirm(io: IO, question: string): Promise<boolean> {
@@ -25,15 +22,17 @@ export async function confirm(io: IO, question: string): Promise<boolean> {
 
 /** Reads a secret from the terminal without echoing it. */
 export function readHidden(io: IO, prompt: string): Promise<string> {
-  const stdin: NodeJS.ReadableStream & RawModeStream = io.stdin;
+  const stdin = io.stdin;
+  // Given back on every way out, a signal that ends the process included. Raw before the
+  // prompt shows: what is typed once it shows is never echoed.
+  const release = holdRaw(stdin);
   io.stderr.write(prompt);
-  stdin.setRawMode?.(true);
   stdin.setEncoding('utf8');
   stdin.resume();
   return new Promise((resolve, reject) => {
     let value = '';
     const finish = () => {
-      stdin.setRawMode?.(false);
+      release();
       stdin.pause();
       stdin.off('data', onData);
       io.stderr.write('\n');
