@@ -1,13 +1,23 @@
 import { chmod, realpath, stat } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { hostname, tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { UsageError } from '../core/errors.js';
-import { tryLock } from '../core/file-lock.js';
+import { LockFileError, tryLock, type LockOwner } from '../core/kernel-lock.js';
 import { makeFolder } from '../core/make-folder.js';
-import { FileShapeError } from '../core/read-file.js';
+
+/**
+ * The locks that keep two runs from sending one journal's records at once (each would send
+ * the records the other has not finished): one beside the journal, named after its real path
+ * (every name of it: `j`, `./j`, a symlink), and two named after the file itself (device and
+ * inode: a hard link to it is the same journal), in the user's locks folder and the machine's.
+ * All are kernel locks (see core/kernel-lock.ts): a run that ends, however it ends, holds none.
+ */
 
 /** Releases what a lock took. */
 export type Unlock = () => Promise<void>;
+
+/** The journal is locked by another run. */
+export class JournalInUseError extends UsageError {}
 
 /** The journal's own path, links resolved: every name of it (`j`, `./j`, a symlink) is one. */
 async function realJournalPath(journal: string): Promise<string> {
@@ -19,45 +29,89 @@ async function realJournalPath(journal: string): Promise<string> {
   }
 }
 
-/** The journal is locked by another run. */
-export class JournalInUseError extends UsageError {}
+function ownerText(owner: LockOwner | undefined): string {
+  if (!owner) return 'another petstore run';
+  const since = owner.since ? ` since ${owner.since}` : '';
+  const where = owner.otherNamespace ? ' in another pid namespace (a container)' : '';
+  return `another petstore run (pid ${owner.pid}${where} on ${owner.host}${since})`;
+}
 
-async function take(lockPath: string, journal: string, hint: string): Promise<Unlock> {
-  let attempt;
-  try {
-    attempt = await tryLock(lockPath);
-  } catch (error) {
-    const code =
-      error instanceof FileShapeError
-        ? error.message
-        : ((error as NodeJS.ErrnoException).code ?? String(error));
-    throw new UsageError(`cannot lock the journal ${journal}: ${code}`, { hint });
-  }
-  if (attempt.taken) return attempt.release;
-  const owner = attempt.owner
-    ? `another petstore run (pid ${attempt.owner.pid} on ${attempt.owner.host})`
-    : `another petstore run (${lockPath} names no owner petstore can read)`;
-  throw new JournalInUseError(`the journal ${journal} is in use by ${owner}`, {
-    hint: `Wait for it to end, then resume. If no such run exists, delete ${lockPath}.`,
-  });
+/** How to end a run that is stuck: where it runs, by the pid it has there. */
+function endStuck(owner: LockOwner | undefined, held: string[]): string {
+  if (!owner) return `find it with: fuser -v ${held.join(' ')}`;
+  if (owner.host !== hostname()) return `end pid ${owner.pid} on ${owner.host}`;
+  if (owner.otherNamespace) return `end pid ${owner.pid} in the container it runs in`;
+  return `kill ${owner.pid}`;
+}
+
+function inUse(journal: string, held: string[], owner: LockOwner | undefined): JournalInUseError {
+  const stuck = endStuck(owner, held);
+  return new JournalInUseError(
+    `the journal ${journal} is in use by ${ownerText(owner)}: it holds ${held.join(' and ')}`,
+    {
+      hint: `Wait for it to end, then resume. The operating system releases its locks the moment it ends, however it ends, so there is nothing to clear; if it is stuck: ${stuck}.`,
+    },
+  );
+}
+
+/** A lock to take: `shared`, in the machine's folder, is skipped when it cannot be used. */
+interface LockPlace {
+  path: string;
+  shared?: boolean;
 }
 
 /**
- * Where every run on this machine, whoever runs it and whatever its HOME or XDG_DATA_HOME,
+ * Takes every lock at `places`, or none: when any is held, those taken are released and one
+ * error names every lock held and who holds it.
+ */
+async function takeAll(journal: string, places: LockPlace[]): Promise<Unlock> {
+  const taken: Unlock[] = [];
+  const held: string[] = [];
+  let owner: LockOwner | undefined;
+  const releaseTaken = async () => {
+    for (const release of taken.splice(0).reverse()) await release();
+  };
+  try {
+    for (const { path, shared } of places) {
+      const attempt = await tryLock(path, { shared }).catch((error: unknown) => {
+        // Another user's lock file this user cannot lock: their runs still take it.
+        if (shared && error instanceof LockFileError) return undefined;
+        throw error;
+      });
+      if (attempt === undefined) continue;
+      if (attempt.taken) taken.push(attempt.release);
+      else {
+        held.push(path);
+        owner ??= attempt.owner;
+      }
+    }
+  } catch (error) {
+    await releaseTaken();
+    if (!(error instanceof LockFileError)) throw error;
+    throw new UsageError(`cannot lock the journal ${journal}: ${error.reason} (${error.path})`, {
+      hint: `Petstore locks a journal with files beside it and in its own folder: ${dirname(error.path)} must be writable.`,
+    });
+  }
+  if (held.length > 0) {
+    await releaseTaken();
+    throw inUse(journal, held, owner);
+  }
+  return releaseTaken;
+}
+
+/**
+ * Where every run on this machine, whoever runs it and whatever its HOME or XDG folders,
  * finds the same lock for a journal file: a folder anyone may add to (mode 1777, as /tmp).
  */
 export const MACHINE_LOCKS =
   process.platform === 'win32' ? join(tmpdir(), 'petstore-locks') : '/tmp/petstore-locks';
 
-/** The machine's locks folder, made open to every user; undefined if it cannot be. */
+/** The machine's locks folder; undefined if it cannot be used. */
 async function machineLocks(): Promise<string | undefined> {
   try {
-    await makeFolder(MACHINE_LOCKS, 0o1777);
-    const { mode, uid } = await stat(MACHINE_LOCKS);
-    // Made now by this user (the umask took bits away): opened to all, sticky as /tmp is.
-    if (uid === process.getuid?.() && (mode & 0o1777) !== 0o1777) {
-      await chmod(MACHINE_LOCKS, 0o1777);
-    }
+    // Made now (the umask took bits away): opened to all, sticky as /tmp is. One that was
+    // there is left as it is.
+    if (await makeFolder(MACHINE_LOCKS, 0o1777)) await chmod(MACHINE_LOCKS, 0o1777);
     return MACHINE_LOCKS;
   } catch {
     return undefined;
@@ -65,65 +119,46 @@ async function machineLocks(): Promise<string | undefined> {
 }
 
 /**
- * The lock on the journal file itself, whatever name it is reached by (a hard link too): a
- * lock named after its device and inode, in the user's data folder and in the machine's
- * (MACHINE_LOCKS), so runs with different data folders (another HOME, a CI job beside a
- * person) share it too. Taken once the file exists; beside the path lock, which also holds
- * across machines sharing the folder. A machine folder that cannot be used is skipped.
+ * The locks named after the journal file itself (device and inode): in the user's locks
+ * folder, and in the machine's, so runs with other data folders (another HOME, a CI job
+ * beside a person) reaching it by another name (a hard link) share them too.
  */
-export async function lockJournalFile(journal: string, locksFolder: string): Promise<Unlock> {
-  const { dev, ino } = await stat(journal);
-  const name = `journal-${dev}-${ino}.lock`;
-  await makeFolder(locksFolder, 0o700);
-  const own = await take(
-    join(locksFolder, name),
-    journal,
-    `Check that ${locksFolder} is writable.`,
-  );
+async function fileLocks(journal: string, locksFolder: string): Promise<LockPlace[]> {
+  const name = await fileLockName(journal, locksFolder);
   const machine = await machineLocks();
-  if (machine === undefined) return own;
-  try {
-    const shared = await take(join(machine, name), journal, `Check that ${machine} is writable.`);
-    return async () => {
-      await shared();
-      await own();
-    };
-  } catch (error) {
-    // In use by another run: refused. Not writable (another user's stale lock): skipped.
-    if (error instanceof JournalInUseError) {
-      await own();
-      throw error;
-    }
-    return own;
-  }
+  return [
+    { path: join(locksFolder, name) },
+    ...(machine === undefined ? [] : [{ path: join(machine, name), shared: true }]),
+  ];
+}
+
+async function fileLockName(journal: string, locksFolder: string): Promise<string> {
+  const { dev, ino } = await stat(journal);
+  await makeFolder(locksFolder, 0o700).catch((error: unknown) => {
+    const code = (error as NodeJS.ErrnoException).code ?? String(error);
+    throw new UsageError(`cannot make the folder of petstore's locks ${locksFolder}: ${code}`, {
+      hint: 'Check the permissions of its parent (XDG_STATE_HOME, HOME).',
+    });
+  });
+  return `journal-${dev}-${ino}.lock`;
+}
+
+/** The lock on the journal file itself, once it exists: taken by a new run after it made it. */
+export async function lockJournalFile(journal: string, locksFolder: string): Promise<Unlock> {
+  return takeAll(journal, await fileLocks(journal, locksFolder));
 }
 
 /**
- * Takes the journal's locks, so two runs never send the same journal's records at once (each
- * would send the records the other has not finished): `REALPATH.lock` beside it, and, for a
- * journal that exists, the lock on its file (lockJournalFile). A lock left by a run that was
- * killed is taken over, by exactly one of any number of runs that try at once.
+ * Takes the journal's locks: `REALPATH.lock` beside it and, for a journal that exists, the
+ * lock on its file (lockJournalFile). Refused: every lock held is named, with its owner.
  */
 export async function lockJournal(journal: string, locksFolder: string): Promise<Unlock> {
   const real = await realJournalPath(journal);
-  const beside = await take(
-    `${real}.lock`,
-    journal,
-    `Petstore locks a journal beside it: its folder (${dirname(real)}) must be writable.`,
-  );
   const exists = await stat(real).then(
     () => true,
     () => false,
   );
-  if (!exists) return beside;
-  try {
-    const file = await lockJournalFile(real, locksFolder);
-    return async () => {
-      await file();
-      await beside();
-    };
-  } catch (error) {
-    await beside();
-    throw error;
-  }
+  const places: LockPlace[] = [{ path: `${real}.lock` }];
+  if (exists) places.push(...(await fileLocks(real, locksFolder)));
+  return takeAll(journal, places);
 }

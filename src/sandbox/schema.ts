@@ -1,4 +1,5 @@
 import type { DatabaseSync } from 'node:sqlite';
+import { loadSqlite } from '../core/sqlite.js';
 
 /**
  * A pet as the interface's JSON, rendered by SQLite itself: integers keep every digit, and the
@@ -8,22 +9,6 @@ import type { DatabaseSync } from 'node:sqlite';
 const PET_JSON = `CASE WHEN status IS NULL
     THEN json_object('id', id, 'name', name, 'categoryId', category_id)
     ELSE json_object('id', id, 'name', name, 'categoryId', category_id, 'status', status) END`;
-
-/** node:sqlite without Node 22's ExperimentalWarning on the user's terminal. */
-function loadSqlite(): typeof import('node:sqlite') {
-  // The original is put back as it was, unbound, once the module is loaded.
-  // eslint-disable-next-line @typescript-eslint/unbound-method
-  const emitWarning = process.emitWarning;
-  process.emitWarning = function (warning: string | Error, ...rest: unknown[]) {
-    if (String(warning).includes('SQLite')) return;
-    Reflect.apply(emitWarning, process, [warning, ...rest]);
-  };
-  try {
-    return process.getBuiltinModule('node:sqlite');
-  } finally {
-    process.emitWarning = emitWarning;
-  }
-}
 
 const SETUP_ATTEMPTS = 40;
 

@@ -11,7 +11,7 @@ import {
   truncateSync,
   writeFileSync,
 } from 'node:fs';
-import { hostname, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BIN, freshHome } from '../helpers/run-cli.js';
@@ -127,6 +127,33 @@ describe('a stdout that fails part way through a line', () => {
   });
 });
 
+/**
+ * What a run killed with kill -9 while holding a lock leaves: the lock file, and beside it the
+ * record of its owner, naming a process that is gone.
+ */
+async function killedWhileHolding(lock: string): Promise<void> {
+  const holder = spawn(
+    process.execPath,
+    [
+      '--no-warnings',
+      '-e',
+      `const { DatabaseSync } = require('node:sqlite');
+      const db = new DatabaseSync(process.argv[1], { timeout: 0 });
+      db.exec('PRAGMA locking_mode = EXCLUSIVE; PRAGMA journal_mode = MEMORY; BEGIN EXCLUSIVE');
+      require('node:fs').writeFileSync(process.argv[1] + '.owner',
+        JSON.stringify({ pid: process.pid, host: require('node:os').hostname() }));
+      process.stdout.write('held\\n');
+      setTimeout(() => process.exit(0), 60_000);`,
+      lock,
+    ],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  await new Promise((resolve) => holder.stdout.once('data', resolve));
+  const gone = new Promise((resolve) => holder.once('exit', resolve));
+  holder.kill('SIGKILL');
+  await gone;
+}
+
 describe('resumes started together over a lock its killed owner left', () => {
   it('exactly one of them runs: failed records are created once', async () => {
     for (let trial = 0; trial < 5; trial++) {
@@ -135,9 +162,8 @@ describe('resumes started together over a lock its killed owner left', () => {
       const first = await run(['pets', 'add', '--file', file], env);
       expect(first.code, first.stderr).toBe(5);
       const journal = journalNamed(first.stderr);
-      // As kill -9 leaves it: the lock names a process that no longer exists (no pid is above
-      // the kernel's maximum, 2^22).
-      writeFileSync(`${journal}.lock`, JSON.stringify({ pid: 2 ** 22 + 1, host: hostname() }));
+      // As kill -9 leaves it: a run that held the journal's lock is killed while it holds it.
+      await killedWhileHolding(`${journal}.lock`);
       state.refusing = false;
       const resumes = await Promise.all(
         Array.from({ length: 8 }, () =>
@@ -240,8 +266,9 @@ describe('a pipe whose reader is slow', () => {
 });
 
 /** Spawns a bulk add whose stdout reader takes nothing until `read()` (a slow pipe). */
-function slowReader(args: string[], env: Record<string, string>) {
-  const child = spawn(process.execPath, [BIN, ...args], {
+function slowReader(args: string[], env: Record<string, string>, prefix: string[] = []) {
+  const command = [...prefix, process.execPath, BIN, ...args];
+  const child = spawn(command[0]!, command.slice(1), {
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -378,4 +405,56 @@ describe('a run killed while requests are in flight', () => {
     ) as { summary: { unknown: number; createdNow: number } };
     expect(summary.summary).toMatchObject({ unknown: 4, createdNow: 36 });
   });
+});
+
+/** Another pid namespace on this host, as a container with the host's network has (root). */
+const otherNamespace =
+  process.getuid?.() === 0 &&
+  spawnSync('unshare', ['-p', '-f', '--kill-child', '--mount-proc', 'true']).status === 0;
+
+describe('a resume that holds its journal', () => {
+  // Lines of some 250 bytes: far more than a pipe and its reader's buffer hold.
+  const names = Array.from({ length: 1500 }, (_, i) => `P${i}-${'z'.repeat(240)}`);
+
+  /** A journal of a finished run whose resume has every line still to print. */
+  async function journalToResume(env: Record<string, string>) {
+    const journal = join(mkdtempSync(join(tmpdir(), 'petstore-held-')), 'run.journal');
+    const first = slowReader(['pets', 'add', '--file', inputOf(names), '--journal', journal], env);
+    await untilCreated(journal, names.length);
+    first.child.kill('SIGKILL');
+    await first.end();
+    return journal;
+  }
+
+  for (const where of ['this pid namespace', 'another pid namespace'] as const) {
+    const prefix =
+      where === 'this pid namespace' ? [] : ['unshare', '-p', '-f', '--kill-child', '--mount-proc'];
+    it.runIf(where === 'this pid namespace' || otherNamespace)(
+      `keeps it from a second resume while it runs (in ${where}); the refusal names every lock and how the owner ends`,
+      async () => {
+        const { env } = await service();
+        const journal = await journalToResume(env);
+        // Held: it prints what the first run did not, to a reader that takes nothing.
+        const holder = slowReader(['pets', 'add', '--resume', journal], env, prefix);
+        await holder.started();
+        const second = await run(['pets', 'add', '--resume', journal, '--retry-unknown'], env);
+        expect(second.code, second.stderr).toBe(2);
+        const refusal = second.stderr;
+        expect(refusal).toContain(`the journal ${journal} is in use by another petstore run`);
+        expect(refusal).toContain(`${journal}.lock`);
+        expect(refusal).toMatch(/locks\/journal-\d+-\d+\.lock/);
+        expect(refusal).toMatch(/\/tmp\/petstore-locks\/journal-\d+-\d+\.lock/);
+        expect(refusal).toContain('there is nothing to clear');
+        if (where === 'another pid namespace') {
+          expect(refusal).toContain('in another pid namespace');
+          expect(refusal).toContain('in the container it runs in');
+        } else expect(refusal).toContain(`kill ${holder.child.pid}`);
+        const first = await holder.end();
+        expect(first.code, first.stderr).toBe(0);
+        // Its owner gone, the journal is free at once: nothing to clear by hand.
+        const third = await run(['pets', 'add', '--resume', journal], env);
+        expect(third.code, third.stderr).toBe(0);
+      },
+    );
+  }
 });

@@ -1,9 +1,9 @@
 import { existsSync, mkdtempSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { hostname } from 'node:os';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { readJournal } from '../../../src/bulk/journal-read.js';
+import { tryLock } from '../../../src/core/kernel-lock.js';
 import { main } from '../../../src/main.js';
 import { fakeIO } from '../../helpers/fake-io.js';
 import { freshHome } from '../../helpers/run-cli.js';
@@ -279,18 +279,19 @@ describe('a journal is resumed by one run at a time, against the service it was 
     return { env, path: journalNamed(first.err()) };
   }
 
-  it('refuses while another run holds the journal; takes over a lock its dead owner left', async () => {
+  it('refuses while another run holds the journal, and resumes once it is released', async () => {
     const { env, path } = await finishedRun(['A']);
-    expect(existsSync(`${path}.lock`)).toBe(false);
-    writeFileSync(`${path}.lock`, JSON.stringify({ pid: process.pid, host: hostname() }));
+    const held = await tryLock(`${path}.lock`);
+    if (!held.taken) throw new Error('not taken');
     const busy = fakeIO({ tty: true });
     expect(await main(['pets', 'add', '--resume', path], busy, env)).toBe(2);
     expect(busy.err()).toContain(`is in use by another petstore run (pid ${process.pid}`);
-    // No process has a pid above the kernel's maximum (2^22): the owner is gone.
-    writeFileSync(`${path}.lock`, JSON.stringify({ pid: 2 ** 22 + 1, host: hostname() }));
+    expect(busy.err()).toContain(`it holds ${path}.lock`);
+    await held.release();
+    // What the owner wrote of itself is left behind, naming a live process: it decides nothing.
+    expect(existsSync(`${path}.lock.owner`)).toBe(true);
     const io = fakeIO();
     expect(await main(['pets', 'add', '--resume', path], io, env)).toBe(0);
-    expect(existsSync(`${path}.lock`)).toBe(false);
   });
 
   it('refuses to resume against another service, sending nothing', async () => {
