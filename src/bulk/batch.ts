@@ -26,12 +26,14 @@ export function newBatchId(): string {
   return randomUUID();
 }
 
-/** The key of the first attempt to create the record at this 1-based position of the input. */
-export function recordKey(batch: string, inputName: string, record: number): string {
-  return `pets-${hash('sha256', `petstore bulk\n${batch}\n${inputName}\n${record}`).slice(0, 32)}`;
-}
-
-/** A key for another attempt at a record the service rejected: a new request, a new key. */
-export function retryKey(): string {
-  return `pets-${randomUUID()}`;
+/**
+ * The key of an attempt (1 for the first) to create the record at this 1-based position of
+ * the input. Another attempt at a record the service rejected is a new request with a new key,
+ * made from the attempt's number, never at random: two runs making the same attempt (a journal
+ * and a copy of it, each resumed) send the same key, and the service answers the second from
+ * the first.
+ */
+export function recordKey(batch: string, inputName: string, record: number, attempt = 1): string {
+  const which = attempt === 1 ? '' : `\nattempt ${attempt}`;
+  return `pets-${hash('sha256', `petstore bulk\n${batch}\n${inputName}\n${record}${which}`).slice(0, 32)}`;
 }

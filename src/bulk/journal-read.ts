@@ -11,7 +11,7 @@ import {
 } from './journal-entries.js';
 
 /** What the journal says of one record (1-based position), after every entry is applied. */
-export type RecordState =
+export type RecordState = (
   | {
       outcome: 'created';
       digest: string;
@@ -20,7 +20,11 @@ export type RecordState =
       printed: boolean;
       replayed: boolean;
     }
-  | { outcome: 'failed' | 'unknown'; digest: string; key: string; error?: ErrorSummary };
+  | { outcome: 'failed' | 'unknown'; digest: string; key: string; error?: ErrorSummary }
+) & {
+  /** Which attempt at the record its key is: 1 for the first, one more for each new key. */
+  attempt: number;
+};
 
 /** The first run's header, and the state of every record any run sent. */
 export interface JournalContents extends Omit<
@@ -62,17 +66,55 @@ function isRunHeader(entry: JournalEntry): entry is RunHeader {
 }
 
 /** A record journaled as queued and not yet as sent, with the boot it was queued in. */
-type Queued = { outcome: 'queued'; digest: string; key: string; boot: string | undefined };
+type Queued = {
+  outcome: 'queued';
+  digest: string;
+  key: string;
+  attempt: number;
+  boot: string | undefined;
+};
+
+/** The attempt a key is, after what the record was sent with before (if anything). */
+function attemptOf(key: string, known: RecordState | Queued | undefined): number {
+  if (!known) return 1;
+  return known.key === key ? known.attempt : known.attempt + 1;
+}
+
+/**
+ * Each record's state before the attempt now under way (queued or sent, no outcome yet): what
+ * it is again when that attempt is withdrawn, or was never sent. A failed record queued for a
+ * retry and then not sent is still failed, with the key it failed with.
+ */
+type BeforeAttempt = Map<number, RecordState>;
 
 /** Applies one record entry to the states; returns what is wrong with it, if anything. */
 function apply(
   states: Map<number, RecordState | Queued>,
+  before: BeforeAttempt,
   entry: RecordEntry,
   boot: string | undefined,
 ): string | undefined {
   const known = states.get(entry.record);
+  const startAttempt = () => {
+    if (known === undefined || known.outcome === 'queued') return;
+    before.set(entry.record, known);
+  };
+  const withdraw = () => {
+    const earlier = before.get(entry.record);
+    if (earlier) states.set(entry.record, earlier);
+    else states.delete(entry.record);
+    before.delete(entry.record);
+  };
   if (entry.type === 'queued') {
-    states.set(entry.record, { outcome: 'queued', digest: entry.digest, key: entry.key, boot });
+    startAttempt();
+    const attempt = attemptOf(entry.key, known);
+    states.set(entry.record, {
+      outcome: 'queued',
+      digest: entry.digest,
+      key: entry.key,
+      attempt,
+      boot,
+    });
     return undefined;
   }
   if (entry.type === 'sending') {
@@ -84,16 +126,19 @@ function apply(
     if (digest === undefined || key === undefined) {
       return `record ${entry.record} sent, never queued`;
     }
-    states.set(entry.record, { outcome: 'unknown', digest, key });
+    const attempt = entry.key === undefined ? (known?.attempt ?? 1) : attemptOf(key, known);
+    startAttempt();
+    states.set(entry.record, { outcome: 'unknown', digest, key, attempt });
     return undefined;
   }
   if (!known || known.outcome === 'queued') {
     if (entry.type === 'withdrawn' && known) {
-      states.delete(entry.record);
+      withdraw();
       return undefined;
     }
     return `an outcome for record ${entry.record}, never sent`;
   }
+  if (entry.type !== 'withdrawn' && entry.type !== 'printed') before.delete(entry.record);
   switch (entry.type) {
     case 'created':
       if (known.outcome === 'created') return `record ${entry.record} created twice`;
@@ -104,10 +149,11 @@ function apply(
         pet: entry.pet,
         printed: false,
         replayed: entry.replayed === true,
+        attempt: known.attempt,
       });
       return undefined;
     case 'withdrawn':
-      if (known.outcome === 'unknown') states.delete(entry.record);
+      if (known.outcome === 'unknown') withdraw();
       return undefined;
     case 'printed':
       if (known.outcome !== 'created') return `record ${entry.record} printed, never created`;
@@ -119,6 +165,7 @@ function apply(
         digest: known.digest,
         key: known.key,
         error: entry.error,
+        attempt: known.attempt,
       });
       return undefined;
   }
@@ -132,13 +179,19 @@ function apply(
  */
 function settleQueued(
   states: Map<number, RecordState | Queued>,
+  before: BeforeAttempt,
   boot: string | undefined,
 ): Map<number, RecordState> {
   const settled = new Map<number, RecordState>();
   for (const [record, state] of states) {
     if (state.outcome !== 'queued') settled.set(record, state);
     else if (state.boot === undefined || state.boot !== boot) {
-      settled.set(record, { outcome: 'unknown', digest: state.digest, key: state.key });
+      const { digest, key, attempt } = state;
+      settled.set(record, { outcome: 'unknown', digest, key, attempt });
+    } else {
+      // Never sent: the record is what it was before (failed, say), or was never sent at all.
+      const earlier = before.get(record);
+      if (earlier) settled.set(record, earlier);
     }
   }
   return settled;
@@ -213,6 +266,7 @@ function readJournalNow(path: string, boot: string | undefined): JournalContents
   /** The boot of the run whose lines are being read (its header's). */
   let writtenIn: string | undefined;
   const states = new Map<number, RecordState | Queued>();
+  const before: BeforeAttempt = new Map();
   /** A line that is no entry, kept until what follows it says whether a crash tore it. */
   let torn: { line: number; why: string } | undefined;
   let number = 0;
@@ -249,7 +303,7 @@ function readJournalNow(path: string, boot: string | undefined): JournalContents
       continue;
     }
     if (!header) throw notAJournal(path);
-    const problem = apply(states, entry, writtenIn);
+    const problem = apply(states, before, entry, writtenIn);
     if (problem) throw damaged(path, number, problem);
   }
   // Or when it is the last line, cut short: written with its line break, it was whole.
@@ -267,6 +321,6 @@ function readJournalNow(path: string, boot: string | undefined): JournalContents
     digest,
     digests,
     namedBatch,
-    states: settleQueued(states, boot),
+    states: settleQueued(states, before, boot),
   };
 }

@@ -37,7 +37,7 @@ export interface Plan {
 }
 
 export interface RetryChoices {
-  /** Send again records the service rejected (a new attempt, with a new key). */
+  /** Send again records the service rejected (the next attempt, with its own key). */
   retryFailed: boolean;
   /** Send again records whose outcome is unknown, each with its journaled Idempotency-Key. */
   retryUnknown: boolean;
@@ -47,10 +47,8 @@ export interface RetryChoices {
 export interface PlanInput {
   records: PetRecords;
   digests: InputDigests;
-  /** The key of the first attempt at the record at this 1-based position (its batch's). */
-  firstKey: (record: number) => string;
-  /** A key for another attempt at a rejected record. */
-  retryKey: () => string;
+  /** The key of an attempt (1: the first) at the record at this 1-based position. */
+  recordKey: (record: number, attempt?: number) => string;
   /** The batch was named (--batch-id): a run before this one may have sent its keys. */
   namedBatch: boolean;
 }
@@ -102,7 +100,7 @@ function sendList(input: PlanInput, indexes: number[], keys: Keys): SendList {
         index,
         pet: input.records.at(index),
         digest: input.digests.records[index]!,
-        key: other?.key ?? input.firstKey(index + 1),
+        key: other?.key ?? input.recordKey(index + 1),
         // A first key no run of this journal sent (it journals each key before sending it):
         // sent before only by a run of another journal with the same, named, batch.
         maybeSentBefore: other?.sentBefore ?? input.namedBatch,
@@ -138,7 +136,8 @@ export function planRun(
     } else if (state.outcome === 'failed') {
       if (retry.retryFailed) {
         indexes.push(index);
-        keys.set(index, { key: input.retryKey(), sentBefore: false });
+        // The next attempt's key: one a copy of this journal, resumed too, makes alike.
+        keys.set(index, { key: input.recordKey(index + 1, state.attempt + 1), sentBefore: false });
       } else {
         const error = state.error ?? { code: 'failed', message: 'failed earlier', status: 0 };
         earlier.failed.push({ index, error });

@@ -188,3 +188,55 @@ describe('readJournal', () => {
     expect(rebooted.states.get(2)).toMatchObject({ key: 'k2', digest: 'd2' });
   });
 });
+
+describe('each record’s attempt', () => {
+  const failedOnce = [
+    header,
+    { type: 'queued', record: 2, digest: 'd2', key: 'k2a' },
+    { type: 'sending', record: 2 },
+    { type: 'failed', record: 2, error: { code: 'bad', message: 'no', status: 400 } },
+  ];
+
+  it('is one more for each new key the record was sent with, the same for a key sent again', async () => {
+    const lines = [
+      ...failedOnce,
+      {
+        type: 'resume',
+        version: 1,
+        input: '/in/pets.ndjson',
+        records: 3,
+        target: 't',
+        at: header.at,
+        batch: 'b1',
+      },
+      { type: 'queued', record: 2, digest: 'd2', key: 'k2b' },
+      { type: 'sending', record: 2 },
+      { type: 'unknown', record: 2, error: { code: 'timeout', message: 'no answer', status: 0 } },
+      { type: 'queued', record: 2, digest: 'd2', key: 'k2b' },
+      { type: 'sending', record: 2 },
+      { type: 'failed', record: 2, error: { code: 'bad', message: 'no', status: 400 } },
+    ].map((entry) => JSON.stringify(entry));
+    const contents = await readJournal(journalFile(lines));
+    expect(contents.states.get(2)).toMatchObject({ outcome: 'failed', key: 'k2b', attempt: 2 });
+  });
+
+  it('a retry queued but never sent, or withdrawn, leaves the record as it was: failed, with its key', async () => {
+    const retry = { type: 'queued', record: 2, digest: 'd2', key: 'k2b' };
+    const boot = 'boot-1';
+    for (const tail of [
+      [retry],
+      [retry, { type: 'withdrawn', record: 2 }],
+      [retry, { type: 'sending', record: 2 }, { type: 'withdrawn', record: 2 }],
+    ]) {
+      const lines = [{ ...failedOnce[0], boot }, ...failedOnce.slice(1), ...tail].map((entry) =>
+        JSON.stringify(entry),
+      );
+      const contents = await readJournal(journalFile(lines), boot);
+      expect(contents.states.get(2), JSON.stringify(tail)).toMatchObject({
+        outcome: 'failed',
+        key: 'k2a',
+        attempt: 1,
+      });
+    }
+  });
+});

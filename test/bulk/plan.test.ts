@@ -15,8 +15,7 @@ function inputOf(pets: { name: string; categoryId: number }[], batch = 'b1'): Pl
   return {
     records,
     digests: digestInput(records),
-    firstKey: (record) => recordKey(batch, 'pets.ndjson', record),
-    retryKey: () => 'retry',
+    recordKey: (record, attempt) => recordKey(batch, 'pets.ndjson', record, attempt),
     namedBatch: false,
   };
 }
@@ -28,7 +27,8 @@ function journalOf(input: PlanInput, sent: number[]): JournalContents {
     states.set(index + 1, {
       outcome: 'unknown',
       digest: input.digests.records[index]!,
-      key: input.firstKey(index + 1),
+      key: input.recordKey(index + 1),
+      attempt: 1,
     });
   }
   return {

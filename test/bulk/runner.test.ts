@@ -171,13 +171,11 @@ function ndjson(names: string[]): string {
 function setup(names: string[], batch = 'unit-batch', namedBatch = true) {
   const records = parsePetsFile(ndjson(names), 'input');
   const digests = digestInput(records);
-  let retries = 0;
   const plan = planRun(
     {
       records,
       digests,
-      firstKey: (record) => `key-${batch}-${record}`,
-      retryKey: () => `retry-${++retries}`,
+      recordKey: (record, attempt = 1) => `key-${batch}-${record}-${attempt}`,
       namedBatch,
     },
     undefined,

@@ -1,6 +1,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import {
   closeSync,
+  copyFileSync,
   existsSync,
   linkSync,
   mkdirSync,
@@ -181,6 +182,35 @@ describe('resumes started together over a lock its killed owner left', () => {
       for (const busy of resumes.filter((resumed) => resumed.code === 2)) {
         expect(busy.stderr).toContain('is in use by another petstore run');
       }
+    }
+  });
+});
+
+describe('a copy of a journal', () => {
+  it('resumed after the original, repeats no retry: each retried record is created once', async () => {
+    for (const failures of [1, 2]) {
+      const { env, created, state } = await service();
+      const file = inputOf(['A', 'bad1', 'bad2', 'B']);
+      const first = await run(['pets', 'add', '--file', file], env);
+      expect(first.code, first.stderr).toBe(5);
+      const journal = journalNamed(first.stderr);
+      // Retries that fail too: the copy is made after the last of them.
+      for (let retry = 1; retry < failures; retry++) {
+        const failed = await run(['pets', 'add', '--resume', journal, '--retry-failed'], env);
+        expect(failed.code, failed.stderr).toBe(5);
+      }
+      const copy = `${journal}.copy`;
+      copyFileSync(journal, copy);
+      state.refusing = false;
+      const original = await run(['pets', 'add', '--resume', journal, '--retry-failed'], env);
+      expect(original.code, original.stderr).toBe(0);
+      const again = await run(['pets', 'add', '--resume', copy, '--retry-failed'], env);
+      expect(again.code, again.stderr).toBe(0);
+      expect(created.sort(), again.stderr).toEqual(['A', 'B', 'bad1', 'bad2']);
+      // The copy's run got the service's earlier answers: the same pets, said as such.
+      const pets = (output: string) => completeLines(output).map((pet) => `${pet.id} ${pet.name}`);
+      expect(pets(again.stdout).sort()).toEqual(pets(original.stdout).sort());
+      expect(again.stderr).toMatch(/"replayed":2/);
     }
   });
 });

@@ -1,5 +1,5 @@
 import { basename } from 'node:path';
-import { newBatchId, recordKey, retryKey } from '../../bulk/batch.js';
+import { newBatchId, recordKey } from '../../bulk/batch.js';
 import { readJournal, type JournalContents } from '../../bulk/journal-read.js';
 import { planRun, type Plan, type RetryChoices } from '../../bulk/plan.js';
 import { digestInput, parsePetsFile, type InputDigests } from '../../bulk/records.js';
@@ -81,8 +81,7 @@ export async function prepare(ctx: Context, options: PetsAddFileOptions): Promis
     {
       records,
       digests,
-      firstKey: (record) => recordKey(batch, inputName, record),
-      retryKey,
+      recordKey: (record, attempt) => recordKey(batch, inputName, record, attempt),
       namedBatch,
     },
     earlier,
