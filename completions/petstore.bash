@@ -27,7 +27,7 @@ _petstore_words() {
     "") words="pets message profile auth sandbox smoke api doctor completion" ;;
     "pets") words="list add get" ;;
     "pets list") words="--status --limit --all --max-items --fields" ;;
-    "pets add") words="--name --category-id --status --file --concurrency --fail-fast --idempotency-key --batch-id --dry-run --journal --resume --retry-failed --retry-unknown --print-all" ;;
+    "pets add") words="--name --category-id --status --file --concurrency --fail-fast --idempotency-key --batch-id --dry-run --journal --resume --retry-failed --retry-unknown --print-all --key-window --ignore-key-window" ;;
     "pets get") words="--fields" ;;
     "message") words="send" ;;
     "message send") words="--file --idempotency-key --dry-run" ;;

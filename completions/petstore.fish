@@ -35,6 +35,8 @@ complete -c petstore -n '__fish_seen_subcommand_from pets; and __fish_seen_subco
 complete -c petstore -n '__fish_seen_subcommand_from pets; and __fish_seen_subcommand_from add' -l retry-failed
 complete -c petstore -n '__fish_seen_subcommand_from pets; and __fish_seen_subcommand_from add' -l retry-unknown
 complete -c petstore -n '__fish_seen_subcommand_from pets; and __fish_seen_subcommand_from add' -l print-all
+complete -c petstore -n '__fish_seen_subcommand_from pets; and __fish_seen_subcommand_from add' -l key-window
+complete -c petstore -n '__fish_seen_subcommand_from pets; and __fish_seen_subcommand_from add' -l ignore-key-window
 complete -c petstore -n '__fish_seen_subcommand_from pets; and __fish_seen_subcommand_from get' -l fields
 complete -c petstore -n '__fish_seen_subcommand_from message; and not __fish_seen_subcommand_from send' -a 'send'
 complete -c petstore -n '__fish_seen_subcommand_from message; and __fish_seen_subcommand_from send' -l file

@@ -90,7 +90,7 @@ export async function runMain(
     });
     let options;
     try {
-      options = toOptions();
+      options = toOptions(env);
     } catch (error) {
       // A flag's value it cannot use: said with where to read what it takes, as for commander's.
       if (!(error instanceof UsageError) || error.hint !== undefined) throw error;

@@ -229,6 +229,8 @@ export class PetstoreClient {
     what: string,
   ): Promise<T> {
     const response = await this.send(request, unknownOutcome, options);
+    const date = response.headers.date;
+    if (date !== undefined) options.onServiceDate?.(date);
     try {
       return this.decode<T>(response, check, what, {
         401: AUTH_HINT,

@@ -74,4 +74,6 @@ export interface WriteOptions {
    * whether this call had itself sent the write before without an answer (or with a 5xx).
    */
   onReplayed?: ((info: { afterUnansweredSend: boolean }) => void) | undefined;
+  /** Given the Date header of the answer, when it has one: the service's clock. */
+  onServiceDate?: ((date: string) => void) | undefined;
 }

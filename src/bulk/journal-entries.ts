@@ -48,7 +48,17 @@ export type RecordEntry =
   | { type: 'withdrawn'; record: number }
   | { type: 'failed' | 'unknown'; record: number; error: ErrorSummary };
 
-export type JournalEntry = RunHeader | RecordEntry;
+/**
+ * The service's clock (its Date header) as one answer of the run gave it, and this machine's
+ * at that moment: how long ago the run's keys were sent, by the service's own clock.
+ */
+export interface ClockEntry {
+  type: 'clock';
+  at: string;
+  service: string;
+}
+
+export type JournalEntry = RunHeader | RecordEntry | ClockEntry;
 
 /** An entry made ready to append, so appending it later costs one system call. */
 export type EncodedEntry = Buffer;
@@ -130,5 +140,9 @@ export function checkEntry(value: unknown, records: number | undefined): Journal
     return headerProblem(value) ?? (value as unknown as RunHeader);
   }
   if (records === undefined) return 'no run header before it';
+  if (value.type === 'clock') {
+    const valid = isText(value.at) && isText(value.service);
+    return valid ? (value as unknown as ClockEntry) : 'a clock entry without its times';
+  }
   return recordProblem(value, records) ?? (value as unknown as RecordEntry);
 }

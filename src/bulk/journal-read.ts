@@ -1,30 +1,17 @@
 import { UsageError } from '../core/errors.js';
 import { parseJson } from '../core/json.js';
 import { FileShapeError, readRegularFile } from '../core/read-file.js';
-import type { Pet } from '../core/types.js';
+import { checkEntry, type JournalEntry, type RunHeader } from './journal-entries.js';
 import {
-  checkEntry,
-  type ErrorSummary,
-  type JournalEntry,
-  type RecordEntry,
-  type RunHeader,
-} from './journal-entries.js';
+  apply,
+  settleQueued,
+  type BeforeAttempt,
+  type Queued,
+  type RecordState,
+  type RunRead,
+} from './record-states.js';
 
-/** What the journal says of one record (1-based position), after every entry is applied. */
-export type RecordState = (
-  | {
-      outcome: 'created';
-      digest: string;
-      key: string;
-      pet: Pet;
-      printed: boolean;
-      replayed: boolean;
-    }
-  | { outcome: 'failed' | 'unknown'; digest: string; key: string; error?: ErrorSummary }
-) & {
-  /** Which attempt at the record its key is: 1 for the first, one more for each new key. */
-  attempt: number;
-};
+export type { KeySent, RecordState } from './record-states.js';
 
 /** The first run's header, and the state of every record any run sent. */
 export interface JournalContents extends Omit<
@@ -63,138 +50,6 @@ function damaged(path: string, line: number, why: string): UsageError {
 
 function isRunHeader(entry: JournalEntry): entry is RunHeader {
   return entry.type === 'run' || entry.type === 'resume';
-}
-
-/** A record journaled as queued and not yet as sent, with the boot it was queued in. */
-type Queued = {
-  outcome: 'queued';
-  digest: string;
-  key: string;
-  attempt: number;
-  boot: string | undefined;
-};
-
-/** The attempt a key is, after what the record was sent with before (if anything). */
-function attemptOf(key: string, known: RecordState | Queued | undefined): number {
-  if (!known) return 1;
-  return known.key === key ? known.attempt : known.attempt + 1;
-}
-
-/**
- * Each record's state before the attempt now under way (queued or sent, no outcome yet): what
- * it is again when that attempt is withdrawn, or was never sent. A failed record queued for a
- * retry and then not sent is still failed, with the key it failed with.
- */
-type BeforeAttempt = Map<number, RecordState>;
-
-/** Applies one record entry to the states; returns what is wrong with it, if anything. */
-function apply(
-  states: Map<number, RecordState | Queued>,
-  before: BeforeAttempt,
-  entry: RecordEntry,
-  boot: string | undefined,
-): string | undefined {
-  const known = states.get(entry.record);
-  const startAttempt = () => {
-    if (known === undefined || known.outcome === 'queued') return;
-    before.set(entry.record, known);
-  };
-  const withdraw = () => {
-    const earlier = before.get(entry.record);
-    if (earlier) states.set(entry.record, earlier);
-    else states.delete(entry.record);
-    before.delete(entry.record);
-  };
-  if (entry.type === 'queued') {
-    startAttempt();
-    const attempt = attemptOf(entry.key, known);
-    states.set(entry.record, {
-      outcome: 'queued',
-      digest: entry.digest,
-      key: entry.key,
-      attempt,
-      boot,
-    });
-    return undefined;
-  }
-  if (entry.type === 'sending') {
-    // Only a record that failed or is unknown is ever sent again.
-    if (known?.outcome === 'created')
-      return `record ${entry.record} sent again after it was created`;
-    const digest = entry.digest ?? known?.digest;
-    const key = entry.key ?? known?.key;
-    if (digest === undefined || key === undefined) {
-      return `record ${entry.record} sent, never queued`;
-    }
-    const attempt = entry.key === undefined ? (known?.attempt ?? 1) : attemptOf(key, known);
-    startAttempt();
-    states.set(entry.record, { outcome: 'unknown', digest, key, attempt });
-    return undefined;
-  }
-  if (!known || known.outcome === 'queued') {
-    if (entry.type === 'withdrawn' && known) {
-      withdraw();
-      return undefined;
-    }
-    return `an outcome for record ${entry.record}, never sent`;
-  }
-  if (entry.type !== 'withdrawn' && entry.type !== 'printed') before.delete(entry.record);
-  switch (entry.type) {
-    case 'created':
-      if (known.outcome === 'created') return `record ${entry.record} created twice`;
-      states.set(entry.record, {
-        outcome: 'created',
-        digest: known.digest,
-        key: known.key,
-        pet: entry.pet,
-        printed: false,
-        replayed: entry.replayed === true,
-        attempt: known.attempt,
-      });
-      return undefined;
-    case 'withdrawn':
-      if (known.outcome === 'unknown') withdraw();
-      return undefined;
-    case 'printed':
-      if (known.outcome !== 'created') return `record ${entry.record} printed, never created`;
-      known.printed = true;
-      return undefined;
-    default:
-      states.set(entry.record, {
-        outcome: entry.type,
-        digest: known.digest,
-        key: known.key,
-        error: entry.error,
-        attempt: known.attempt,
-      });
-      return undefined;
-  }
-}
-
-/**
- * What became of records queued and never journaled as sent. Within the boot they were queued
- * in, the file holds every line written before a kill, so a record with no `sending` line was
- * never sent. After a new boot (a power loss), a `sending` line not yet synced may be lost:
- * such a record may have been sent, and is unknown.
- */
-function settleQueued(
-  states: Map<number, RecordState | Queued>,
-  before: BeforeAttempt,
-  boot: string | undefined,
-): Map<number, RecordState> {
-  const settled = new Map<number, RecordState>();
-  for (const [record, state] of states) {
-    if (state.outcome !== 'queued') settled.set(record, state);
-    else if (state.boot === undefined || state.boot !== boot) {
-      const { digest, key, attempt } = state;
-      settled.set(record, { outcome: 'unknown', digest, key, attempt });
-    } else {
-      // Never sent: the record is what it was before (failed, say), or was never sent at all.
-      const earlier = before.get(record);
-      if (earlier) settled.set(record, earlier);
-    }
-  }
-  return settled;
 }
 
 function resumesAfterTornLine(line: string): boolean {
@@ -263,8 +118,10 @@ function readJournalNow(path: string, boot: string | undefined): JournalContents
     throw journalReadError(path, error);
   }
   let header: RunHeader | undefined;
-  /** The boot of the run whose lines are being read (its header's). */
-  let writtenIn: string | undefined;
+  /** The run whose lines are being read (its header's). */
+  const run: RunRead = { boot: undefined, at: 0, index: -1, keys: [] };
+  /** Per run, how far the service's clock was ahead of this machine's, where it said. */
+  const serviceAhead = new Map<number, number>();
   const states = new Map<number, RecordState | Queued>();
   const before: BeforeAttempt = new Map();
   /** A line that is no entry, kept until what follows it says whether a crash tore it. */
@@ -299,11 +156,18 @@ function readJournalNow(path: string, boot: string | undefined): JournalContents
     }
     if (isRunHeader(entry)) {
       header = nextHeader(path, number, header, entry);
-      writtenIn = entry.boot;
+      Object.assign(run, { boot: entry.boot, at: Date.parse(entry.at), index: run.index + 1 });
       continue;
     }
     if (!header) throw notAJournal(path);
-    const problem = apply(states, before, entry, writtenIn);
+    if (entry.type === 'clock') {
+      const ahead = Date.parse(entry.service) - Date.parse(entry.at);
+      if (Number.isFinite(ahead) && !serviceAhead.has(run.index)) {
+        serviceAhead.set(run.index, ahead);
+      }
+      continue;
+    }
+    const problem = apply(states, before, entry, run);
     if (problem) throw damaged(path, number, problem);
   }
   // Or when it is the last line, cut short: written with its line break, it was whole.
@@ -311,6 +175,10 @@ function readJournalNow(path: string, boot: string | undefined): JournalContents
     throw damaged(path, torn.line, torn.why);
   }
   if (!header) throw notAJournal(path);
+  for (const { keySent, run: index } of run.keys) {
+    const ahead = serviceAhead.get(index);
+    if (ahead !== undefined) keySent.byService = keySent.at + ahead;
+  }
   const { input, records, target, service, batch, digest, digests, namedBatch } = header;
   return {
     input,

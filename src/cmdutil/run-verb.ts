@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import type { Context } from '../context/context.js';
+import type { Env } from '../core/io.js';
 
 /** A verb's logic: typed options in, effects only through the context. */
 export type VerbRun<Options> = (ctx: Context, options: Options) => Promise<void>;
@@ -11,7 +12,8 @@ export type VerbRun<Options> = (ctx: Context, options: Options) => Promise<void>
  */
 export type RunVerb = <Options>(
   command: Command,
-  toOptions: () => Options,
+  /** Flags (and the environment variables that stand in for them) to typed options. */
+  toOptions: (env: Env) => Options,
   run: VerbRun<Options>,
 ) => Promise<void>;
 

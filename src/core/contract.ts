@@ -39,3 +39,16 @@ export const DEFAULT_SANDBOX_KEY = 'sandbox-key';
 export const IDEMPOTENCY_KEY_HEADER = 'idempotency-key';
 /** Set on an answer a service replays for an Idempotency-Key it has seen. */
 export const IDEMPOTENT_REPLAYED_HEADER = 'idempotent-replayed';
+
+/**
+ * How long a service keeps an Idempotency-Key and its answer (the interface does not say;
+ * Stripe keeps them 24 hours, and so does the sandbox). A key first sent longer ago than the
+ * window, less the margin (for clocks that differ and runs that take long), may have been
+ * forgotten: sending it again may create the record a second time. `--key-window` (env
+ * PETSTORE_KEY_WINDOW) sets it for a service that keeps them longer or shorter.
+ */
+export const IDEMPOTENCY_KEY_WINDOW = {
+  defaultMs: 24 * 60 * 60 * 1000,
+  marginMs: 60 * 60 * 1000,
+  maxMs: 366 * 24 * 60 * 60 * 1000,
+} as const;

@@ -1,10 +1,11 @@
+import { IDEMPOTENCY_KEY_WINDOW } from '../core/contract.js';
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 
 /** How often expired Idempotency-Keys are deleted (lookups ignore them at once). */
 const PRUNE_EVERY_MS = 1000;
 
 /** How long the sandbox remembers an Idempotency-Key: 24 hours, as Stripe does. */
-export const IDEMPOTENCY_KEY_LIFETIME_MS = 24 * 60 * 60 * 1000;
+export const IDEMPOTENCY_KEY_LIFETIME_MS = IDEMPOTENCY_KEY_WINDOW.defaultMs;
 
 /** A response kept for an Idempotency-Key: status and body text, sent again as they were. */
 export interface StoredResponse {

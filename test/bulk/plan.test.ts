@@ -29,6 +29,7 @@ function journalOf(input: PlanInput, sent: number[]): JournalContents {
       digest: input.digests.records[index]!,
       key: input.recordKey(index + 1),
       attempt: 1,
+      keySent: { at: Date.now(), byService: undefined },
     });
   }
   return {

@@ -27,6 +27,8 @@ const NEW_BULK_RUN = {
   retryFailed: false,
   retryUnknown: false,
   printAll: false,
+  batchId: undefined,
+  keyWindow: { windowMs: 24 * 3_600_000, marginMs: 3_600_000, ignore: false },
 };
 
 describe('flags become typed options', () => {

@@ -28,10 +28,10 @@ afterEach(() => {
 
 function holder(path: string, prefix: string[] = []): Promise<ChildProcess> {
   const [command, ...args] = [...prefix, process.execPath, '--no-warnings', '-e', HOLDER, path];
-  const child = spawn(command!, args, { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'inherit'] });
   children.push(child);
   return new Promise((resolve, reject) => {
-    child.stdout!.once('data', () => resolve(child));
+    child.stdout.once('data', () => resolve(child));
     child.once('exit', (code) => reject(new Error(`the holder ended (${code})`)));
   });
 }

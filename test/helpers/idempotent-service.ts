@@ -12,6 +12,8 @@ export async function startIdempotentService(
     refusesBad?: () => boolean;
     dropNames?: Set<string>;
     failNames?: Set<string>;
+    /** The service's clock (ms since the epoch), sent as each answer's Date header. */
+    clock?: () => number;
   } = {},
 ): Promise<{ server: TestServer; created: string[] }> {
   let nextId = 1;
@@ -19,6 +21,11 @@ export async function startIdempotentService(
   const created: string[] = [];
   const refusesBad = options.refusesBad ?? (() => true);
   const server = await startTestServer((req, res) => {
+    if (options.clock) res.setHeader('date', new Date(options.clock()).toUTCString());
+    if (req.method === 'GET') {
+      sendJson(res, 200, '[]');
+      return;
+    }
     const pet = JSON.parse(req.body) as { name: string };
     const key = String(req.headers['idempotency-key']);
     const replay = byKey.get(key);

@@ -1,6 +1,7 @@
 import { basename } from 'node:path';
 import { newBatchId, recordKey } from '../../bulk/batch.js';
 import { readJournal, type JournalContents } from '../../bulk/journal-read.js';
+import type { KeyWindow } from '../../bulk/key-window.js';
 import { planRun, type Plan, type RetryChoices } from '../../bulk/plan.js';
 import { digestInput, parsePetsFile, type InputDigests } from '../../bulk/records.js';
 import { readInputFile } from '../../cmdutil/read-input.js';
@@ -24,6 +25,8 @@ export interface PetsAddFileOptions extends RetryChoices {
   dryRun: boolean;
   /** --print-all: print the pets earlier runs printed too. */
   printAll: boolean;
+  /** --key-window (PETSTORE_KEY_WINDOW) and --ignore-key-window. */
+  keyWindow: KeyWindow;
 }
 
 /** What a bulk add reads and decides before it sends anything: its input, batch and plan. */

@@ -3,6 +3,7 @@ import { access, realpath } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { concludeBulk } from '../../bulk/conclude.js';
 import { lockJournal } from '../../bulk/journal-lock.js';
+import { expiredKeys, keyWindowError, resentKeys } from '../../bulk/key-window.js';
 import { journalReadError } from '../../bulk/journal-read.js';
 import type { RunHeader } from '../../bulk/journal-entries.js';
 import { JournalWriter } from '../../bulk/journal-writer.js';
@@ -91,6 +92,7 @@ async function addFromFile(
       },
     );
   }
+  await checkKeyWindow(ctx, options, prepared);
   if (options.dryRun) {
     // One line per request that would be sent, with the record it is for.
     for (let position = 0; position < plan.send.length; position++) {
@@ -147,6 +149,32 @@ async function addFromFile(
   }
 }
 
+/**
+ * Refuses, before anything is sent, a run that would send again keys the service may have
+ * forgotten (see bulk/key-window.ts); a dry run says so instead. The service's clock is asked
+ * (one GET) only when the journal holds it for such keys and this machine's finds none past.
+ */
+async function checkKeyWindow(
+  ctx: Context,
+  options: PetsAddFileOptions,
+  { plan, earlier }: Prepared,
+): Promise<void> {
+  const resent = resentKeys(plan.send, earlier);
+  if (resent.length === 0 || options.keyWindow.ignore) return;
+  const local = Date.now();
+  let expired = expiredKeys(resent, { local }, options.keyWindow);
+  if (expired.length === 0 && resent.some(({ keySent }) => keySent.byService !== undefined)) {
+    const page = await (await ctx.client()).listPetsPage({ limit: 1 });
+    const service = Date.parse(page.headers.date ?? '');
+    if (Number.isFinite(service))
+      expired = expiredKeys(resent, { local, service }, options.keyWindow);
+  }
+  if (expired.length === 0) return;
+  const error = keyWindowError(expired, options.keyWindow);
+  if (!options.dryRun) throw error;
+  ctx.warn(error.message.replace(/; nothing was sent$/, ''));
+}
+
 /** The service refused a record's Idempotency-Key: sent before with another body. */
 function isKeyRefusal(error: unknown): boolean {
   return error instanceof ApiError && /idempotency/i.test(error.code);
@@ -173,9 +201,19 @@ async function send(
   };
   // Records are created as the run goes: their pets are printed whatever --query makes of them.
   ctx.tookEffect();
+  let clockJournaled = false;
   const result = await runBulk(
     {
-      createPet: (pet, write) => client.createPet(pet, write),
+      // The service's clock, once a run: how old its keys are by the service's own reckoning.
+      createPet: (pet, write) =>
+        client.createPet(pet, {
+          ...write,
+          onServiceDate: (service) => {
+            if (clockJournaled) return;
+            clockJournaled = true;
+            run.journal.append({ type: 'clock', at: new Date().toISOString(), service });
+          },
+        }),
       journal: run.journal,
       rows: ctx.lineRows(PET_COLUMNS),
       signals: ctx.io,

@@ -6,7 +6,9 @@ import { replayedNotice, UNKNOWN_PET_OUTCOME } from '../../core/unknown-outcome.
 import { endInterrupted, finishWrite } from '../../cmdutil/finish-write.js';
 import type { RunVerb } from '../../cmdutil/run-verb.js';
 import type { Context } from '../../context/context.js';
-import { BULK_CONCURRENCY } from '../../core/contract.js';
+import type { Env } from '../../core/io.js';
+import { BULK_CONCURRENCY, IDEMPOTENCY_KEY_WINDOW } from '../../core/contract.js';
+import { durationText, parseDuration } from '../../core/duration.js';
 import { UsageError } from '../../core/errors.js';
 import { parseInt64 } from '../../core/int64.js';
 import { sanitizeLine } from '../../core/sanitize.js';
@@ -29,6 +31,8 @@ interface Flags {
   retryUnknown?: boolean;
   printAll?: boolean;
   batchId?: string;
+  keyWindow?: string;
+  ignoreKeyWindow?: boolean;
 }
 
 /** One pet from flags, or many from a file (a new run, or one resumed from its journal). */
@@ -53,6 +57,8 @@ function toNewPet(flags: Flags): NewPet {
 
 const MANY_ONLY = [
   'batchId',
+  'keyWindow',
+  'ignoreKeyWindow',
   'concurrency',
   'failFast',
   'journal',
@@ -62,7 +68,7 @@ const MANY_ONLY = [
   'printAll',
 ] as const;
 
-export function toPetsAddOptions(flags: Flags): PetsAddOptions {
+export function toPetsAddOptions(flags: Flags, env: Env = {}): PetsAddOptions {
   const dryRun = flags.dryRun === true;
   if (flags.file === undefined && flags.resume === undefined) {
     const misplaced = MANY_ONLY.filter((key) => flags[key] !== undefined && flags[key] !== false);
@@ -93,8 +99,40 @@ export function toPetsAddOptions(flags: Flags): PetsAddOptions {
     retryFailed: flags.retryFailed === true,
     retryUnknown: flags.retryUnknown === true,
     printAll: flags.printAll === true,
-    batchId: flags.batchId === undefined ? undefined : parseBatchId(flags.batchId, '--batch-id'),
+    batchId: flagOrEnv(flags.batchId, '--batch-id', env, 'PETSTORE_BATCH_ID', parseBatchId),
+    keyWindow: {
+      windowMs:
+        flagOrEnv(flags.keyWindow, '--key-window', env, 'PETSTORE_KEY_WINDOW', parseKeyWindow) ??
+        IDEMPOTENCY_KEY_WINDOW.defaultMs,
+      marginMs: IDEMPOTENCY_KEY_WINDOW.marginMs,
+      ignore: flags.ignoreKeyWindow === true,
+    },
   };
+}
+
+/** A flag's value, else its environment variable's (an empty one is unset), parsed. */
+function flagOrEnv<T>(
+  flag: string | undefined,
+  flagName: string,
+  env: Env,
+  variable: string,
+  parse: (text: string, source: string) => T,
+): T | undefined {
+  if (flag !== undefined) return parse(flag, flagName);
+  const value = env[variable];
+  return value === undefined || value === '' ? undefined : parse(value, variable);
+}
+
+/** How long the service keeps Idempotency-Keys: a duration longer than the margin. */
+function parseKeyWindow(text: string, source: string): number {
+  const ms = parseDuration(text, IDEMPOTENCY_KEY_WINDOW.maxMs);
+  if (ms === undefined || ms <= IDEMPOTENCY_KEY_WINDOW.marginMs) {
+    throw new UsageError(
+      `${source} must be a duration longer than ${durationText(IDEMPOTENCY_KEY_WINDOW.marginMs)}, such as 24h or 7d (got ${JSON.stringify(text)})`,
+      { hint: 'Give how long the service keeps an Idempotency-Key (24h for the sandbox).' },
+    );
+  }
+  return ms;
 }
 
 function toFlag(key: string): string {
@@ -103,13 +141,7 @@ function toFlag(key: string): string {
 
 export async function runPetsAdd(ctx: Context, options: PetsAddOptions): Promise<void> {
   if (!('pet' in options)) {
-    const fromEnv = ctx.env.PETSTORE_BATCH_ID;
-    const batchId =
-      options.batchId ??
-      (fromEnv === undefined || fromEnv === ''
-        ? undefined
-        : parseBatchId(fromEnv, 'PETSTORE_BATCH_ID'));
-    await runPetsAddFile(ctx, { ...options, batchId });
+    await runPetsAddFile(ctx, options);
     return;
   }
   const client = await ctx.client();
@@ -182,6 +214,14 @@ export function registerPetsAdd(pets: Command, runVerb: RunVerb): void {
       'with --file or --resume: send again, with the same key, records of unknown outcome',
     )
     .option('--print-all', 'with --resume: also print the pets earlier runs printed')
+    .option(
+      '--key-window <duration>',
+      'how long the service keeps an Idempotency-Key (env PETSTORE_KEY_WINDOW; default 24h): a resume refuses to send again keys first sent longer ago, less 1h',
+    )
+    .option(
+      '--ignore-key-window',
+      'with --retry-unknown: send again keys past the window all the same (each may be created twice)',
+    )
     .addHelpText(
       'after',
       `
@@ -206,6 +246,6 @@ input send the same keys, and a service that honours them creates nothing twice 
 does), e.g. PETSTORE_BATCH_ID="pets-$CI_PIPELINE_ID" petstore pets add --file pets.ndjson`,
     )
     .action((flags: Flags, command: Command) =>
-      runVerb(command, () => toPetsAddOptions(flags), runPetsAdd),
+      runVerb(command, (env) => toPetsAddOptions(flags, env), runPetsAdd),
     );
 }

@@ -1,3 +1,4 @@
+import { parseDuration } from '../../core/duration.js';
 import type { StopController } from '../../core/stop.js';
 
 export type Outcome = 'pass' | 'fail' | 'skip' | 'info';
@@ -90,11 +91,7 @@ export async function pause(ms: number, stop: StopController): Promise<void> {
   }
 }
 
-/** "1s", "500ms", "2m", "1.5s" -> milliseconds; undefined when it is none of these. */
-export function parseDuration(text: string): number | undefined {
-  const match = /^(\d+(?:\.\d+)?)(ms|s|m|h)$/.exec(text.trim());
-  if (!match) return undefined;
-  const unit = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[match[2] as 'ms' | 's' | 'm' | 'h'];
-  const ms = Number(match[1]) * unit;
-  return ms >= 1 && ms <= 24 * 3_600_000 ? Math.round(ms) : undefined;
+/** A smoke interval: "1s", "500ms", "2m", "1.5s", up to a day; undefined when it is none. */
+export function parseInterval(text: string): number | undefined {
+  return parseDuration(text, 24 * 3_600_000);
 }

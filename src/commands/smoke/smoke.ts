@@ -16,7 +16,7 @@ import { renderJUnit, type JUnitCase } from '../../output/junit.js';
 import type { Column } from '../../output/render.js';
 import { CheckInfo, SmokeCalls } from './calls.js';
 import {
-  parseDuration,
+  parseInterval,
   pause,
   roundLine,
   summarize,
@@ -45,7 +45,7 @@ interface Flags {
 }
 
 export function toSmokeOptions(flags: Flags): SmokeOptions {
-  const everyMs = flags.every === undefined ? undefined : parseDuration(flags.every);
+  const everyMs = flags.every === undefined ? undefined : parseInterval(flags.every);
   if (flags.every !== undefined && everyMs === undefined) {
     throw new UsageError(
       `--every must be a duration such as 500ms, 10s or 5m, got "${flags.every}"`,

@@ -17,7 +17,7 @@ describe('petstore completion', () => {
       '"") words="pets message profile auth sandbox smoke api doctor completion"',
     );
     expect(out).toContain(
-      '"pets add") words="--name --category-id --status --file --concurrency --fail-fast --idempotency-key --batch-id --dry-run --journal --resume --retry-failed --retry-unknown --print-all"',
+      '"pets add") words="--name --category-id --status --file --concurrency --fail-fast --idempotency-key --batch-id --dry-run --journal --resume --retry-failed --retry-unknown --print-all --key-window --ignore-key-window"',
     );
     expect(out).toContain('compgen -W "available pending sold"');
     expect(out).toContain('complete -F _petstore petstore');

@@ -1,0 +1,84 @@
+import { durationText } from '../core/duration.js';
+import { UsageError } from '../core/errors.js';
+import type { JournalContents, KeySent } from './journal-read.js';
+import type { SendList } from './plan.js';
+
+/**
+ * Exactly once across time: a service keeps an Idempotency-Key for a while (its window), then
+ * forgets it, and the same key sent again creates the record a second time. A run that would
+ * send again a key an earlier run sent (a record of unknown outcome, --retry-unknown) checks
+ * first how long ago that key was first sent: by this machine's clock, and by the service's
+ * where the journal and the service both say it.
+ */
+
+/** How long the service keeps keys, the margin kept from its end, and the user's override. */
+export interface KeyWindow {
+  windowMs: number;
+  marginMs: number;
+  /** --ignore-key-window: send them anyway. */
+  ignore: boolean;
+}
+
+/** A record the run would send again, and when its key was first sent. */
+export interface ResentKey {
+  record: number;
+  keySent: KeySent;
+}
+
+/** The records of `send` that go out again under a key an earlier run of the journal sent. */
+export function resentKeys(send: SendList, journal: JournalContents | undefined): ResentKey[] {
+  if (journal === undefined) return [];
+  const resent: ResentKey[] = [];
+  for (let position = 0; position < send.length; position++) {
+    const record = send.indexAt(position) + 1;
+    const state = journal.states.get(record);
+    if (state?.outcome !== 'unknown') continue;
+    if (send.record(position).key === state.key) resent.push({ record, keySent: state.keySent });
+  }
+  return resent;
+}
+
+/** How long ago the key was first sent, by each clock known; NaN where a time is unreadable. */
+function ages(keySent: KeySent, now: { local: number; service?: number | undefined }): number[] {
+  const local = now.local - keySent.at;
+  if (keySent.byService === undefined || now.service === undefined) return [local];
+  return [local, now.service - keySent.byService];
+}
+
+/** Keys past the window (less its margin) by any clock known, oldest first. */
+export function expiredKeys(
+  resent: ResentKey[],
+  now: { local: number; service?: number | undefined },
+  window: KeyWindow,
+): { record: number; ageMs: number }[] {
+  const limit = window.windowMs - window.marginMs;
+  const expired: { record: number; ageMs: number }[] = [];
+  for (const { record, keySent } of resent) {
+    const age = Math.max(...ages(keySent, now));
+    // A time that cannot be read is taken as past the window: safe, and said so.
+    if (!(age <= limit)) expired.push({ record, ageMs: age });
+  }
+  return expired.sort((a, b) => b.ageMs - a.ageMs || a.record - b.record);
+}
+
+const SHOWN = 20;
+
+/** The refusal: which records, how old their keys are, what could happen, what to do. */
+export function keyWindowError(
+  expired: { record: number; ageMs: number }[],
+  window: KeyWindow,
+): UsageError {
+  const records = expired.map((key) => key.record).sort((a, b) => a - b);
+  const shown = records.slice(0, SHOWN).join(', ') + (records.length > SHOWN ? ', …' : '');
+  const oldest = expired[0]!.ageMs;
+  const age = Number.isFinite(oldest)
+    ? `up to ${durationText(oldest)} ago`
+    : 'at a time the journal does not give';
+  const count = records.length === 1 ? '1 record' : `${records.length} records`;
+  return new UsageError(
+    `${count} of unknown outcome (record ${shown}) would be sent again with keys first sent ${age}, past the service's Idempotency-Key window (${durationText(window.windowMs)}, less ${durationText(window.marginMs)} of margin): the service may have forgotten them, and each may be created a second time; nothing was sent`,
+    {
+      hint: `See whether they were created (petstore pets list); send them anyway with --ignore-key-window, or set the window the service keeps keys with --key-window (PETSTORE_KEY_WINDOW).`,
+    },
+  );
+}
