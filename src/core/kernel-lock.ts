@@ -10,7 +10,7 @@ import {
 import { hostname } from 'node:os';
 import { parseJson, stringifyJson } from './json.js';
 import { randomHex } from './random-hex.js';
-import { loadSqlite } from './sqlite.js';
+import { loadSqlite, sqliteFailure } from './sqlite.js';
 
 /**
  * An exclusive lock the operating system holds for its owner: an fcntl lock on a lock file,
@@ -56,18 +56,8 @@ export class LockFileError extends Error {
   }
 }
 
-const SQLITE_BUSY = 5;
-const SQLITE_LOCKED = 6;
-const SQLITE_NOTADB = 26;
-
-function sqliteCode(error: unknown): number | undefined {
-  const code = (error as { errcode?: unknown }).errcode;
-  return typeof code === 'number' ? code & 0xff : undefined;
-}
-
 function lockFileError(path: string, error: unknown): LockFileError {
-  const code = sqliteCode(error);
-  if (code === SQLITE_NOTADB) {
+  if (sqliteFailure(error) === 'damaged') {
     return new LockFileError(path, 'it is not a lock file petstore made (an earlier version?)');
   }
   const message = error instanceof Error ? error.message : String(error);
@@ -156,8 +146,7 @@ function tryLockNow(path: string, shared: boolean): LockAttempt {
     db.exec('PRAGMA locking_mode = EXCLUSIVE; PRAGMA journal_mode = MEMORY; BEGIN EXCLUSIVE');
   } catch (error) {
     db.close();
-    const code = sqliteCode(error);
-    if (code === SQLITE_BUSY || code === SQLITE_LOCKED) {
+    if (sqliteFailure(error) === 'transient') {
       return { taken: false, owner: readOwner(path) };
     }
     throw lockFileError(path, error);

@@ -9,7 +9,6 @@ import {
   type StoredResponse,
 } from './idempotency-keys.js';
 import { INT64_MAX, INT64_MIN, openSandboxFile } from './schema.js';
-import { walLoss } from './wal-check.js';
 import { WriteBatcher } from './write-batch.js';
 
 export {
@@ -230,6 +229,11 @@ export class SandboxDatabase {
    * the next crash. A log deleted still holds commits already acknowledged, so they are first
    * copied into the database file (a checkpoint reads the open log; a passive one, which never
    * waits for another process's lock), then writes are refused.
+   *
+   * Only stat(2), which opens no descriptor: SQLite's locks are POSIX fcntl locks, which the
+   * kernel drops for the whole process when it closes any descriptor of the file, so opening
+   * and closing the database, its -wal or its -shm here would let another process reset the
+   * shared index under this one (SIGBUS). The log's content is SQLite's to check.
    */
   private lostFile(): DatabaseGoneError | undefined {
     const now = statSync(this.path, { throwIfNoEntry: false });
@@ -237,11 +241,7 @@ export class SandboxDatabase {
     const wal = statSync(`${this.path}-wal`, { throwIfNoEntry: false });
     if (this.wal === undefined || sameFile(wal, this.wal)) {
       this.wal = wal;
-      // The same file, but written over or cut short in place: its commits are gone already.
-      const loss = wal && walLoss(this.path);
-      return loss
-        ? new DatabaseGoneError(`${this.path}-wal`, 'write-ahead log', `was written over (${loss})`)
-        : undefined;
+      return undefined;
     }
     try {
       this.db.exec('PRAGMA wal_checkpoint(PASSIVE)');

@@ -1,5 +1,5 @@
 import type { DatabaseSync } from 'node:sqlite';
-import { loadSqlite } from '../core/sqlite.js';
+import { loadSqlite, retryTransient } from '../core/sqlite.js';
 
 /**
  * A pet as the interface's JSON, rendered by SQLite itself: integers keep every digit, and the
@@ -9,26 +9,6 @@ import { loadSqlite } from '../core/sqlite.js';
 const PET_JSON = `CASE WHEN status IS NULL
     THEN json_object('id', id, 'name', name, 'categoryId', category_id)
     ELSE json_object('id', id, 'name', name, 'categoryId', category_id, 'status', status) END`;
-
-const SETUP_ATTEMPTS = 40;
-
-/**
- * Runs a setup step again while another process holds the file: switching a new file to WAL
- * can answer "database is locked" at once, without waiting on the busy timeout.
- */
-function retryWhileLocked(step: () => void): void {
-  const pause = new Int32Array(new SharedArrayBuffer(4));
-  for (let attempt = 1; ; attempt++) {
-    try {
-      step();
-      return;
-    } catch (error) {
-      const locked = error instanceof Error && /locked|busy/i.test(error.message);
-      if (!locked || attempt >= SETUP_ATTEMPTS) throw error;
-      Atomics.wait(pause, 0, 0, 10 + Math.random() * 40);
-    }
-  }
-}
 
 export const INT64_MAX = 9223372036854775807n;
 export const INT64_MIN = -9223372036854775808n;
@@ -68,7 +48,7 @@ function upgradePetsTable(db: DatabaseSync): void {
     }
     db.exec('COMMIT');
   } catch (error) {
-    db.exec('ROLLBACK');
+    if (db.isTransaction) db.exec('ROLLBACK');
     throw error;
   }
 }
@@ -105,17 +85,27 @@ export function openSandboxFile(
   const { DatabaseSync } = loadSqlite();
   const db = new DatabaseSync(path);
   db.exec(`PRAGMA busy_timeout = ${Math.trunc(busyTimeoutMs)}`);
-  db.exec(`PRAGMA synchronous = ${durable ? 'FULL' : 'NORMAL'}`);
-  retryWhileLocked(() => {
-    if (path === ':memory:') return;
-    const { journal_mode: mode } = db.prepare('PRAGMA journal_mode').get() as {
-      journal_mode: string;
-    };
-    if (mode !== 'wal') db.exec('PRAGMA journal_mode = WAL');
-  });
-  retryWhileLocked(() => {
-    db.exec(SCHEMA);
-  });
-  retryWhileLocked(() => upgradePetsTable(db));
+  // One budget for the whole setup: each step is safe to run again, and a lock another
+  // process holds (busy, locked, a WAL index it is rebuilding: "locking protocol") passes.
+  try {
+    retryTransient(
+      () => {
+        // Reads the schema, so it can meet another process's lock too.
+        db.exec(`PRAGMA synchronous = ${durable ? 'FULL' : 'NORMAL'}`);
+        if (path !== ':memory:') {
+          const { journal_mode: mode } = db.prepare('PRAGMA journal_mode').get() as {
+            journal_mode: string;
+          };
+          if (mode !== 'wal') db.exec('PRAGMA journal_mode = WAL');
+        }
+        db.exec(SCHEMA);
+        upgradePetsTable(db);
+      },
+      Math.max(busyTimeoutMs, 2_000),
+    );
+  } catch (error) {
+    db.close();
+    throw error;
+  }
   return db;
 }

@@ -2,9 +2,10 @@ import { existsSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { dirname } from 'node:path';
 import type { AddressInfo } from 'node:net';
-import { ConfigError } from '../core/errors.js';
+import { ApiError, ConfigError } from '../core/errors.js';
 import { SandboxDatabase, type DatabaseOptions } from './database.js';
 import { Faults, type FaultSettings } from './faults.js';
+import { sqliteFailure } from '../core/sqlite.js';
 import { API_BASE_PATH, createSandboxHandler, QUICKSTART_BASE_PATH } from './service.js';
 
 /** Where the server listens: a TCP address, or a local socket (a path, or \0name on Linux). */
@@ -26,7 +27,7 @@ interface SandboxServerSettings {
   durable?: boolean | undefined;
   /** How long a write waits on another process's lock before 503 database_busy (tests). */
   busyTimeoutMs?: number | undefined;
-  /** What to suggest when the database cannot be opened. */
+  /** What to suggest when the database is damaged (SQLITE_CORRUPT, SQLITE_NOTADB). */
   databaseHint?: string | undefined;
   /** Faults to show on purpose (sandbox serve only). */
   faults?: FaultSettings | undefined;
@@ -69,16 +70,33 @@ export function openSandboxDatabase(
     const { idStart, durable, busyTimeoutMs } = options;
     return new SandboxDatabase(database, { idStart, durable, busyTimeoutMs });
   } catch (error) {
-    throw new ConfigError(
-      `cannot open the sandbox database ${database}: ${error instanceof Error ? error.message : String(error)}`,
-      database,
-      {
-        hint:
-          options.hint ??
-          `Move the file away to start with an empty sandbox: mv ${database} ${database}.bad`,
-        cause: error,
-      },
-    );
+    const reason = error instanceof Error ? error.message : String(error);
+    const failure = sqliteFailure(error);
+    if (failure === 'transient') {
+      // Another process holds the file: nothing is wrong with it, and nothing was done.
+      throw new ApiError(
+        503,
+        'database_busy',
+        `the sandbox database ${database} is in use by another process (${reason}); nothing was done`,
+        { hint: 'Run the command again in a moment.', cause: error },
+      );
+    }
+    if (failure === 'damaged') {
+      throw new ConfigError(
+        `cannot open the sandbox database ${database}: it is damaged (${reason})`,
+        database,
+        {
+          hint:
+            options.hint ??
+            `Move the file away to start with an empty sandbox: mv ${database} ${database}.bad`,
+          cause: error,
+        },
+      );
+    }
+    throw new ConfigError(`cannot open the sandbox database ${database}: ${reason}`, database, {
+      hint: 'Check that the file and its folder can be read and written, and that the disk has room.',
+      cause: error,
+    });
   }
 }
 

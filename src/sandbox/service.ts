@@ -5,6 +5,7 @@ import { stringifyJson } from '../core/json.js';
 import { authenticate, performWrite } from './caller.js';
 import { DatabaseGoneError, IdsExhaustedError, type SandboxDatabase } from './database.js';
 import type { Faults } from './faults.js';
+import { sqliteFailure } from '../core/sqlite.js';
 import {
   checked,
   HttpProblem,
@@ -59,11 +60,12 @@ function databaseGone(error: DatabaseGoneError, log: ((line: string) => void) | 
   );
 }
 
-/** SQLite could not take its lock within the busy timeout: another process holds the file. */
+/**
+ * SQLite could not take its lock within the busy timeout, or another process was changing the
+ * shared index (SQLITE_BUSY, SQLITE_LOCKED, SQLITE_PROTOCOL): another process holds the file.
+ */
 function isBusy(error: unknown): boolean {
-  const { errcode } = error as { errcode?: unknown };
-  // SQLITE_BUSY (5) and its extended codes.
-  return typeof errcode === 'number' && (errcode & 0xff) === 5;
+  return sqliteFailure(error) === 'transient';
 }
 
 function databaseBusy(log: ((line: string) => void) | undefined) {
