@@ -4,38 +4,104 @@
  * characters, terminal escape sequences, layout). The redactor searches keys in it.
  */
 
-const HIDDEN_CHARACTER = /^(?:(?![\t\n])\p{Cc}|\p{Cf}|\p{DI})$/u;
 const HEX4 = /^[0-9a-f]{4}$/i;
 
+/** Grows an Int32Array by doubling: a run map costs 4 bytes a number, whatever the text. */
+function grown(array: Int32Array<ArrayBuffer>, needed: number): Int32Array<ArrayBuffer> {
+  if (needed <= array.length) return array;
+  const bigger = new Int32Array(Math.max(needed, array.length * 2));
+  bigger.set(array);
+  return bigger;
+}
+
 /**
- * The text as a reader would take it, and where each of its characters came from. `from[i]`
- * and `to[i]` are the span of the original text that view character i stands for.
+ * The text as a reader would take it, and where each of its characters came from in the
+ * original text: `from(i)` and `to(i)` are the span view character i stands for. Kept as runs
+ * over the view it was built from (a run of characters copied as they are, or one character
+ * standing for a span: an escape), never one entry a character: a page of text with a hidden
+ * character in each row costs a few numbers a row, not a few arrays the size of the page.
  */
-export interface View {
-  text: string;
-  from: number[];
-  to: number[];
-}
+export class View {
+  /** Run r: view characters from vStart[r] stand for base characters from bStart[r]. */
+  private vStart = new Int32Array(16);
+  private bStart = new Int32Array(16);
+  /** Copied runs: bEnd[r] = -1; one character standing for base [bStart, bEnd): bEnd[r]. */
+  private bEnd = new Int32Array(16);
+  private runs = 0;
+  private readonly parts: string[] = [];
+  private length = 0;
+  private built: string | undefined;
 
-function identity(text: string): View {
-  const from = Array.from({ length: text.length }, (_, i) => i);
-  return { text, from, to: from.map((i) => i + 1) };
-}
-
-/** Builds a view from a view: each new character stands for a span of the old one's. */
-class ViewBuilder {
-  private readonly chars: string[] = [];
-  private readonly from: number[] = [];
-  private readonly to: number[] = [];
-  constructor(private readonly base: View) {}
-  /** `char` stands for base characters [start, end). */
-  push(char: string, start: number, end: number): void {
-    this.chars.push(char);
-    this.from.push(this.base.from[start]!);
-    this.to.push(this.base.to[end - 1]!);
+  /** A view of `base` (a text itself when none). */
+  constructor(
+    private readonly base: View | undefined,
+    text?: string,
+  ) {
+    if (text !== undefined) this.built = text;
   }
-  done(): View {
-    return { text: this.chars.join(''), from: this.from, to: this.to };
+
+  static of(text: string): View {
+    return new View(undefined, text);
+  }
+
+  get text(): string {
+    return (this.built ??= this.parts.join(''));
+  }
+
+  /** Base characters [start, end) as they are. */
+  copy(start: number, end: number): void {
+    if (end <= start) return;
+    const r = this.runs - 1;
+    const contiguous =
+      r >= 0 && this.bEnd[r] === -1 && this.bStart[r]! + (this.length - this.vStart[r]!) === start;
+    if (!contiguous) this.addRun(start, -1);
+    this.parts.push(this.base!.text.slice(start, end));
+    this.length += end - start;
+  }
+
+  /** `char` (one code point, one or two code units) stands for base characters [start, end). */
+  push(char: string, start: number, end: number): void {
+    this.addRun(start, end);
+    this.parts.push(char);
+    this.length += char.length;
+  }
+
+  private addRun(start: number, end: number): void {
+    const r = this.runs++;
+    this.vStart = grown(this.vStart, this.runs);
+    this.bStart = grown(this.bStart, this.runs);
+    this.bEnd = grown(this.bEnd, this.runs);
+    this.vStart[r] = this.length;
+    this.bStart[r] = start;
+    this.bEnd[r] = end;
+  }
+
+  /** The run holding view character i (binary search: runs are in order). */
+  private runOf(i: number): number {
+    let low = 0;
+    let high = this.runs - 1;
+    while (low < high) {
+      const mid = (low + high + 1) >> 1;
+      if (this.vStart[mid]! <= i) low = mid;
+      else high = mid - 1;
+    }
+    return low;
+  }
+
+  /** Where in the original text view character i starts. */
+  from(i: number): number {
+    if (this.base === undefined) return i;
+    const r = this.runOf(i);
+    const end = this.bEnd[r]!;
+    return this.base.from(end === -1 ? this.bStart[r]! + i - this.vStart[r]! : this.bStart[r]!);
+  }
+
+  /** Where in the original text view character i ends. */
+  to(i: number): number {
+    if (this.base === undefined) return i + 1;
+    const r = this.runOf(i);
+    const end = this.bEnd[r]!;
+    return this.base.to(end === -1 ? this.bStart[r]! + i - this.vStart[r]! : end - 1);
   }
 }
 
@@ -54,7 +120,7 @@ function sequenceLength(lead: number): number {
  * spells in UTF-8, each standing for the escapes of its bytes; a byte that starts no valid
  * sequence stands for itself.
  */
-function pushPercentRun(out: ViewBuilder, bytes: Buffer, at: number): void {
+function pushPercentRun(out: View, bytes: Buffer, at: number): void {
   for (let b = 0; b < bytes.length;) {
     const length = Math.min(sequenceLength(bytes[b]!), bytes.length - b);
     const decoded = bytes.subarray(b, b + length).toString('utf8');
@@ -75,30 +141,41 @@ function pushPercentRun(out: ViewBuilder, bytes: Buffer, at: number): void {
  */
 function decodeOnce(view: View): View {
   const text = view.text;
-  const out = new ViewBuilder(view);
-  for (let i = 0; i < text.length;) {
+  const out = new View(view);
+  // Only a % or a backslash starts an escape: what lies between is copied as one run.
+  const ESCAPE_START = /[%\\]/g;
+  let copied = 0;
+  for (let found = ESCAPE_START.exec(text); found; found = ESCAPE_START.exec(text)) {
+    const i = found.index;
     const char = text[i]!;
     PERCENT_RUN.lastIndex = i;
     const run = char === '%' ? PERCENT_RUN.exec(text)?.[0] : undefined;
+    let taken = 0;
     if (run) {
+      out.copy(copied, i);
       pushPercentRun(out, Buffer.from(run.replaceAll('%', ''), 'hex'), i);
-      i += run.length;
+      taken = run.length;
     } else if (char === '\\' && text[i + 1] === 'u' && HEX4.test(text.slice(i + 2, i + 6))) {
+      out.copy(copied, i);
       out.push(String.fromCharCode(parseInt(text.slice(i + 2, i + 6), 16)), i, i + 6);
-      i += 6;
+      taken = 6;
     } else if (char === '\\' && '/"\\'.includes(text[i + 1] ?? 'none')) {
+      out.copy(copied, i);
       out.push(text[i + 1]!, i, i + 2);
-      i += 2;
+      taken = 2;
     } else if (char === '\\' && (text[i + 1] ?? 'none') in SHORT_ESCAPES) {
       // JSON's \n, \t, \r, \b, \f: a line break or control inside a key, spelled short.
+      out.copy(copied, i);
       out.push(SHORT_ESCAPES[text[i + 1]!]!, i, i + 2);
-      i += 2;
-    } else {
-      out.push(char, i, i + 1);
-      i += 1;
+      taken = 2;
+    }
+    if (taken > 0) {
+      copied = i + taken;
+      ESCAPE_START.lastIndex = copied;
     }
   }
-  return out.done();
+  out.copy(copied, text.length);
+  return out;
 }
 
 /**
@@ -106,10 +183,15 @@ function decodeOnce(view: View): View {
  * plain one. A key split by them is still the key to a reader, who joins the pieces.
  */
 const LAYOUT_CLASS = '[\\t\\n\\r\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]';
-const LAYOUT = new RegExp(`^${LAYOUT_CLASS}$`, 'u');
 export const EVERY_LAYOUT = new RegExp(LAYOUT_CLASS, 'gu');
 /** Whether a text holds such a character (then a split key is looked for too). */
 export const HAS_LAYOUT = new RegExp(LAYOUT_CLASS, 'u');
+/**
+ * What neither reading shows: control characters (tab and line feed too, as layout), invisible
+ * format and default-ignorable characters, layout. One class, searched natively: the text
+ * between two of them is copied whole.
+ */
+const REMOVED = new RegExp(`[\\p{Cc}\\p{Cf}\\p{DI}${LAYOUT_CLASS.slice(1, -1)}]`, 'u');
 
 /**
  * The text as one line, in one of two readings, since a key must be found in both: as a
@@ -119,18 +201,23 @@ export const HAS_LAYOUT = new RegExp(LAYOUT_CLASS, 'u');
  */
 export function stripHidden(view: View, reading: 'terminal' | 'sanitised'): View {
   const text = view.text;
-  const out = new ViewBuilder(view);
-  for (let i = 0; i < text.length;) {
+  const out = new View(view);
+  const removed = new RegExp(REMOVED.source, 'gu');
+  const scan: EscapeScan = { unterminatedFrom: Infinity };
+  let copied = 0;
+  for (let found = removed.exec(text); found; found = removed.exec(text)) {
+    const i = found.index;
+    out.copy(copied, i);
     const code = text.charCodeAt(i);
     if (reading === 'terminal' && (code === 0x1b || (code >= 0x80 && code <= 0x9f))) {
-      i = afterEscapeSequence(text, i);
-      continue;
+      copied = afterEscapeSequence(text, i, scan);
+    } else {
+      copied = i + found[0].length;
     }
-    const whole = String.fromCodePoint(text.codePointAt(i)!);
-    if (!HIDDEN_CHARACTER.test(whole) && !LAYOUT.test(whole)) out.push(whole, i, i + whole.length);
-    i += whole.length;
+    removed.lastIndex = copied;
   }
-  return out.done();
+  out.copy(copied, text.length);
+  return out;
 }
 
 /**
@@ -151,13 +238,18 @@ export function readerForms(secret: string): Set<string> {
 
 /** The text at each level of decoding (up to six rounds), the text as given first. */
 export function decodingLevels(text: string): View[] {
-  const levels = [identity(text)];
+  const levels = [View.of(text)];
   for (let round = 0; round < 6 && /[%\\]/.test(levels.at(-1)!.text); round++) {
     const decoded = decodeOnce(levels.at(-1)!);
     if (decoded.text === levels.at(-1)!.text) break;
     levels.push(decoded);
   }
   return levels;
+}
+
+/** What a scan for a control string's end already found: no terminator from this index on. */
+interface EscapeScan {
+  unterminatedFrom: number;
 }
 
 /** Introducers of a control string (OSC, DCS, SOS, PM, APC), after ESC and as C1 codes. */
@@ -170,7 +262,7 @@ const STRING_C1 = new Set([0x9d, 0x90, 0x98, 0x9e, 0x9f]);
  * or C1) at BEL or ST (ESC \ or C1 ST), or the end of the text; ESC, intermediates and a final
  * (ESC ( B); any other C1 control alone.
  */
-function afterEscapeSequence(text: string, at: number): number {
+function afterEscapeSequence(text: string, at: number, scan: EscapeScan): number {
   const code = text.charCodeAt(at);
   const next = text[at + 1];
   const csi = code === 0x9b || (code === 0x1b && next === '[');
@@ -181,12 +273,16 @@ function afterEscapeSequence(text: string, at: number): number {
     return Math.min(text.length, i + 1);
   }
   if (controlString) {
-    for (; i < text.length; i++) {
+    // Unterminated control strings, one after another, would each scan to the end of the text:
+    // once one has, none after it is terminated either.
+    const start = i;
+    for (; i < text.length && i < scan.unterminatedFrom; i++) {
       const c = text.charCodeAt(i);
       if (c === 0x07 || c === 0x9c) return i + 1;
       if (c === 0x1b && text[i + 1] === '\\') return i + 2;
     }
     // Unterminated: only its introducer (the sanitised reading shows what follows).
+    scan.unterminatedFrom = Math.min(scan.unterminatedFrom, start);
     return code === 0x1b ? at + 2 : at + 1;
   }
   if (code !== 0x1b) return at + 1; // another C1 control: one character

@@ -136,16 +136,27 @@ export class SecretRedactor {
     // level of decoding (one more round may take a key's own backslash for an escape), as a
     // terminal shows it and as the sanitised text does.
     let masked = text.replace(this.whole!, (found) => this.maskOf(found));
+    // The readings of the text as it now is, each built once and kept while nothing is masked
+    // (most texts: both searches then read the same views).
+    let levels = decodingLevels(masked);
+    let readings = new Map<string, View>();
+    const reading = (level: number, how: 'terminal' | 'sanitised') => {
+      const key = `${level}${how}`;
+      let view = readings.get(key);
+      if (view === undefined) readings.set(key, (view = stripHidden(levels[level]!, how)));
+      return view;
+    };
     // Whole secrets everywhere first: a cut-short form masked first would split one.
     for (const search of [this.whole!, pattern]) {
-      let levels = decodingLevels(masked);
       for (let level = 0; level < levels.length; level++) {
-        for (const reading of ['terminal', 'sanitised'] as const) {
-          const view = levels[level];
-          if (view === undefined) break;
-          const next = this.maskInView(masked, stripHidden(view, reading), search);
+        for (const how of ['terminal', 'sanitised'] as const) {
+          if (levels[level] === undefined) break;
+          const next = this.maskInView(masked, reading(level, how), search);
           // Masking changes the text, and with it what decodes: its levels are read again.
-          if (next !== masked) levels = decodingLevels((masked = next));
+          if (next !== masked) {
+            levels = decodingLevels((masked = next));
+            readings = new Map();
+          }
         }
       }
     }
@@ -157,8 +168,8 @@ export class SecretRedactor {
     let result = '';
     let copied = 0;
     for (const match of view.text.matchAll(pattern)) {
-      const start = view.from[match.index]!;
-      const end = view.to[match.index + match[0].length - 1]!;
+      const start = view.from(match.index);
+      const end = view.to(match.index + match[0].length - 1);
       result += text.slice(copied, start) + maskLike(text.slice(start, end), this.maskOf(match[0]));
       copied = end;
     }

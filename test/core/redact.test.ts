@@ -18,6 +18,28 @@ describe('SecretRedactor', () => {
     );
   });
 
+  it('maps a key found in the reader view back to its place after astral characters', () => {
+    const redactor = new SecretRedactor();
+    redactor.add('some-long-test-key-1234');
+    expect(redactor.redact('😀😀 some-long-te\u200bst-key-1234 tail')).toBe('😀😀 ****1234 tail');
+  });
+
+  it('a page with a hidden character in each row, and the key in one, masks that one only', () => {
+    const redactor = new SecretRedactor();
+    redactor.add('some-long-test-key-1234');
+    for (const hidden of ['\u202e', '\u200b', '\u001b', '\\u001b', '%E2%80%8B']) {
+      const rows = Array.from(
+        { length: 20_000 },
+        (_, i) => `{"id":${i},"name":"Pet${hidden}${i}"}`,
+      );
+      rows[12_345] = `{"id":12345,"name":"some-long-${hidden}test-key-1234"}`;
+      const masked = redactor.redact(rows.join(','));
+      const expected = [...rows];
+      expected[12_345] = `{"id":12345,"name":"****1234"}`;
+      expect(masked, JSON.stringify(hidden)).toBe(expected.join(','));
+    }
+  });
+
   it('masks a key that contains another key whole', () => {
     const redactor = new SecretRedactor();
     redactor.add('sk_abcdef');

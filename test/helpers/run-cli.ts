@@ -29,6 +29,8 @@ export function runCli(
     nodeArgs?: string[];
     /** stdin is /dev/null, as for a command run from cron or CI, instead of a pipe. */
     stdinFromDevNull?: boolean;
+    /** Killed after this long (default 15 s). */
+    limitMs?: number;
   } = {},
 ): Promise<CliResult> {
   return new Promise((resolve, reject) => {
@@ -48,7 +50,7 @@ export function runCli(
     let stderr = '';
     child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
     child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+    const timer = setTimeout(() => child.kill('SIGKILL'), options.limitMs ?? 15_000);
     child.on('error', reject);
     child.on('close', (code) => {
       clearTimeout(timer);

@@ -1,0 +1,62 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/run-cli.js';
+import { startTestServer, type TestServer } from '../helpers/test-server.js';
+
+/**
+ * Memory bounded by what is printed, not by how a hostile text is spelled: one page of 100,000
+ * pets whose names each hold a character that may hide a key (a bidi override, a zero-width
+ * space, ESC) is printed within the heap a page of plain names needs.
+ */
+
+const PETS = 100_000;
+const HEAP_MB = 256;
+let server: TestServer;
+const pages = new Map<string, string>();
+
+beforeAll(async () => {
+  for (const [kind, hidden] of Object.entries({
+    rlo: '\u202e',
+    zwsp: '\u200b',
+    esc: '\u001b',
+    plain: 'é',
+  })) {
+    const pets = Array.from({ length: PETS }, (_, i) => ({
+      id: i + 1,
+      name: `Pet${hidden}${i}`,
+      categoryId: 1,
+      status: 'available',
+    }));
+    pages.set(kind, JSON.stringify(pets));
+  }
+  server = await startTestServer((request, response) => {
+    // The base URL names the page: /KIND/v1/pets.
+    const kind = request.url.split('/')[1] ?? 'plain';
+    response.writeHead(200, { 'content-type': 'application/json' });
+    response.end(pages.get(kind));
+  });
+});
+afterAll(() => server.close());
+
+describe('a page of 100,000 hostile names', () => {
+  it.each(['rlo', 'zwsp', 'esc', 'plain'])(
+    '(%s) is printed in every format within the heap a plain page needs (256 MB)',
+    async (kind) => {
+      for (const args of [
+        ['pets', 'list', '-o', 'ndjson'],
+        ['pets', 'list', '-o', 'table'],
+        ['pets', 'list', '-o', 'json'],
+        ['api', '/pets'],
+      ]) {
+        const result = await runCli(args, {
+          env: {
+            PETSTORE_BASE_URL: `${server.url}/${kind}/v1`,
+            PETSTORE_API_KEY: 'sk_hostile_page_1234',
+          },
+          nodeArgs: [`--max-old-space-size=${HEAP_MB}`],
+          limitMs: 60_000,
+        });
+        expect(result.code, `${args.join(' ')}: ${result.stderr.slice(0, 300)}`).toBe(0);
+      }
+    },
+  );
+});
