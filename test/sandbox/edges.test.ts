@@ -368,7 +368,7 @@ describe('several processes on one sandbox file', () => {
     },
   );
 
-  it('a file another process holds is waited for, then reported as in use, never as damaged', async () => {
+  it('a file another process holds is waited for, then reported as in use, never as damaged', () => {
     const file = join(mkdtempSync(join(tmpdir(), 'petstore-held-')), 'sandbox.db');
     const other = new DatabaseSync(file);
     other.exec('PRAGMA locking_mode = EXCLUSIVE; BEGIN EXCLUSIVE');
@@ -382,7 +382,7 @@ describe('several processes on one sandbox file', () => {
       }
       expect(Date.now() - started).toBeGreaterThanOrEqual(1_500);
       expect(error).toMatchObject({ status: 503, code: 'database_busy' });
-      expect(String((error as Error).message)).toContain('in use by another process');
+      expect((error as Error).message).toContain('in use by another process');
       expect((error as { hint?: string }).hint).not.toContain('mv ');
     } finally {
       other.close();
