@@ -14,6 +14,8 @@ complete -c petstore -l timeout
 complete -c petstore -l retries
 complete -c petstore -l allow-insecure-http
 complete -c petstore -l query
+complete -c petstore -l error-format
+complete -c petstore -l no-input
 complete -c petstore -l progress
 complete -c petstore -n '__fish_seen_subcommand_from pets; and not __fish_seen_subcommand_from list add get' -a 'list add get'
 complete -c petstore -n '__fish_seen_subcommand_from pets; and __fish_seen_subcommand_from list' -l status -xa 'available pending sold'

@@ -6,13 +6,12 @@ import { expandHelpCommand, helpTopicRequest, usageErrorFromCommander } from './
 import { verbPath, type RunVerb } from './cmdutil/run-verb.js';
 import { createContext, type Context, type Keyring } from './context/context.js';
 import { resolveTarget } from './context/resolve-target.js';
-import { errorOutputFormat, resolveSettings, type RawGlobalOptions } from './context/settings.js';
+import { errorsInJson, resolveSettings, type RawGlobalOptions } from './context/settings.js';
 import { InterruptedError, OutputFailedError, UsageError } from './core/errors.js';
 import { processIO, type Env, type IO } from './core/io.js';
 import { guardedIO, SecretRedactor } from './core/redact.js';
 import { withStatusLine } from './core/status-line.js';
 import { ExitCode, reportError } from './output/report-error.js';
-import { errorsAsJson } from './output/format.js';
 
 /** What tests may replace; production passes nothing. */
 export interface MainDeps {
@@ -41,7 +40,7 @@ const loadClientFactory: ClientFactory = async (target, settings) => {
  * not be written. Reported in the form the run's errors would take.
  */
 export function reportOutputFailure(failure: NodeJS.ErrnoException, io: IO, env: Env): number {
-  const json = errorsAsJson(errorOutputFormat({}, env, io));
+  const json = errorsInJson({}, env, io);
   return reportError(new OutputFailedError(failure), {
     json,
     verbose: false,
@@ -69,7 +68,7 @@ export async function runMain(
     const raw = command.optsWithGlobals<RawGlobalOptions>();
     verbose = raw.verbose === true;
     // Known before any other setting is checked, so every error takes the requested form.
-    jsonErrors = errorsAsJson(errorOutputFormat(raw, env, io));
+    jsonErrors = errorsInJson(raw, env, io);
     const settings = resolveSettings(raw, env, io);
     // Compiled before anything is sent: a bad expression is a usage error, found at once.
     const query =
@@ -126,7 +125,7 @@ export async function runMain(
         return error.exitCode === 0 ? ExitCode.ok : ExitCode.usage;
       error = usageErrorFromCommander(error, program, args);
     }
-    jsonErrors ??= errorsAsJson(errorOutputFormat(program.opts<RawGlobalOptions>(), env, io));
+    jsonErrors ??= errorsInJson(program.opts<RawGlobalOptions>(), env, io);
     if (error instanceof InterruptedError && error.immediate) {
       // Stopped at once: closing would wait for the requests still in flight.
       void ctx?.close().catch(() => undefined);

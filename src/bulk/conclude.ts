@@ -63,14 +63,33 @@ export function concludeBulk(
     };
   }
   if (ledger.allCreated) return { summary, error: undefined };
-  const skipped = [
-    about.skipped.failed ? '--retry-failed sends the failed ones again' : '',
-    about.skipped.unknown ? '--retry-unknown the unknown ones' : '',
-  ].filter(Boolean);
   const failFast = result.reason === 'fail-fast' ? ' (--fail-fast)' : '';
-  const notSent = skipped.length ? ` (not sent again: ${skipped.join(', ')})` : '';
   return {
     summary,
-    error: new BulkFailedError(`${summary}${failFast}${notSent}`, ledger.exitCode()),
+    error: new BulkFailedError(
+      `${summary}${failFast}`,
+      ledger.exitCode(),
+      completeHint(about.resumeCommand, ledger.counts()),
+    ),
   };
+}
+
+/**
+ * The one command that completes a run that did not create every record: resume, sending again
+ * the unknown ones with their keys and the failed ones as new attempts, and what that means.
+ */
+export function completeHint(
+  resumeCommand: string,
+  counts: { failed: number; unknown: number; notAttempted: number },
+): string {
+  const flags = [counts.unknown ? '--retry-unknown' : '', counts.failed ? '--retry-failed' : '']
+    .filter(Boolean)
+    .join(' ');
+  const why = [
+    counts.unknown
+      ? 'the unknown ones go again with their Idempotency-Keys, so none is created twice'
+      : '',
+    counts.failed ? 'the failed ones as new attempts, once you have fixed what was refused' : '',
+  ].filter(Boolean);
+  return `Complete the run with: ${resumeCommand}${flags ? ` ${flags}` : ''}${why.length ? ` (${why.join('; ')})` : ''}`;
 }

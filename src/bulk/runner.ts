@@ -37,8 +37,6 @@ export interface BulkPorts {
   reportRecord: (error: unknown, record: { position: number; name: string; hint?: string }) => void;
   /** A line on stderr (what a first signal does). */
   say: (line: string) => void;
-  /** Without rows, a line per pet on stderr while the table waits for the end. */
-  announceCreated?: ((pet: Pet) => void) | undefined;
   /** After each record this run sent settles (created, failed or unknown): for a progress line. */
   onSettled?: ((ledger: Ledger, run: { stopping: boolean; inFlight: number }) => void) | undefined;
   /** A second signal stops the run at once: what it became, before its error is reported. */
@@ -72,8 +70,14 @@ export interface BulkResult {
   signal: StopSignal | undefined;
   /** A failure that ended the whole run (a refused key, a journal that cannot be written). */
   fatal: Error | undefined;
-  /** The pets for the table, when there are no rows to print them as they come. */
-  forTable: Pet[];
+  /**
+   * The pets for the table (with their 1-based records), when there are no rows to print them
+   * as they come: those no earlier run printed, or all with --print-all. Printed (and
+   * journaled so) by the caller, once the run is over.
+   */
+  forTable: { pet: Pet; record: number }[];
+  /** Pets earlier runs printed, and this one did not again (no --print-all). */
+  printedEarlier: number;
 }
 
 /** How many records per worker are journaled as queued ahead of their requests. */
@@ -118,7 +122,8 @@ class BulkRun {
   private readonly ledger: Ledger;
   private readonly stop: StopController<StopReason>;
   private readonly printer: Printer | undefined;
-  private readonly forTable: Pet[] = [];
+  private readonly forTable: { pet: Pet; record: number }[] = [];
+  private printedEarlier = 0;
   private readonly inFlight = new Set<number>();
   private fatal: Error | undefined;
   /** A second signal stopped the run at once: answers still coming in are not recorded. */
@@ -150,9 +155,11 @@ class BulkRun {
 
   async run(): Promise<BulkResult> {
     try {
+      // Whatever the format, a pet an earlier run printed is not printed again unasked.
       for (const { index, pet, printed } of this.options.earlier.created) {
         this.ledger.listId(pet);
-        if (!this.printer || this.options.printAll || !printed) this.emit(pet, index + 1);
+        if (this.options.printAll || !printed) this.emit(pet, index + 1);
+        else this.printedEarlier++;
       }
       await this.untilStoppedAtOnce(this.printer?.drain());
       const { concurrency, send } = this.options;
@@ -173,6 +180,7 @@ class BulkRun {
       signal: this.stop.signal,
       fatal: this.fatal,
       forTable: this.forTable,
+      printedEarlier: this.printedEarlier,
     };
   }
 
@@ -317,10 +325,7 @@ class BulkRun {
 
   private emit(pet: Pet, record: number): void {
     if (this.printer) this.printer.print(pet, record);
-    else {
-      this.forTable.push(pet);
-      this.ports.announceCreated?.(pet);
-    }
+    else this.forTable.push({ pet, record });
   }
 
   /** The error of a second signal: the records in flight are unknown. */

@@ -26,7 +26,9 @@ export type GlobalOptionKey =
   | 'retries'
   | 'allowInsecureHttp'
   | 'query'
-  | 'progress';
+  | 'progress'
+  | 'errorFormat'
+  | 'input';
 
 export const GLOBAL_OPTIONS: readonly GlobalOption[] = [
   {
@@ -109,6 +111,21 @@ export const GLOBAL_OPTIONS: readonly GlobalOption[] = [
       'a JMESPath expression applied to what the command prints as JSON; a whole list is buffered for it, `-o ndjson` applies it to each row as it comes',
   },
   {
+    key: 'errorFormat',
+    flags: '--error-format <form>',
+    description: 'text or json: the form of errors on stderr',
+    env: 'PETSTORE_ERROR_FORMAT',
+    meaning:
+      '`text` or `json`: the form of errors and summaries on stderr; default: text when stderr is a terminal, else JSON with `-o json`/`ndjson`',
+  },
+  {
+    key: 'input',
+    flags: '--no-input',
+    description: 'never prompt for a missing value (also CI)',
+    env: 'PETSTORE_NO_INPUT',
+    meaning: 'never ask for a missing value, even at a terminal: it is a usage error (exit 2)',
+  },
+  {
     key: 'progress',
     flags: '--progress <when>',
     description: 'auto (stderr is a terminal), always or never',
@@ -122,6 +139,8 @@ export const OTHER_ENVIRONMENT = [
   'PETSTORE_API_KEY',
   'PETSTORE_CONFIG_DIR',
   'PETSTORE_BATCH_ID',
+  'PETSTORE_KEY_WINDOW',
+  'CI',
   'NO_COLOR',
   'FORCE_COLOR',
   'HTTP_PROXY',

@@ -4,7 +4,12 @@ import { UsageError } from '../core/errors.js';
 import type { Env, IO } from '../core/io.js';
 import { parseDecimal, parseWholeNumber } from '../core/parse-number.js';
 import { colorEnabled } from '../output/color.js';
-import { resolveOutputFormat, type OutputFormat } from '../output/format.js';
+import {
+  errorsAsJson,
+  parseErrorFormat,
+  resolveOutputFormat,
+  type OutputFormat,
+} from '../output/format.js';
 import { GLOBAL_OPTIONS, type GlobalOptionKey } from './global-options.js';
 
 /** Global options as commander hands them over (strings, unvalidated). */
@@ -26,6 +31,10 @@ export interface Settings {
   query: string | undefined;
   /** Whether long work draws a progress line on stderr. */
   progress: boolean;
+  /** Errors and summaries on stderr as JSON objects (errorsAsJson), else as text. */
+  errorsAsJson: boolean;
+  /** A missing value may be asked for at the terminal (see mayPrompt). */
+  prompts: boolean;
 }
 
 /** The part of a client's settings that comes from the command line. */
@@ -66,16 +75,32 @@ function outputFormat(raw: RawGlobalOptions, env: Env, io: IO): OutputFormat {
 }
 
 /**
- * The output format, for error reports even when the format given is itself invalid: then
- * JSON if --json was given or stdout is not a terminal (the default a script gets), else a
- * table, so a script reading errors as JSON still can.
+ * Whether errors go to stderr as JSON (see errorsAsJson), known even when the options given
+ * are themselves invalid: a bad --error-format counts as not given, a bad output format as
+ * JSON if --json was given or stdout is not a terminal (the default a script gets).
  */
-export function errorOutputFormat(raw: RawGlobalOptions, env: Env, io: IO): OutputFormat {
+export function errorsInJson(raw: RawGlobalOptions, env: Env, io: IO): boolean {
+  let forced;
   try {
-    return outputFormat(raw, env, io);
+    forced = parseErrorFormat(text(raw, 'errorFormat'), env.PETSTORE_ERROR_FORMAT);
   } catch {
-    return raw.json === true || !io.stdoutIsTTY ? 'json' : 'table';
+    forced = undefined;
   }
+  let output: OutputFormat;
+  try {
+    output = outputFormat(raw, env, io);
+  } catch {
+    output = raw.json === true || !io.stdoutIsTTY ? 'json' : 'table';
+  }
+  return errorsAsJson({ forced, output, stderrIsTTY: io.stderrIsTTY });
+}
+
+/** Whether a missing value may be asked for: stdin and stderr are a terminal, and no one said no. */
+function mayPrompt(raw: RawGlobalOptions, env: Env, io: IO): boolean {
+  if (raw.input === false) return false;
+  if (env.PETSTORE_NO_INPUT !== undefined && env.PETSTORE_NO_INPUT !== '') return false;
+  if (env.CI !== undefined && env.CI !== '' && env.CI !== 'false' && env.CI !== '0') return false;
+  return io.stdinIsTTY && io.stderrIsTTY;
 }
 
 /** --progress: auto draws on a terminal's stderr only (not TERM=dumb); never with --quiet. */
@@ -103,6 +128,12 @@ export function resolveSettings(raw: RawGlobalOptions, env: Env, io: IO): Settin
     quiet: raw.quiet === true,
     query: text(raw, 'query'),
     progress: progressWanted(text(raw, 'progress'), raw.quiet === true, io, env),
+    errorsAsJson: errorsAsJson({
+      forced: parseErrorFormat(text(raw, 'errorFormat'), env.PETSTORE_ERROR_FORMAT),
+      output: outputFormat(raw, env, io),
+      stderrIsTTY: io.stderrIsTTY,
+    }),
+    prompts: mayPrompt(raw, env, io),
     http: {
       timeoutSeconds:
         timeout === undefined

@@ -145,8 +145,8 @@ export class BulkFailedError extends PetstoreError {
   readonly code = 'bulk_failed';
   /** The exit code of the first failure, in input order. */
   readonly exitCode: number;
-  constructor(message: string, exitCode: number) {
-    super(message);
+  constructor(message: string, exitCode: number, hint?: string) {
+    super(message, { hint });
     this.exitCode = exitCode;
   }
 }

@@ -39,6 +39,12 @@ export const ENVIRONMENT_TABLE: ReferenceTable = {
       "the batch a bulk add's keys are made from: the same batch and input send the same keys, so a CI job run again creates nothing twice",
     ],
     [
+      '`--key-window DURATION` (`pets add --resume`)',
+      code('PETSTORE_KEY_WINDOW'),
+      'how long the service keeps an Idempotency-Key (default `24h`): a resume refuses to send again keys first sent longer ago, less 1 h',
+    ],
+    ['', code('CI'), 'set (and not `false` or `0`): as `--no-input`, never ask'],
+    [
       '(config folder)',
       code('PETSTORE_CONFIG_DIR'),
       'where `config.json` lives (default `$XDG_CONFIG_HOME/petstore`, `~/.config/petstore`)',

@@ -28,7 +28,7 @@ export const HELP_TOPICS: Record<string, HelpTopic> = {
     table: EXIT_CODES_TABLE,
     notes: [
       'Errors on stderr read "petstore: <message> (<code>, HTTP <status>)", with a "hint:" line where one helps.',
-      'With --output json or ndjson they are one JSON object instead: {"code", "message", "status"}.',
+      'stderr speaks to whoever reads it: when stderr is a terminal, errors are text whatever stdout is. When stderr is not a terminal and the output is json or ndjson, an error is one JSON object instead: {"code", "message", "status"}. --error-format text|json (PETSTORE_ERROR_FORMAT) forces either.',
     ],
   },
   output: {

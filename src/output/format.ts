@@ -10,9 +10,34 @@ export interface FormatInputs {
   stdoutIsTTY: boolean;
 }
 
-/** Errors go to stderr as JSON objects when the data is JSON; as text with tables, CSV, TSV. */
-export function errorsAsJson(format: OutputFormat): boolean {
-  return format === 'json' || format === 'ndjson';
+export const ERROR_FORMATS = ['text', 'json'] as const;
+export type ErrorFormat = (typeof ERROR_FORMATS)[number];
+
+/**
+ * The one rule for the form of what stderr says (errors, a bulk run's summary): stderr speaks
+ * to whoever reads it. Text to a person at a terminal, whatever stdout is; JSON objects to a
+ * program reading stderr while the data is JSON (CI piping both); `--error-format` (env
+ * PETSTORE_ERROR_FORMAT) forces either.
+ */
+export function errorsAsJson(choice: {
+  forced: ErrorFormat | undefined;
+  output: OutputFormat;
+  stderrIsTTY: boolean;
+}): boolean {
+  if (choice.forced !== undefined) return choice.forced === 'json';
+  return !choice.stderrIsTTY && (choice.output === 'json' || choice.output === 'ndjson');
+}
+
+/** --error-format or PETSTORE_ERROR_FORMAT, checked; undefined when neither is given. */
+export function parseErrorFormat(
+  flag: string | undefined,
+  env: string | undefined,
+): ErrorFormat | undefined {
+  const chosen = flag ?? (env === '' ? undefined : env);
+  if (chosen === undefined) return undefined;
+  if ((ERROR_FORMATS as readonly string[]).includes(chosen)) return chosen as ErrorFormat;
+  const source = flag !== undefined ? '--error-format' : 'PETSTORE_ERROR_FORMAT';
+  throw new UsageError(`${source} must be text or json, got "${chosen}"`);
 }
 
 /** Flag > PETSTORE_OUTPUT > table on a terminal, JSON otherwise. */

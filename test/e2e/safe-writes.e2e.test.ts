@@ -99,7 +99,9 @@ describe('safe writes against the sandbox with faults on (real HTTP)', () => {
     // Without --retry-unknown, the unknown ones are reported and not sent again: exit 7.
     const second = await runCli(['pets', 'add', '--resume', journal], { env });
     expect(second.code, second.stderr).toBe(7);
-    expect(second.stderr).toContain('--retry-unknown the unknown ones');
+    expect(second.stderr).toContain(
+      `Complete the run with: petstore pets add --resume ${journal} --retry-unknown`,
+    );
 
     const third = await runCli(['pets', 'add', '--resume', journal, '--retry-unknown'], { env });
     expect(third.code, third.stderr).toBe(0);

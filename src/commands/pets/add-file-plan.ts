@@ -3,7 +3,12 @@ import { newBatchId, recordKey } from '../../bulk/batch.js';
 import { readJournal, type JournalContents } from '../../bulk/journal-read.js';
 import type { KeyWindow } from '../../bulk/key-window.js';
 import { planRun, type Plan, type RetryChoices } from '../../bulk/plan.js';
-import { digestInput, parsePetsFile, type InputDigests } from '../../bulk/records.js';
+import {
+  digestInput,
+  parsePetsFile,
+  type InputDigests,
+  type PetRecords,
+} from '../../bulk/records.js';
 import { readInputFile } from '../../cmdutil/read-input.js';
 import type { Context } from '../../context/context.js';
 import { bootId } from '../../core/boot-id.js';
@@ -32,6 +37,7 @@ export interface PetsAddFileOptions extends RetryChoices {
 /** What a bulk add reads and decides before it sends anything: its input, batch and plan. */
 export interface Prepared {
   input: string;
+  records: PetRecords;
   digests: InputDigests;
   batch: string;
   namedBatch: boolean;
@@ -90,5 +96,5 @@ export async function prepare(ctx: Context, options: PetsAddFileOptions): Promis
     earlier,
     options,
   );
-  return { input, digests, batch, namedBatch, plan, earlier };
+  return { input, records, digests, batch, namedBatch, plan, earlier };
 }

@@ -16,12 +16,11 @@ import { bootId } from '../../core/boot-id.js';
 import { ApiError, UsageError } from '../../core/errors.js';
 import { stringifyJson } from '../../core/json.js';
 import { makeFolder } from '../../core/make-folder.js';
-import { snippet } from '../../core/sanitize.js';
-import { errorsAsJson } from '../../output/format.js';
-import { reportRecordError } from '../../output/report-error.js';
+import type { Pet } from '../../core/types.js';
 import { prepare, type PetsAddFileOptions, type Prepared } from './add-file-plan.js';
 
 export type { PetsAddFileOptions } from './add-file-plan.js';
+import { NotCreatedReport } from './add-report.js';
 import { PET_COLUMNS } from './columns.js';
 import { resumeCommand } from './resume-command.js';
 
@@ -175,6 +174,26 @@ async function checkKeyWindow(
   ctx.warn(error.message.replace(/; nothing was sent$/, ''));
 }
 
+/**
+ * The pets of a table (a table waits for the end of the run), then, once it left the process
+ * whole, each journaled printed: a resume prints only the rows no run printed.
+ */
+async function printTable(
+  ctx: Context,
+  rows: { pet: Pet; record: number }[],
+  journal: JournalWriter,
+): Promise<void> {
+  if (rows.length === 0) return;
+  await ctx.render(
+    rows.map((row) => row.pet),
+    PET_COLUMNS,
+  );
+  await ctx.io.stdoutFlushed();
+  if (ctx.io.stdoutClosed()) return;
+  for (const { record } of rows) journal.append({ type: 'printed', record });
+  journal.flush();
+}
+
 /** The service refused a record's Idempotency-Key: sent before with another body. */
 function isKeyRefusal(error: unknown): boolean {
   return error instanceof ApiError && /idempotency/i.test(error.code);
@@ -187,12 +206,14 @@ function keyReusedHint(batch: string): string {
 async function send(
   ctx: Context,
   options: PetsAddFileOptions,
-  { plan, batch, digests }: Prepared,
+  prepared: Prepared,
   run: { journal: JournalWriter; resume: string; target: string },
 ): Promise<void> {
+  const { plan, batch, digests } = prepared;
   const client = await ctx.client();
-  const json = errorsAsJson(ctx.settings.output);
+  const json = ctx.settings.errorsAsJson;
   const progress = ctx.progressLine();
+  const notCreated = new NotCreatedReport(ctx);
   /** The run's last stderr line before any error, in JSON output: what it became. */
   const writeJsonSummary = (counts: BulkCounts) => {
     if (!json || ctx.settings.quiet) return;
@@ -218,17 +239,8 @@ async function send(
       rows: ctx.lineRows(PET_COLUMNS),
       signals: ctx.io,
       reportRecord: (error, record) =>
-        reportRecordError(
-          error,
-          { json, write: (text) => ctx.io.stderr.write(text) },
-          {
-            ...record,
-            name: snippet(record.name, 40),
-            hint: record.hint ?? (isKeyRefusal(error) ? keyReusedHint(batch) : undefined),
-          },
-        ),
+        notCreated.record(error, record, isKeyRefusal(error) ? keyReusedHint(batch) : undefined),
       say: (line) => ctx.io.stderr.write(`${line}\n`),
-      announceCreated: (pet) => ctx.notice(`created ${pet.id.toString()} ${pet.name}`),
       onSettled: bulkProgress(progress, plan.send.length),
       // Stopped at once: the JSON summary line still comes before the error, as always.
       onAbandoned: (ledger) => {
@@ -248,7 +260,15 @@ async function send(
       resumeCommand: run.resume,
     },
   ).finally(() => progress.done());
-  if (result.forTable.length > 0) await ctx.render(result.forTable, PET_COLUMNS);
+  await printTable(ctx, result.forTable, run.journal);
+  if (result.printedEarlier > 0) {
+    const earlier =
+      result.printedEarlier === 1 ? '1 pet was' : `${result.printedEarlier} pets were`;
+    ctx.notice(
+      `${earlier} printed by earlier runs of this journal (--print-all prints them again).`,
+    );
+  }
+  notCreated.list(plan.earlier, (index) => prepared.records.at(index).name);
   const { summary, error } = concludeBulk(result, {
     target: run.target,
     resumeCommand: run.resume,

@@ -178,11 +178,13 @@ describe('pets add --file', () => {
         env,
       ),
     ).toBe(5);
+    // At a terminal: the records not created listed once at the end, then the summary and
+    // the one command that completes the run.
     expect(io.err()).toContain(
-      'petstore: record 2 (bad): bad name (invalid_name, HTTP 400)\nhint: Fix the input and try again; nothing was created.',
+      'Not created (1):\n  record 2  bad: not created: bad name (invalid_name, HTTP 400)\n',
     );
     expect(io.err()).toContain(
-      `3 records to ${server.url}/v1: created 1 now; 1 failed, 1 not attempted (--fail-fast)`,
+      `petstore: 3 records to ${server.url}/v1: created 1 now; 1 failed, 1 not attempted (--fail-fast)\nhint: Complete the run with: petstore pets add --resume `,
     );
     expect(io.out()).toMatch(/^100\s+A\s/m);
   });

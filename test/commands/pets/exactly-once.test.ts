@@ -116,8 +116,9 @@ describe('a named batch (--batch-id) makes a re-run safe', () => {
     writeFileSync(file, '{"name":"Maximilian","categoryId":1}\n');
     const io = fakeIO({ tty: true });
     expect(await main([...args, '--no-color'], io, env)).toBe(5);
-    expect(io.err()).toContain('record 1 (Maximilian)');
-    expect(io.err()).toContain('--batch-id');
+    // At a terminal: the record in the list at the end, the hint about the batch once.
+    expect(io.err()).toMatch(/^ {2}record 1 {2}Maximilian: not created: /m);
+    expect(io.err()).toMatch(/^hint: Batch b-7 sent another record at this position.*--batch-id/m);
     expect((await pets()).map((pet) => pet.name)).toEqual(['Max']);
   });
 });

@@ -86,7 +86,10 @@ describe('pets add --file keeps a journal, and --resume completes the run', () =
     expect(await main(['pets', 'add', '--resume', path], plain, env)).toBe(7);
     // A and D are on the first run's stdout already; nothing is sent again.
     expect(plain.out()).toBe('');
-    expect(plain.err()).toContain('not sent again: --retry-failed sends the failed ones again');
+    expect(plain.err()).toContain(
+      `"hint":"Complete the run with: petstore pets add --resume ${path} --retry-unknown --retry-failed`,
+    );
+    expect(plain.err()).toContain('2 pets were printed by earlier runs of this journal');
     expect(created).toEqual(['A', 'B', 'D']);
 
     const all = fakeIO();

@@ -204,7 +204,7 @@ describe('pets list, through a recording transport', () => {
 
   it.each([
     ['human', ['-o', 'table']],
-    ['JSON', ['--json']],
+    ['JSON', ['--json', '--error-format', 'json']],
   ])('strips control characters from the service error message (%s form)', async (_form, flags) => {
     const hostile = 'bad\u001b[2J\u001b]0;owned\u0007 key\u009b31m\r\nFAKE: all good';
     const transport = new FakeTransport().on(

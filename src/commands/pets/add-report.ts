@@ -1,0 +1,95 @@
+import type { EarlierOutcomes } from '../../bulk/plan.js';
+import type { Context } from '../../context/context.js';
+import { PetstoreError } from '../../core/errors.js';
+import { sanitizeLine, snippet } from '../../core/sanitize.js';
+import { errorFields, reportRecordError } from '../../output/report-error.js';
+
+/** How many records a run that ends at a terminal lists by name; the journal has them all. */
+const LISTED = 50;
+
+interface NotCreated {
+  position: number;
+  name: string;
+  what: string;
+}
+
+/** "unknown outcome: no answer (timeout)" or "rejected: name too long (invalid, HTTP 400)". */
+function whatHappened(error: unknown): string {
+  const { code, message, status } = errorFields(error);
+  const unknown = error instanceof PetstoreError && error.outcomeUnknown;
+  const detail = [code, status ? `HTTP ${status}` : ''].filter(Boolean).join(', ');
+  return `${unknown ? 'outcome unknown' : 'not created'}: ${message}${detail ? ` (${detail})` : ''}`;
+}
+
+/**
+ * What a bulk run says of the records that did not end created. To a program reading stderr
+ * (a pipe, or --error-format json), a report per record as it happens. To a person at a
+ * terminal, nothing while the progress line runs, then one list at the end (record, name,
+ * what happened), before the summary and the one hint that completes the run.
+ */
+export class NotCreatedReport {
+  private readonly gathered: NotCreated[] = [];
+  /** Hints that concern some records (not the run's own way to complete it): said once. */
+  private readonly notes = new Set<string>();
+  readonly atEnd: boolean;
+
+  constructor(private readonly ctx: Context) {
+    this.atEnd = ctx.io.stderrIsTTY && !ctx.settings.errorsAsJson;
+  }
+
+  /**
+   * A record of this run that failed or whose outcome is unknown; `note`, a hint about this
+   * record in particular (the run's own hint comes with its summary).
+   */
+  record(
+    error: unknown,
+    record: { position: number; name: string; hint?: string | undefined },
+    note?: string,
+  ): void {
+    if (!this.atEnd) {
+      reportRecordError(
+        error,
+        {
+          json: this.ctx.settings.errorsAsJson,
+          write: (text) => this.ctx.io.stderr.write(text),
+        },
+        { ...record, name: snippet(record.name, 40), hint: note ?? record.hint },
+      );
+      return;
+    }
+    this.gathered.push({ ...record, what: whatHappened(error) });
+    if (note !== undefined) this.notes.add(note);
+  }
+
+  /**
+   * At a terminal, the list: this run's, then those earlier runs left that this one did not
+   * send again. `nameOf` gives a record's name by its 0-based index.
+   */
+  list(earlier: EarlierOutcomes, nameOf: (index: number) => string): void {
+    if (!this.atEnd) return;
+    const left = [
+      ...earlier.failed.map(({ index, error }) => ({
+        position: index + 1,
+        name: nameOf(index),
+        what: `not created (an earlier run): ${error.message}`,
+      })),
+      ...earlier.unknown.map((index) => ({
+        position: index + 1,
+        name: nameOf(index),
+        what: 'outcome unknown (an earlier run)',
+      })),
+    ];
+    const all = [...this.gathered, ...left].sort((a, b) => a.position - b.position);
+    if (all.length === 0) return;
+    const width = String(all.at(-1)!.position).length;
+    const lines = all
+      .slice(0, LISTED)
+      .map(
+        ({ position, name, what }) =>
+          `  record ${String(position).padStart(width)}  ${sanitizeLine(snippet(name, 30))}: ${sanitizeLine(what)}`,
+      );
+    if (all.length > LISTED) lines.push(`  … and ${all.length - LISTED} more (all in the journal)`);
+    const notes = [...this.notes].map((note) => `hint: ${sanitizeLine(note)}\n`).join('');
+    this.ctx.io.stderr.write(`Not created (${all.length}):\n${lines.join('\n')}\n${notes}`);
+  }
+}
