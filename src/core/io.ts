@@ -54,6 +54,12 @@ export interface IO {
    * it must first (erase a progress line). Absent where there is no process to end (tests).
    */
   raise?: ((signal: StopSignal) => void) | undefined;
+  /**
+   * The terminal itself, for prompts: stdin, and stderr as the stream it is (a prompt draws
+   * with escape sequences that the guarded stderr, which strips them, would not pass). Absent
+   * where there is no terminal to draw on (tests give streams of their own).
+   */
+  readonly terminal?: { input: NodeJS.ReadableStream; output: NodeJS.WritableStream } | undefined;
 }
 
 export type StopSignal = 'SIGINT' | 'SIGTERM';
@@ -167,6 +173,9 @@ export function processIO(): IO {
     raise(signal) {
       // Every handler of ours is released by now: the signal's default ends the process.
       process.kill(process.pid, signal);
+    },
+    get terminal() {
+      return { input: process.stdin, output: process.stderr };
     },
     stdoutClosed: stdout.closed,
     stdoutError: stdout.failure,

@@ -132,7 +132,7 @@ describe('flags become typed options', () => {
       '--concurrency must be a whole number from 1 to 16',
     ],
     [['pets', 'get', '1.5'], 'PET_ID must be a whole number (int64)'],
-    [['message', 'send'], 'give the message as TEXT or with --file'],
+    [['message', 'send', 'hi', '--file', 'x'], 'give the message as TEXT or with --file, not both'],
     [['sandbox', 'serve', '--port', '70000'], '--port must be a whole number from 0 to 65535'],
     [['--timeout', '0', 'pets', 'list'], '--timeout must be a number from 0.001 to 3600'],
     [['--retries', '-1', 'pets', 'list'], '--retries must be a whole number from 0 to 10'],

@@ -66,14 +66,14 @@ describe('start-up path', () => {
     expect(result).toMatchObject({ code: 0, stdout: `${pkg.version}\n` });
   });
 
-  it.each([['--version'], ['--help'], ['pets', 'list', '--help']])(
-    '%s loads none of undici, conf, cli-table3, chalk',
+  it.each([['--version'], ['--help'], ['pets', 'list', '--help'], ['pets', 'add', '--help']])(
+    '%s loads none of undici, conf, cli-table3, chalk, the prompt library',
     async (...args) => {
       // Which bundle files hold the heavy packages, from the build's metafile.
       const meta = JSON.parse(readFileSync('dist/meta.json', 'utf8')) as {
         outputs: Record<string, { inputs: Record<string, unknown> }>;
       };
-      const heavy = /node_modules\/(undici|conf|cli-table3|chalk)\//;
+      const heavy = /node_modules\/(undici|conf|cli-table3|chalk|@inquirer\/[a-z]+)\//;
       const heavyFiles = Object.entries(meta.outputs)
         .filter(([, output]) => Object.keys(output.inputs).some((input) => heavy.test(input)))
         .map(([file]) => file.replace(/^dist\//, ''));

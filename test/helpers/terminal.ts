@@ -45,7 +45,7 @@ export class TerminalSession {
   }
 
   /** Resolves once the terminal has shown text matching the pattern (after `from`). */
-  async waitFor(pattern: RegExp | string, timeoutMs = 20_000, from = 0): Promise<string> {
+  async waitFor(pattern: RegExp | string, timeoutMs = 15_000, from = 0): Promise<string> {
     const matches = () =>
       typeof pattern === 'string'
         ? this.shown.indexOf(pattern, from) !== -1

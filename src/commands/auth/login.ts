@@ -17,6 +17,11 @@ import { selectedProfileName } from './selected-profile.js';
 
 async function readKey(ctx: Context, profile: string): Promise<string> {
   const { readFirstLine, readHidden } = await import('../../output/prompt.js');
+  if (ctx.io.stdinIsTTY && !ctx.settings.prompts) {
+    throw new UsageError('no API key was given, and petstore may not ask for one here', {
+      hint: 'Pipe it in: printf "%s\\n" "$KEY" | petstore auth login (or leave out --no-input, PETSTORE_NO_INPUT and CI at a terminal)',
+    });
+  }
   const key = ctx.io.stdinIsTTY
     ? (await readHidden(ctx.io, `API key for profile ${profile} (input hidden): `)).trim()
     : await readFirstLine(ctx.io.stdin);

@@ -20,8 +20,8 @@ const RECEIPT_COLUMNS: Column<MessageReceipt>[] = [
   { header: 'createdAt', value: (receipt) => receipt.createdAt },
 ];
 
-/** The message itself, or the file (or - for stdin) to read it from. */
-export type MessageSource = { text: string } | { file: string };
+/** The message itself, the file (or - for stdin) to read it from, or neither: to be asked. */
+export type MessageSource = { text: string } | { file: string } | { ask: true };
 
 export type MessageSendOptions = MessageSource & {
   idempotencyKey: string | undefined;
@@ -42,16 +42,30 @@ export function toMessageSendOptions(text: string | undefined, flags: Flags): Me
   };
   if (text !== undefined && flags.file === undefined) return { text, ...rest };
   if (text === undefined && flags.file !== undefined) return { file: flags.file, ...rest };
-  throw new UsageError('give the message as TEXT or with --file, not both or neither', {
+  if (text === undefined) return { ask: true, ...rest };
+  throw new UsageError('give the message as TEXT or with --file, not both', {
     hint: 'Example: petstore message send "Hello"',
   });
 }
 
+/** The message: given, read from its file, or asked for at a terminal (else refused). */
+async function messageOf(ctx: Context, source: MessageSource): Promise<string> {
+  if ('text' in source) return source.text;
+  if ('file' in source) return (await readInputFile(source.file, ctx.io)).replace(/\r?\n$/, '');
+  if (!ctx.settings.prompts) {
+    throw new UsageError('message send needs the message: TEXT or --file', {
+      hint: 'Example: petstore message send "Hello" (at a terminal, petstore asks for it)',
+    });
+  }
+  const { askText } = await import('../../output/ask.js');
+  return askText(ctx.io, {
+    message: 'Message',
+    check: (answer) => (answer.trim() === '' ? 'the message is empty' : undefined),
+  });
+}
+
 export async function runMessageSend(ctx: Context, options: MessageSendOptions): Promise<void> {
-  const message =
-    'text' in options
-      ? options.text
-      : (await readInputFile(options.file, ctx.io)).replace(/\r?\n$/, '');
+  const message = await messageOf(ctx, options);
   if (message.trim() === '') throw new UsageError('the message is empty');
   const client = await ctx.client();
   // Chosen here, not by the client, so an interrupted run can name it.

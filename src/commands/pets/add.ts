@@ -12,7 +12,7 @@ import { durationText, parseDuration } from '../../core/duration.js';
 import { UsageError } from '../../core/errors.js';
 import { parseInt64 } from '../../core/int64.js';
 import { sanitizeLine } from '../../core/sanitize.js';
-import type { NewPet } from '../../core/types.js';
+import { PET_STATUSES, type NewPet } from '../../core/types.js';
 import { runPetsAddFile, type PetsAddFileOptions } from './add-file.js';
 import { PET_COLUMNS } from './columns.js';
 
@@ -37,22 +37,71 @@ interface Flags {
 
 /** One pet from flags, or many from a file (a new run, or one resumed from its journal). */
 export type PetsAddOptions =
-  { pet: NewPet; idempotencyKey: string | undefined; dryRun: boolean } | PetsAddFileOptions;
+  { pet: PetDraft; idempotencyKey: string | undefined; dryRun: boolean } | PetsAddFileOptions;
 
-function toNewPet(flags: Flags): NewPet {
-  if (flags.name === undefined || flags.categoryId === undefined) {
-    throw new UsageError('pets add needs --name and --category-id', {
-      hint: 'Example: petstore pets add --name Rex --category-id 1',
-    });
+/** What the flags gave of one pet, each value checked; what is missing is asked for, or refused. */
+export type PetDraft = Partial<NewPet>;
+
+function toPetDraft(flags: Flags): PetDraft {
+  if (flags.name?.trim() === '') throw new UsageError('--name must not be empty');
+  const pet: PetDraft = {};
+  if (flags.name !== undefined) pet.name = flags.name;
+  if (flags.categoryId !== undefined) {
+    pet.categoryId = parseInt64(flags.categoryId, '--category-id');
   }
-  if (flags.name.trim() === '') throw new UsageError('--name must not be empty');
-  const pet: NewPet = {
-    name: flags.name,
-    categoryId: parseInt64(flags.categoryId, '--category-id'),
-  };
   const status = parseStatus(flags.status);
   if (status !== undefined) pet.status = status;
   return pet;
+}
+
+/**
+ * The pet the flags describe; where they leave out its name or category, those are asked for
+ * at a terminal (and then its status, from the interface's values or none), else refused.
+ */
+async function completePet(ctx: Context, draft: PetDraft): Promise<NewPet> {
+  const { name, categoryId } = draft;
+  if (name !== undefined && categoryId !== undefined) return { ...draft, name, categoryId };
+  if (!ctx.settings.prompts) {
+    throw new UsageError('pets add needs --name and --category-id', {
+      hint: 'Example: petstore pets add --name Rex --category-id 1 (at a terminal, petstore asks for what is missing)',
+    });
+  }
+  const { askChoice, askText } = await import('../../output/ask.js');
+  const pet: NewPet = {
+    name:
+      name ??
+      (await askText(ctx.io, {
+        message: 'Name',
+        check: (answer) => (answer.trim() === '' ? 'a name is needed' : undefined),
+      })),
+    categoryId:
+      categoryId ??
+      parseInt64(
+        await askText(ctx.io, { message: 'Category id', check: int64Problem }),
+        'the category id',
+      ),
+  };
+  const status =
+    draft.status ??
+    (await askChoice(ctx.io, {
+      message: 'Status',
+      choices: [
+        { name: '(none)', value: undefined },
+        ...PET_STATUSES.map((value) => ({ name: value, value })),
+      ],
+    }));
+  if (status !== undefined) pet.status = status;
+  return pet;
+}
+
+/** What is wrong with a category id as typed, if anything (the interface's int64). */
+function int64Problem(answer: string): string | undefined {
+  try {
+    parseInt64(answer, 'the category id');
+    return undefined;
+  } catch {
+    return 'a whole number (int64)';
+  }
 }
 
 const MANY_ONLY = [
@@ -78,7 +127,7 @@ export function toPetsAddOptions(flags: Flags, env: Env = {}): PetsAddOptions {
       );
     }
     return {
-      pet: toNewPet(flags),
+      pet: toPetDraft(flags),
       idempotencyKey: parseIdempotencyKey(flags.idempotencyKey),
       dryRun,
     };
@@ -144,6 +193,7 @@ export async function runPetsAdd(ctx: Context, options: PetsAddOptions): Promise
     await runPetsAddFile(ctx, options);
     return;
   }
+  const pet = await completePet(ctx, options.pet);
   const client = await ctx.client();
   // Chosen here, not by the client, so an interrupted run can name it.
   const idempotencyKey = options.idempotencyKey ?? randomUUID();
@@ -152,12 +202,12 @@ export async function runPetsAdd(ctx: Context, options: PetsAddOptions): Promise
     onReplayed: () => ctx.notice(replayedNotice('pet')),
   };
   if (options.dryRun) {
-    ctx.printRequest(client.previewCreatePet(options.pet, write));
+    ctx.printRequest(client.previewCreatePet(pet, write));
     return;
   }
   const { result: created, interrupted } = await finishWrite(
     ctx,
-    () => client.createPet(options.pet, write),
+    () => client.createPet(pet, write),
     UNKNOWN_PET_OUTCOME,
     idempotencyKey,
   );

@@ -44,7 +44,7 @@ describe('message send', () => {
   });
 
   it.each([
-    [[], /TEXT or with --file/],
+    [[], /message send needs the message: TEXT or --file/],
     [['a', '--file', 'x'], /TEXT or with --file/],
     [['   '], /the message is empty/],
     [['--file', '/nonexistent/m.txt'], /cannot read \/nonexistent\/m.txt: ENOENT/],

@@ -41,8 +41,9 @@ describe('pets add', () => {
     [['--name', 'Rex', '--category-id', '9223372036854775808'], /out of the int64 range/],
     [['--name', 'Rex', '--category-id', '1', '--status', 'lost'], /--status must be one of/],
   ])('rejects %j with exit 2 before sending', async (args, message) => {
+    // At a terminal, but told not to ask (what is missing would be asked for).
     const io = fakeIO({ tty: true });
-    expect(await main(['pets', 'add', ...args], io, env)).toBe(2);
+    expect(await main(['pets', 'add', '--no-input', ...args], io, env)).toBe(2);
     expect(io.err()).toMatch(message);
   });
 
