@@ -14,7 +14,16 @@ export const LAYERS = {
   api: { may: ['core'], packages: ['undici'] },
   sandbox: { may: ['core'], packages: [] },
   config: { may: ['core'], packages: ['conf', '@napi-rs/keyring'] },
-  output: { may: ['core'], packages: ['chalk', 'cli-table3', '@jmespath-community/jmespath'] },
+  output: {
+    may: ['core'],
+    packages: [
+      'chalk',
+      'cli-table3',
+      '@jmespath-community/jmespath',
+      '@inquirer/input',
+      '@inquirer/select',
+    ],
+  },
   // The bulk engine: journal, lock, records, plan, runner. Its ports are interfaces, so it
   // reaches no client, config or context; output only for the one map of errors to exit codes.
   bulk: { may: ['core', 'output'], packages: [] },

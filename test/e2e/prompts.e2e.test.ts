@@ -41,7 +41,7 @@ function env(extra: Record<string, string> = {}) {
 const ENTER = '\r';
 const DOWN = '\u001b[B';
 
-async function session(args: string[], extra: Record<string, string> = {}) {
+function session(args: string[], extra: Record<string, string> = {}) {
   const terminal = new TerminalSession(
     petstoreLine(args, 'stty -a; echo STTY_DONE'),
     env(extra),
