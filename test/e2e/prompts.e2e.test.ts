@@ -65,7 +65,7 @@ const posts = () => server.requests.filter((request) => request.method === 'POST
 describe('pets add at a terminal asks for what is missing', () => {
   it('name, category id (an int64, checked as typed) and status: the pet is created as answered', async () => {
     const before = posts();
-    const terminal = await session(['pets', 'add', '-o', 'json']);
+    const terminal = session(['pets', 'add', '-o', 'json']);
     await terminal.waitFor('Name');
     terminal.type('Rex the 2nd' + ENTER);
     await terminal.waitFor('Category id');
@@ -88,7 +88,7 @@ describe('pets add at a terminal asks for what is missing', () => {
 
   it('asks only for what the flags left out, and no status when the flags gave the name and id', async () => {
     const before = posts();
-    const terminal = await session([
+    const terminal = session([
       'pets',
       'add',
       '--name',
@@ -113,7 +113,7 @@ describe('pets add at a terminal asks for what is missing', () => {
   ] as const) {
     it(`${label} at a question ends the run with 130, sending nothing`, async () => {
       const before = posts();
-      const terminal = await session(['pets', 'add']);
+      const terminal = session(['pets', 'add']);
       await terminal.waitFor('Name');
       terminal.type('Half');
       terminal.type(key);
@@ -126,7 +126,7 @@ describe('pets add at a terminal asks for what is missing', () => {
   }
 
   it('a signal that ends it at a question gives the terminal back', async () => {
-    const terminal = await session(['pets', 'add']);
+    const terminal = session(['pets', 'add']);
     const pid = petstorePid(await terminal.waitFor('Name'));
     process.kill(pid, 'SIGHUP');
     const shown = await ended(terminal);
@@ -139,7 +139,7 @@ describe('pets add at a terminal asks for what is missing', () => {
     ['CI', [], { CI: 'true' }],
   ])('asks nothing with %s: the usage error, exit 2', async (_how, flags, extra) => {
     const before = posts();
-    const terminal = await session(['pets', 'add', ...flags], extra);
+    const terminal = session(['pets', 'add', ...flags], extra);
     const shown = await ended(terminal);
     expect(exitOf(shown), shown).toBe(2);
     expect(shown).toContain('pets add needs --name and --category-id');
@@ -158,7 +158,7 @@ describe('pets add at a terminal asks for what is missing', () => {
 
 describe('message send at a terminal', () => {
   it('asks for the message when none is given', async () => {
-    const terminal = await session(['message', 'send', '-o', 'json']);
+    const terminal = session(['message', 'send', '-o', 'json']);
     await terminal.waitFor('Message');
     terminal.type('hello from a person' + ENTER);
     const shown = await ended(terminal);
