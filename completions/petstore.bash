@@ -24,7 +24,7 @@ _petstore() {
 }
 _petstore_words() {
   case "$1" in
-    "") words="pets message profile auth sandbox smoke api doctor completion" ;;
+    "") words="pets message profile auth sandbox smoke api doctor completion version" ;;
     "pets") words="list add get" ;;
     "pets list") words="--status --limit --all --max-items --fields" ;;
     "pets add") words="--name --category-id --status --file --concurrency --fail-fast --idempotency-key --batch-id --dry-run --journal --resume --retry-failed --retry-unknown --print-all --key-window --ignore-key-window" ;;
@@ -48,6 +48,7 @@ _petstore_words() {
     "api") words="--method -X --raw-field -f --field -F --input --header -H --paginate --include -i --idempotency-key --dry-run" ;;
     "doctor") words="" ;;
     "completion") words="" ;;
+    "version") words="" ;;
   esac
   echo "$words"
 }

@@ -63,7 +63,7 @@ export async function main(
     const { reportOutputFailure } = await import('./run-main.js');
     return reportOutputFailure(failure, io, env);
   };
-  if (argv.length === 1 && argv[0] === '--version') {
+  if (argv.length === 1 && (argv[0] === '--version' || argv[0] === 'version')) {
     out.write(`${__PETSTORE_VERSION__}\n`);
     return written();
   }

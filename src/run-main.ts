@@ -2,7 +2,12 @@ import { CommanderError } from 'commander';
 import type { ClientFactory } from './api/create-client.js';
 import type { Transport } from './api/http.js';
 import { buildProgram } from './cli/program.js';
-import { expandHelpCommand, helpTopicRequest, usageErrorFromCommander } from './cli/usage.js';
+import {
+  expandHelpCommand,
+  groupNamedAlone,
+  helpTopicRequest,
+  usageErrorFromCommander,
+} from './cli/usage.js';
 import { verbPath, type RunVerb } from './cmdutil/run-verb.js';
 import { createContext, type Context, type Keyring } from './context/context.js';
 import { resolveTarget } from './context/resolve-target.js';
@@ -111,6 +116,12 @@ export async function runMain(
   let args = [...argv];
 
   try {
+    // `petstore` or `petstore pets` alone: the help, on stdout, as success.
+    const group = groupNamedAlone(program, argv);
+    if (group) {
+      group.outputHelp();
+      return ExitCode.ok;
+    }
     args = expandHelpCommand(program, argv);
     await program.parseAsync(args, { from: 'user' });
     await io.stdoutFlushed();

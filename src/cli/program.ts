@@ -71,5 +71,11 @@ export function buildProgram(io: IO, runVerb: RunVerb): Command {
   registerApi(program, runVerb);
   registerDoctor(program, runVerb);
   registerCompletion(program, runVerb);
+  program
+    .command('version')
+    .description('print the version (as --version does)')
+    .action(() => {
+      io.stdout.write(`${__PETSTORE_VERSION__}\n`);
+    });
   return program;
 }

@@ -74,6 +74,30 @@ function commandName(command: Command): string {
 }
 
 /**
+ * The group a command line names and nothing more (`petstore`, `petstore pets`, with global
+ * options around it): its help is the answer, on stdout, as gh gives it. Undefined when the
+ * command line names a command that runs, or words no command knows.
+ */
+export function groupNamedAlone(program: Command, argv: readonly string[]): Command | undefined {
+  let command = program;
+  for (let i = 0; i < argv.length; i++) {
+    const token = argv[i]!;
+    if (token === '--') return undefined;
+    if (token.startsWith('-')) {
+      if (!token.includes('=') && takesValue(command, token)) i++;
+      continue;
+    }
+    const sub = findSubcommand(command, token);
+    if (!sub) return undefined;
+    command = sub;
+  }
+  return command.commands.length > 0 ? command : undefined;
+}
+
+/** Verbs people reach for that the interface has no operation for. */
+const NO_SUCH_OPERATION = new Set(['delete', 'remove', 'rm', 'update', 'edit', 'set', 'patch']);
+
+/**
  * Commander's parse errors as the UsageError every other bad input raises, so they take the
  * requested output form; the hint names the help of the command actually used.
  */
@@ -89,5 +113,16 @@ export function usageErrorFromCommander(
     .filter(Boolean)
     .join(' ');
   const command = commandOfArgv(program, argv);
+  const unknown = /^unknown command '([^']*)'/.exec(message)?.[1];
+  if (command.name() === 'pets' && unknown !== undefined && NO_SUCH_OPERATION.has(unknown)) {
+    const names = command.commands.map((verb) => verb.name());
+    const verbs = `${names.slice(0, -1).join(', ')} and ${names.at(-1)!}`;
+    return new UsageError(
+      `the Animal Store interface has no operation to ${unknown} a pet: pets offers ${verbs}`,
+      {
+        hint: `Run: ${commandName(command)} --help (petstore api PATH -X METHOD sends a request the interface does not show)`,
+      },
+    );
+  }
   return new UsageError(message, { hint: `Run: ${commandName(command)} --help` });
 }

@@ -9,7 +9,6 @@ import {
 } from '../config/profiles.js';
 import type { ConfigData } from '../config/schema.js';
 import type { Env } from '../core/io.js';
-import { UsageError } from '../core/errors.js';
 import type { Column } from '../output/render.js';
 
 /** A profile as commands show it: URLs, and the key only masked. */
@@ -94,9 +93,3 @@ export const PROFILE_COLUMNS: Column<ProfileView>[] = [
   { header: 'key', value: (view) => view.key ?? '' },
   { header: 'keySource', value: keySourceLabel },
 ];
-
-export function noSuchProfile(name: string): UsageError {
-  return new UsageError(`no profile named "${name}"`, {
-    hint: 'See them with: petstore profile list',
-  });
-}

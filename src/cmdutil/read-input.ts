@@ -59,16 +59,27 @@ export function decodeUtf8(bytes: Uint8Array, source: string): string {
   }
 }
 
+/**
+ * What an input is read for, so that a hint names the command the user ran: the flag that
+ * names the input, and that command fed from a pipe, e.g. `cat pets.ndjson | petstore pets
+ * add --file -`.
+ */
+export interface InputUse {
+  flag: string;
+  piped: string;
+}
+
 /** Reads `--file PATH` or `--file -` (stdin) as strict UTF-8 text of at most `maxBytes`. */
 export async function readInputFile(
   path: string,
   io: IO,
+  use: InputUse,
   maxBytes = DEFAULT_MAX_BYTES,
 ): Promise<string> {
   if (path === '-') {
     if (io.stdinIsTTY) {
-      throw new UsageError('--file - reads standard input, but it is a terminal', {
-        hint: 'Pipe the text in, e.g. echo hello | petstore message send --file -',
+      throw new UsageError(`${use.flag} - reads standard input, but it is a terminal`, {
+        hint: `Pipe the input in, e.g. ${use.piped}`,
       });
     }
     return decodeUtf8(await readBytes(io.stdin, 'standard input', maxBytes), 'standard input');
@@ -81,12 +92,12 @@ export async function readInputFile(
       throw new UsageError(error.message, {
         hint: error.message.includes('larger')
           ? 'Split the input into smaller parts.'
-          : 'Give a regular file, or pipe what it holds: ... | petstore ... --file -',
+          : `Give a regular file, or pipe what it holds, e.g. ${use.piped}`,
       });
     }
     const code = (error as NodeJS.ErrnoException).code ?? 'unknown error';
     const hint =
-      code === 'ENOENT' ? 'Check the path; use --file - to read standard input.' : undefined;
+      code === 'ENOENT' ? `Check the path; use ${use.flag} - to read standard input.` : undefined;
     throw new UsageError(`cannot read ${path}: ${code}`, { hint, cause: error });
   }
   return decodeUtf8(bytes, path);

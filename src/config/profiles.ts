@@ -1,3 +1,4 @@
+import { didYouMean } from '../core/did-you-mean.js';
 import { UsageError } from '../core/errors.js';
 import type { Env } from '../core/io.js';
 import type { ConfigData, ProfileRecord } from './schema.js';
@@ -73,11 +74,17 @@ export function selectProfile(
         : selection.source === 'config'
           ? ' (the active profile)'
           : '';
-    throw new UsageError(`no profile named "${selection.name}"${from}`, {
-      hint: `See them with: petstore profile list; create one with: petstore profile set ${selection.name} --base-url URL`,
-    });
+    throw noSuchProfile(selection.name, data, from);
   }
   return selection;
+}
+
+/** A profile named that does not exist: with the names closest to it, and where to see all. */
+export function noSuchProfile(name: string, data: ConfigData, from = ''): UsageError {
+  const close = didYouMean(name, profileNames(data));
+  return new UsageError(`no profile named "${name}"${from}${close}`, {
+    hint: `See them with: petstore profile list; create one with: petstore profile set ${name} --base-url URL`,
+  });
 }
 
 export function storedProfile(data: ConfigData, name: string): ProfileRecord {

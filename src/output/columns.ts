@@ -9,6 +9,11 @@ export interface Column<Row> {
   placeholder?: string;
   /** Long text the table may shorten with an ellipsis to fit a terminal (never when piped). */
   shrinkable?: boolean;
+  /**
+   * Text a person needs whole (a fix to run): on a terminal too narrow for it, wrapped onto
+   * more lines of the row, never cut.
+   */
+  wrap?: boolean;
 }
 
 export type CellTone = 'good' | 'warn' | 'muted';

@@ -62,6 +62,31 @@ function fitted(text: string, width: number): string {
   return kept + ELLIPSIS;
 }
 
+/** Splits text at a width (in columns), as a reader would: at spaces, else mid-word. */
+function wrapped(text: string, width: number): string[] {
+  if (displayWidth(text) <= width) return [text];
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(' ')) {
+    const joined = line === '' ? word : `${line} ${word}`;
+    if (displayWidth(joined) <= width) {
+      line = joined;
+      continue;
+    }
+    if (line !== '') lines.push(line);
+    let rest = word;
+    // A word longer than the column: cut where it reaches the edge.
+    while (displayWidth(rest) > width) {
+      const head = fitted(rest, width + ELLIPSIS.length).slice(0, -ELLIPSIS.length) || rest[0]!;
+      lines.push(head);
+      rest = rest.slice(head.length);
+    }
+    line = rest;
+  }
+  if (line !== '') lines.push(line);
+  return lines;
+}
+
 /**
  * Renders rows batch by batch (a page at a time) into one aligned table: the header comes with
  * the first batch, and a column only ever widens, so later batches stay aligned unless they
@@ -121,22 +146,35 @@ export class TableWriter<Row> {
     return lines.length === 0 ? '' : `${lines.join('\n')}\n`;
   }
 
-  /** One row: each cell cut and padded to its column, painted; no blanks at the end. */
+  /**
+   * One row: each cell cut (or, in a wrapping column, wrapped) and padded to its column,
+   * painted; as many lines as its tallest cell; no blanks at the end of a line.
+   */
   private line(cells: Cell[], widths: number[], style: (text: string) => string): string {
-    let text = '';
-    let pending = '';
-    cells.forEach((cell, index) => {
-      const width = widths[index]!;
-      const shown = fitted(cell.text, width);
-      const painted = style(cell.tone ? this.paint[cell.tone](shown) : shown);
-      if (shown !== '') {
-        text += pending + painted;
-        pending = '';
-      }
-      pending += ' '.repeat(width - displayWidth(shown));
-      if (index < cells.length - 1) pending += GAP;
-    });
-    return text;
+    const shown = cells.map((cell, index) =>
+      this.columns[index]?.wrap && this.options.width !== undefined
+        ? wrapped(cell.text, widths[index]!)
+        : [fitted(cell.text, widths[index]!)],
+    );
+    const height = Math.max(...shown.map((parts) => parts.length));
+    const lines: string[] = [];
+    for (let at = 0; at < height; at++) {
+      let text = '';
+      let pending = '';
+      cells.forEach((cell, index) => {
+        const width = widths[index]!;
+        const part = shown[index]![at] ?? '';
+        const painted = style(cell.tone ? this.paint[cell.tone](part) : part);
+        if (part !== '') {
+          text += pending + painted;
+          pending = '';
+        }
+        pending += ' '.repeat(width - displayWidth(part));
+        if (index < cells.length - 1) pending += GAP;
+      });
+      lines.push(text);
+    }
+    return lines.join('\n');
   }
 
   private cell(column: Column<Row>, row: Row): Cell {
@@ -150,21 +188,27 @@ export class TableWriter<Row> {
     };
   }
 
-  /** Cuts the shrinkable columns, widest first, until the table fits the terminal. */
+  /**
+   * Narrows the shrinkable and wrapping columns until the table fits the terminal: always the
+   * widest of them by one column, so they end as even as their text allows.
+   */
   private fit(widths: number[]): void {
     const { width } = this.options;
     if (width === undefined) return;
     let excess = widths.reduce((sum, w) => sum + w, 0) + GAP.length * (widths.length - 1) - width;
-    const shrinkable = this.columns
-      .map((column, index) => (column.shrinkable ? index : -1))
-      .filter((index) => index >= 0)
-      .sort((a, b) => widths[b]! - widths[a]!);
-    for (const index of shrinkable) {
-      if (excess <= 0) return;
-      const cut = Math.min(excess, widths[index]! - MIN_SHRUNK_WIDTH);
-      if (cut <= 0) continue;
-      widths[index] = widths[index]! - cut;
-      excess -= cut;
+    const narrowable = this.columns
+      .map((column, index) => (column.shrinkable || column.wrap ? index : -1))
+      .filter((index) => index >= 0);
+    while (excess > 0) {
+      let widest = -1;
+      for (const index of narrowable) {
+        if (widths[index]! > MIN_SHRUNK_WIDTH && (widest < 0 || widths[index]! > widths[widest]!)) {
+          widest = index;
+        }
+      }
+      if (widest < 0) return;
+      widths[widest] = widths[widest]! - 1;
+      excess--;
     }
   }
 }

@@ -19,7 +19,11 @@ describe('usage errors take the requested output form', () => {
       'pets get',
     ],
     [['-o', 'json', 'message', 'send', 'a', '--bogus'], "unknown option '--bogus'", 'message send'],
-    [['--profile', 'qa', 'pets', 'lst'], "unknown command 'lst' (Did you mean list?)", 'pets'],
+    [
+      ['--profile', 'qa', 'pets', 'lst'],
+      "unknown command 'lst' (Did you mean one of list, ls?)",
+      'pets',
+    ],
     [['bogus'], "unknown command 'bogus'", ''],
   ])(
     '%j: one JSON object on stderr, and a hint for that command',
@@ -52,7 +56,7 @@ describe('petstore help COMMAND...', () => {
   it('shows the help of a nested command, on stdout', async () => {
     const io = fakeIO();
     expect(await main(['help', 'pets', 'list'], io, env)).toBe(0);
-    expect(io.out()).toMatch(/^Usage: petstore pets list \[options\]/);
+    expect(io.out()).toMatch(/^Usage: petstore pets list\|ls \[options\]/);
     expect(io.out()).toContain('--status');
   });
 
@@ -63,5 +67,22 @@ describe('petstore help COMMAND...', () => {
       "petstore: no help for 'pets lst': unknown command 'lst'\nhint: Run: petstore pets --help\n",
     );
     expect(io.out()).toBe('');
+  });
+});
+
+describe('a hint names the command it is about', () => {
+  it.each([
+    [['pets', 'add', '--file', '-'], 'petstore pets add --file -'],
+    [['message', 'send', '--file', '-'], 'petstore message send --file -'],
+    [['api', '/pets', '--input', '-'], 'petstore api /pets --input -'],
+    [['api', '/pets', '-F', 'name=@-'], 'petstore api /pets -F name=@-'],
+  ])('%j reading a terminal as its input', async (args, command) => {
+    const io = fakeIO({ tty: true });
+    expect(await main(['--no-input', ...args], io, { HOME: freshHome() })).toBe(2);
+    const hint = /^hint: (.*)$/m.exec(io.err())?.[1] ?? '';
+    expect(hint).toContain(command);
+    for (const other of ['pets add', 'message send', 'api /pets']) {
+      if (!command.includes(other)) expect(hint).not.toContain(`petstore ${other}`);
+    }
   });
 });

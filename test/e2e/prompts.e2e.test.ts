@@ -88,16 +88,7 @@ describe('pets add at a terminal asks for what is missing', () => {
 
   it('asks only for what the flags left out, and no status when the flags gave the name and id', async () => {
     const before = posts();
-    const terminal = session([
-      'pets',
-      'add',
-      '--name',
-      'Kit',
-      '--status',
-      'sold',
-      '-o',
-      'json',
-    ]);
+    const terminal = session(['pets', 'add', '--name', 'Kit', '--status', 'sold', '-o', 'json']);
     await terminal.waitFor('Category id');
     terminal.type('3' + ENTER);
     const shown = await ended(terminal);

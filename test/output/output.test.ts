@@ -350,3 +350,58 @@ describe('CSV and TSV fields of any text', () => {
     expect(csvField('-5')).toBe("'-5");
   });
 });
+
+describe('a table with columns a person needs whole', () => {
+  type Finding = { status: string; check: string; detail: string; fix: string };
+  const columns: Column<Finding>[] = [
+    { header: 'status', value: (row) => row.status },
+    { header: 'check', value: (row) => row.check },
+    { header: 'detail', value: (row) => row.detail, wrap: true },
+    { header: 'fix', value: (row) => row.fix, wrap: true },
+  ];
+  const words = fc.array(fc.stringMatching(/^[a-zA-Z0-9./:-]{1,30}$/), {
+    minLength: 1,
+    maxLength: 14,
+  });
+
+  it('wraps them to fit the terminal, never cutting a word of them away', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.record({ detail: words, fix: words }), { minLength: 1, maxLength: 6 }),
+        fc.integer({ min: 60, max: 140 }),
+        (rows, width) => {
+          const findings = rows.map((row) => ({
+            status: 'warn',
+            check: 'config file',
+            detail: row.detail.join(' '),
+            fix: row.fix.join(' '),
+          }));
+          const text = renderTable(findings, columns, { color: false, width });
+          for (const line of text.trimEnd().split('\n')) {
+            expect(tableUtils.strlen(line)).toBeLessThanOrEqual(width);
+          }
+          // Every character of every fix and detail is there, in order (only spaces moved).
+          const squeezed = text.replace(/\s+/g, '');
+          for (const finding of findings) {
+            for (const part of [finding.detail, finding.fix]) {
+              for (const word of part.split(' ')) expect(squeezed).toContain(word.slice(0, 8));
+            }
+          }
+          expect(text).not.toContain('…');
+        },
+      ),
+    );
+  });
+
+  it('when piped, keeps each row on one line', () => {
+    const findings = [
+      {
+        status: 'fail',
+        check: 'key',
+        detail: 'none '.repeat(30),
+        fix: 'petstore auth login '.repeat(5),
+      },
+    ];
+    expect(renderTable(findings, columns, { color: false }).trimEnd().split('\n')).toHaveLength(2);
+  });
+});

@@ -78,7 +78,13 @@ async function typedValue(value: string, io: IO): Promise<unknown> {
   // Sent as typed, digit for digit: -0 stays -0, a long fraction keeps every digit, and an
   // integer past int64 reaches the service as given (its answer says what it makes of it).
   if (/^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?$/.test(value)) return JSON.rawJSON(value);
-  if (value.startsWith('@')) return (await readInputFile(value.slice(1), io)).replace(/\n$/, '');
+  if (value.startsWith('@')) {
+    const use = {
+      flag: '-F NAME=@',
+      piped: 'echo Rex | petstore api /pets -F name=@- -F categoryId=1',
+    };
+    return (await readInputFile(value.slice(1), io, use)).replace(/\n$/, '');
+  }
   return value;
 }
 
@@ -148,7 +154,10 @@ export async function toApiSpec(path: string, flags: ApiFlags, io: IO): Promise<
   }
   let input: string | undefined;
   if (flags.input !== undefined) {
-    input = await readInputFile(flags.input, io);
+    input = await readInputFile(flags.input, io, {
+      flag: '--input',
+      piped: `echo '{"name":"Rex","categoryId":1}' | petstore api /pets --input -`,
+    });
     try {
       parseJson(input);
     } catch (error) {

@@ -15,8 +15,9 @@ const COLUMNS: Column<Finding>[] = [
       finding.status === 'ok' ? 'good' : finding.status === 'info' ? 'muted' : 'warn',
   },
   { header: 'check', value: (finding) => finding.check },
-  { header: 'detail', value: (finding) => finding.detail, shrinkable: true },
-  { header: 'fix', value: (finding) => finding.fix },
+  // On a narrow terminal both wrap: a person needs all of the fix, and of what was found.
+  { header: 'detail', value: (finding) => finding.detail, wrap: true },
+  { header: 'fix', value: (finding) => finding.fix, wrap: true },
 ];
 
 /**

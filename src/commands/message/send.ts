@@ -51,7 +51,10 @@ export function toMessageSendOptions(text: string | undefined, flags: Flags): Me
 /** The message: given, read from its file, or asked for at a terminal (else refused). */
 async function messageOf(ctx: Context, source: MessageSource): Promise<string> {
   if ('text' in source) return source.text;
-  if ('file' in source) return (await readInputFile(source.file, ctx.io)).replace(/\r?\n$/, '');
+  if ('file' in source) {
+    const use = { flag: '--file', piped: 'echo hello | petstore message send --file -' };
+    return (await readInputFile(source.file, ctx.io, use)).replace(/\r?\n$/, '');
+  }
   if (!ctx.settings.prompts) {
     throw new UsageError('message send needs the message: TEXT or --file', {
       hint: 'Example: petstore message send "Hello" (at a terminal, petstore asks for it)',

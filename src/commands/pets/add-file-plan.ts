@@ -71,7 +71,8 @@ export async function prepare(ctx: Context, options: PetsAddFileOptions): Promis
     });
   }
   const source = input === '-' ? 'standard input' : input;
-  const text = await readInputFile(input, ctx.io, BULK_MAX_BYTES).catch((error: unknown) => {
+  const use = { flag: '--file', piped: 'cat pets.ndjson | petstore pets add --file -' };
+  const text = await readInputFile(input, ctx.io, use, BULK_MAX_BYTES).catch((error: unknown) => {
     if (options.file !== undefined || !(error instanceof UsageError)) throw error;
     throw new UsageError(`cannot read the input of the journaled run: ${error.message}`, {
       hint: 'If it moved, give it with --file PATH: its records are checked against the journal.',

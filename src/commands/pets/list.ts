@@ -92,6 +92,7 @@ export async function runPetsList(ctx: Context, options: PetsListOptions): Promi
 export function registerPetsList(pets: Command, runVerb: RunVerb): void {
   pets
     .command('list')
+    .alias('ls')
     .description('List animals (GET /pets), one page or every page')
     .option('--status <status>', 'only animals with this status: available, pending or sold')
     .option(

@@ -13,6 +13,7 @@ export async function runProfileList(ctx: Context): Promise<void> {
 export function registerProfileList(profile: Command, runVerb: RunVerb): void {
   profile
     .command('list')
+    .alias('ls')
     .description('List profiles; * marks the active one')
     .addHelpText('after', '\nExample:\n  $ petstore profile list --json')
     .action((_flags: unknown, command: Command) => runVerb(command, () => ({}), runProfileList));

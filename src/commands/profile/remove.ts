@@ -5,12 +5,12 @@ import {
   activeProfile,
   DEFAULT_PROFILE,
   isBuiltInProfile,
+  noSuchProfile,
   profileExists,
 } from '../../config/profiles.js';
 import type { Context } from '../../context/context.js';
 import { UsageError } from '../../core/errors.js';
 import { forgetKeyringEntry } from '../../cmdutil/forget-keyring-entry.js';
-import { noSuchProfile } from '../../cmdutil/profile-view.js';
 
 export interface ProfileRemoveOptions {
   name: string;
@@ -28,7 +28,7 @@ export async function runProfileRemove(ctx: Context, options: ProfileRemoveOptio
   }
   const store = await ctx.config();
   const before = await store.read();
-  if (!profileExists(before, name)) throw noSuchProfile(name);
+  if (!profileExists(before, name)) throw noSuchProfile(name, before);
   if (!yes && !options.dryRun) {
     if (!ctx.io.stdinIsTTY || !ctx.io.stderrIsTTY) {
       throw new UsageError(`removing profile ${name} needs confirmation`, {
@@ -46,7 +46,7 @@ export async function runProfileRemove(ctx: Context, options: ProfileRemoveOptio
   }
   const outcome = { wasActive: false };
   const changed = await changeConfig(ctx, options.dryRun, (data) => {
-    if (!Object.hasOwn(data.profiles, name)) throw noSuchProfile(name);
+    if (!Object.hasOwn(data.profiles, name)) throw noSuchProfile(name, data);
     outcome.wasActive = activeProfile(data) === name;
     data.profiles = Object.fromEntries(
       Object.entries(data.profiles).filter(([profileName]) => profileName !== name),

@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
 import type { RunVerb } from '../../cmdutil/run-verb.js';
-import { profileExists, selectProfile } from '../../config/profiles.js';
+import { noSuchProfile, profileExists, selectProfile } from '../../config/profiles.js';
 import type { Context } from '../../context/context.js';
-import { describeProfile, noSuchProfile, PROFILE_COLUMNS } from '../../cmdutil/profile-view.js';
+import { describeProfile, PROFILE_COLUMNS } from '../../cmdutil/profile-view.js';
 
 export interface ProfileShowOptions {
   /** Default: the profile in use. */
@@ -12,7 +12,7 @@ export interface ProfileShowOptions {
 export async function runProfileShow(ctx: Context, options: ProfileShowOptions): Promise<void> {
   const data = await (await ctx.config()).read();
   const chosen = options.name ?? selectProfile(ctx.settings.profile, data).name;
-  if (!profileExists(data, chosen)) throw noSuchProfile(chosen);
+  if (!profileExists(data, chosen)) throw noSuchProfile(chosen, data);
   const view = describeProfile(chosen, data, ctx.env);
   await ctx.render(view, PROFILE_COLUMNS);
   if (view.overriddenStoredKey) {

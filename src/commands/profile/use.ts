@@ -1,9 +1,8 @@
 import type { Command } from 'commander';
 import { changeConfig } from '../../cmdutil/config-change.js';
 import type { RunVerb } from '../../cmdutil/run-verb.js';
-import { profileExists } from '../../config/profiles.js';
+import { noSuchProfile, profileExists } from '../../config/profiles.js';
 import type { Context } from '../../context/context.js';
-import { noSuchProfile } from '../../cmdutil/profile-view.js';
 
 export interface ProfileUseOptions {
   name: string;
@@ -12,7 +11,7 @@ export interface ProfileUseOptions {
 
 export async function runProfileUse(ctx: Context, options: ProfileUseOptions): Promise<void> {
   const changed = await changeConfig(ctx, options.dryRun, (data) => {
-    if (!profileExists(data, options.name)) throw noSuchProfile(options.name);
+    if (!profileExists(data, options.name)) throw noSuchProfile(options.name, data);
     data.activeProfile = options.name;
   });
   if (changed) ctx.notice(`Active profile: ${options.name}.`);

@@ -174,7 +174,7 @@ describe('help and version', () => {
   it('shows examples in pets list --help', async () => {
     const io = fakeIO();
     expect(await main(['pets', 'list', '--help'], io, {})).toBe(0);
-    expect(io.out()).toContain('Usage: petstore pets list [options]');
+    expect(io.out()).toContain('Usage: petstore pets list|ls [options]');
     expect(io.out()).toContain('$ petstore pets list --status available --limit 50');
   });
 });
