@@ -94,6 +94,21 @@ export async function runApi(ctx: Context, options: ApiOptions): Promise<void> {
   return runApiRequest(ctx, client, spec, request, write);
 }
 
+/**
+ * A POST that -f/-F made, refused by the service (4xx): said with the way to send the fields as
+ * a GET's query instead, as gh api users expect to need at times.
+ */
+function fieldsWentInTheBody(error: unknown): unknown {
+  if (!(error instanceof ApiError) || error.status < 400 || error.status > 499) return error;
+  if (error.status === 401 || error.status === 403) return error;
+  return new ApiError(error.status, error.code, error.message, {
+    hint: 'The -f/-F fields made this a POST, sent in its JSON body; to send them as query parameters instead, add -X GET.',
+    requestId: error.requestId,
+    headers: error.headers,
+    cause: error,
+  });
+}
+
 /** The ApiError an error holds (itself, or the cause of an unknown outcome), if it has one. */
 function answeredError(error: unknown): ApiError | undefined {
   for (let at: unknown = error; at instanceof Error; at = at.cause) {
@@ -146,7 +161,9 @@ async function runApiRequest(
     () => client.request(request, replayed),
     unknown,
     write.idempotencyKey!,
-  );
+  ).catch((error: unknown) => {
+    throw spec.fieldsMadePost ? fieldsWentInTheBody(error) : error;
+  });
   if (spec.include) include(ctx, result);
   await printBody(ctx, result);
   if (interrupted)

@@ -30,6 +30,8 @@ export interface ApiSpec {
   include: boolean;
   dryRun: boolean;
   idempotencyKey: string | undefined;
+  /** -f/-F fields made the request a POST, no -X given: they went in the body, not the query. */
+  fieldsMadePost: boolean;
 }
 
 const METHODS: readonly HttpMethod[] = ['GET', 'HEAD', 'OPTIONS', 'POST', 'PUT', 'PATCH', 'DELETE'];
@@ -202,6 +204,8 @@ export async function toApiSpec(path: string, flags: ApiFlags, io: IO): Promise<
     include: flags.include === true,
     dryRun: flags.dryRun === true,
     idempotencyKey: parseIdempotencyKey(flags.idempotencyKey),
+    fieldsMadePost:
+      flags.method === undefined && method === 'POST' && fields.length > 0 && input === undefined,
   };
 }
 

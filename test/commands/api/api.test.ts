@@ -422,3 +422,42 @@ describe('petstore api --paginate: where links may lead', () => {
     expect(transport.requests).toHaveLength(10);
   });
 });
+
+describe('petstore api: fields that made a POST', () => {
+  const refused = json(400, { code: 'invalid_pet', message: 'name is required', status: 400 });
+
+  it('a 4xx to it says so, with the way to send them as a GET query', async () => {
+    for (const field of [
+      ['-f', 'status=sold'],
+      ['-F', 'limit=5'],
+    ]) {
+      const transport = new FakeTransport().on('POST', '/v1/pets', refused);
+      const result = await run(['api', '/pets', ...field], transport, true);
+      expect(result.code).toBe(5);
+      expect(result.err).toContain(
+        'hint: The -f/-F fields made this a POST, sent in its JSON body; to send them as query parameters instead, add -X GET.',
+      );
+    }
+  });
+
+  it('not when -X POST asked for it, nor for --input, nor for another status', async () => {
+    const body = join(mkdtempSync(join(tmpdir(), 'petstore-api-')), 'body.json');
+    writeFileSync(body, '{"status":"sold"}');
+    const cases: [string[], number][] = [
+      [['api', '-X', 'POST', '/pets', '-f', 'status=sold'], 400],
+      [['api', '/pets', '--input', body], 400],
+      [['api', '/pets', '-f', 'status=sold'], 401],
+    ];
+    for (const [args, status] of cases) {
+      const transport = new FakeTransport().on(
+        'POST',
+        '/v1/pets',
+        json(status, { code: 'x', message: 'no', status }),
+      );
+      const io = fakeIO({ tty: true });
+      expect(await main(args, io, env(), { transport })).not.toBe(0);
+      expect(transport.requests).toHaveLength(1);
+      expect(io.err()).not.toContain('add -X GET');
+    }
+  });
+});
