@@ -178,8 +178,10 @@ function junitCases(rounds: CheckResult[][], canary: boolean): JUnitCase[] {
 
 export async function runSmoke(ctx: Context, options: SmokeOptions): Promise<void> {
   const target = await ctx.target();
-  const client = await ctx.client();
-  const unauthenticated = await ctx.clientFor({ ...target, apiKey: invalidKey() });
+  // Deprecation notices are one of its checks' results, not warnings of the run.
+  const quiet = { warnDeprecations: false };
+  const client = await ctx.clientFor(target, {}, quiet);
+  const unauthenticated = await ctx.clientFor({ ...target, apiKey: invalidKey() }, {}, quiet);
   const canary = options.repeat !== undefined || options.everyMs !== undefined;
   const rounds = options.repeat ?? (options.everyMs !== undefined ? Infinity : 1);
   const created: Pet[] = [];
