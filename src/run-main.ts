@@ -79,7 +79,11 @@ export async function runMain(
     const query =
       settings.query === undefined
         ? undefined
-        : await (await import('./output/query.js')).compileQuery(settings.query);
+        : await (
+            await import('./output/query.js')
+          ).compileQuery(settings.query, (message) => {
+            if (!settings.quiet) io.stderr.write(`warning: ${message}\n`);
+          });
     ctx = createContext({
       query,
       io,

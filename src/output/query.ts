@@ -100,6 +100,56 @@ function functionTable(runtime: Runtime): FunctionTable {
   };
 }
 
+/**
+ * A literal in backticks that is not JSON (`sold`, the AWS CLI habit) read as the string it
+ * spells, as the reference JMESPath implementation still does (with a deprecation warning):
+ * each becomes a raw string literal ('sold'). Strings and quoted names are passed over whole.
+ * Returns the expression and the literals so read.
+ */
+export function readLegacyLiterals(expression: string): { expression: string; read: string[] } {
+  const read: string[] = [];
+  let out = '';
+  for (let i = 0; i < expression.length; i++) {
+    const char = expression[i]!;
+    if (char === "'" || char === '"') {
+      // A raw string or a quoted name: copied to its closing quote (a backslash escapes one).
+      let end = i + 1;
+      while (end < expression.length && expression[end] !== char)
+        end += expression[end] === '\\' ? 2 : 1;
+      out += expression.slice(i, end + 1);
+      i = end;
+      continue;
+    }
+    if (char !== '`') {
+      out += char;
+      continue;
+    }
+    let end = i + 1;
+    while (end < expression.length && expression[end] !== '`')
+      end += expression[end] === '\\' ? 2 : 1;
+    if (end >= expression.length) {
+      out += expression.slice(i); // unclosed: the checks below say so
+      break;
+    }
+    const inside = expression.slice(i + 1, end);
+    const text = inside.replaceAll('\\`', '`');
+    let json = true;
+    try {
+      JSON.parse(text);
+    } catch {
+      json = false;
+    }
+    if (json) out += expression.slice(i, end + 1);
+    else {
+      const word = text.trim();
+      read.push(word);
+      out += `'${word.replaceAll('\\', '\\\\').replaceAll("'", "\\'")}'`;
+    }
+    i = end;
+  }
+  return { expression: out, read };
+}
+
 /** Errors JavaScript raises when a function meets a bigint: said in the user's terms. */
 const BIGINT_TROUBLE = /BigInt|localeCompare|received undefined/;
 
@@ -110,7 +160,20 @@ const BIGINT_TROUBLE = /BigInt|localeCompare|received undefined/;
  * arguments, an unbound variable) is a usage error, found before any request is sent.
  * int64 values past 2^53 go through as bigint, digit for digit.
  */
-export async function compileQuery(expression: string): Promise<Query> {
+export async function compileQuery(
+  given: string,
+  warn: (message: string) => void = () => undefined,
+): Promise<Query> {
+  const { expression, read } = readLegacyLiterals(given);
+  if (read.length > 0) {
+    const literals = [...new Set(read)];
+    const as = literals.map((word) => `'${word}'`).join(', ');
+    const json = literals.map((word) => `\`${JSON.stringify(word)}\``).join(', ');
+    const those = literals.map((word) => `\`${word}\``).join(', ');
+    warn(
+      `--query: ${those} ${literals.length === 1 ? 'is' : 'are'} not JSON; read as ${as} (write ${as}, or ${json}: backticks hold JSON)`,
+    );
+  }
   checkLexically(expression);
   const jmespath = await loadLibrary();
   let ast: ReturnType<Library['compile']>;

@@ -159,3 +159,48 @@ describe('--query', () => {
     );
   });
 });
+
+describe('a bare word in backticks (the AWS CLI habit)', () => {
+  const pets = [
+    { id: 1, name: 'Rex', categoryId: 1, status: 'sold' },
+    { id: 2, name: 'it`s', categoryId: 1, status: 'available' },
+    { id: 3, name: "Kit's", categoryId: 1, status: 'sold' },
+  ];
+
+  it.each([
+    ['[?status==`sold`].id', [1, 3]],
+    ['[?status == ` sold `].id', [1, 3]],
+    ["[?status==`sold` && name!='x'].id", [1, 3]],
+    ['[?name==`it\\`s`].id', [2]],
+    ["[?name==`Kit's`].id", [3]],
+    ['[?status==`"sold"`].id', [1, 3]],
+    ["[?name=='a `b` c'].id", []],
+  ])('%s reads it as the string it spells', async (expression, ids) => {
+    const warnings: string[] = [];
+    const query = await compileQuery(expression, (message) => warnings.push(message));
+    expect(query(pets)).toEqual(ids);
+    // One warning when one was read so; none for JSON, or backticks inside a string.
+    const legacy = /`[^"`\\]*(?:\\`[^`]*)?`/.test(expression.replace(/'[^']*'/g, ''));
+    expect(warnings).toHaveLength(legacy && !expression.includes('`"') ? 1 : 0);
+  });
+
+  it('says once, at a terminal, how to write it', async () => {
+    const transport = new FakeTransport().on('GET', '/v1/pets', json(200, pets));
+    const io = fakeIO({ tty: true });
+    const env = {
+      HOME: freshHome(),
+      PETSTORE_BASE_URL: 'https://api.petstore.test/v1',
+      PETSTORE_API_KEY: 'sk_test_query_legacy',
+    };
+    const code = await main(
+      ['pets', 'list', '--query', '[?status==`sold` || status==`sold`].name'],
+      io,
+      env,
+      { transport },
+    );
+    expect(code).toBe(0);
+    expect(io.err()).toBe(
+      "warning: --query: `sold` is not JSON; read as 'sold' (write 'sold', or `\"sold\"`: backticks hold JSON)\n",
+    );
+  });
+});
