@@ -6,7 +6,14 @@ import { ApiError, ConfigError } from '../core/errors.js';
 import { SandboxDatabase, type DatabaseOptions } from './database.js';
 import { Faults, type FaultSettings } from './faults.js';
 import { sqliteFailure } from '../core/sqlite.js';
-import { API_BASE_PATH, createSandboxHandler, QUICKSTART_BASE_PATH } from './service.js';
+import {
+  API_BASE_PATH,
+  createSandboxHandler,
+  QUICKSTART_BASE_PATH,
+  type ServedRequest,
+} from './service.js';
+
+export type { ServedRequest } from './service.js';
 
 /** Where the server listens: a TCP address, or a local socket (a path, or \0name on Linux). */
 export type SandboxAddress = { host: string; port: number } | { socketPath: string };
@@ -35,6 +42,8 @@ interface SandboxServerSettings {
   now?: (() => number) | undefined;
   /** Lines for the operator (sandbox serve writes them to its stderr). */
   log?: ((line: string) => void) | undefined;
+  /** Told of every request served (sandbox serve logs a line for each). */
+  onRequest?: ((request: ServedRequest) => void) | undefined;
 }
 
 export interface RunningSandbox {
@@ -115,6 +124,7 @@ export async function startSandboxServer(options: SandboxServerOptions): Promise
       faults,
       now: options.now,
       log: options.log,
+      onRequest: options.onRequest,
     }),
   );
   server.keepAliveTimeout = 5_000;

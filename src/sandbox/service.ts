@@ -1,6 +1,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { GET_PET_SUNSET } from '../core/contract.js';
+import {
+  GET_PET_SUNSET,
+  IDEMPOTENCY_KEY_HEADER,
+  IDEMPOTENT_REPLAYED_HEADER,
+} from '../core/contract.js';
 import { stringifyJson } from '../core/json.js';
 import { authenticate, performWrite } from './caller.js';
 import { DatabaseGoneError, IdsExhaustedError, type SandboxDatabase } from './database.js';
@@ -43,6 +47,21 @@ export interface SandboxServiceOptions {
   now?: (() => number) | undefined;
   /** Where the server says what its operator must know (a line on its stderr). */
   log?: ((line: string) => void) | undefined;
+  /** Told of every request once it is answered (or its answer dropped): `sandbox serve`'s log. */
+  onRequest?: ((request: ServedRequest) => void) | undefined;
+}
+
+/** One request as the sandbox served it. */
+export interface ServedRequest {
+  method: string;
+  /** Path and query as sent. */
+  path: string;
+  /** The status answered; undefined when no answer went out (dropped, or the client left). */
+  status: number | undefined;
+  ms: number;
+  idempotencyKey: string | undefined;
+  /** The answer was a replay of an earlier one with the same Idempotency-Key. */
+  replayed: boolean;
 }
 
 const saidGone = new WeakSet<(line: string) => void>();
@@ -203,6 +222,22 @@ export function createSandboxHandler(options: SandboxServiceOptions) {
   const nextRequestId = requestIds();
   return (req: IncomingMessage, res: ServerResponse): void => {
     const url = new URL(req.url ?? '/', 'http://sandbox.invalid');
+    let replayed = false;
+    if (options.onRequest) {
+      const started = performance.now();
+      const told = options.onRequest;
+      res.once('close', () => {
+        const key = req.headers[IDEMPOTENCY_KEY_HEADER];
+        told({
+          method: req.method ?? '',
+          path: req.url ?? '/',
+          status: res.writableFinished ? res.statusCode : undefined,
+          ms: performance.now() - started,
+          idempotencyKey: typeof key === 'string' ? key : undefined,
+          replayed,
+        });
+      });
+    }
     const handle = async (): Promise<Reply> => {
       if (faults) await faultsBefore(faults);
       const route = matchRoute(url.pathname);
@@ -227,6 +262,7 @@ export function createSandboxHandler(options: SandboxServiceOptions) {
       return dispatch({ route, req, url, caller }, options.db, now);
     };
     const answer = (done: Reply) => {
+      replayed = done.headers[IDEMPOTENT_REPLAYED_HEADER] === 'true';
       if (done.tookEffect && faults?.dropsAnswer()) {
         // The write is done; the client hears only a reset: its outcome is unknown to it.
         res.socket?.resetAndDestroy();

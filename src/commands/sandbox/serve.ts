@@ -1,4 +1,5 @@
 import { makeFolder } from '../../core/make-folder.js';
+import type { ServedRequest } from '../../sandbox/server.js';
 import { dirname } from 'node:path';
 import type { Command } from 'commander';
 import { isLoopbackHost } from '../../api/url-policy.js';
@@ -93,6 +94,8 @@ export async function runSandboxServe(ctx: Context, options: SandboxServeOptions
     faults: options.faults,
     durable: options.durable,
     log: (line) => ctx.io.stderr.write(`petstore sandbox: ${line}\n`),
+    // What a person's script sent, as it arrives: one line a request (none with --quiet).
+    onRequest: ctx.settings.quiet ? undefined : (request) => ctx.notice(requestLine(request)),
     databaseHint: `Move the file away (mv ${database} ${database}.bad) to start with an empty sandbox, or use another: --db FILE, or --memory.`,
   }).catch((error: unknown) => {
     throw listenError(error, options) ?? error;
@@ -121,6 +124,22 @@ export async function runSandboxServe(ctx: Context, options: SandboxServeOptions
   if (signal === 'SIGINT') {
     throw new InterruptedError('interrupted; the sandbox was stopped cleanly', { signal });
   }
+}
+
+/**
+ * `15:04:05.123Z POST /v1/pets 201 3 ms idempotency-key …c3f9a1 replayed`: when, what, how it
+ * was answered and how fast; of an Idempotency-Key its end only (enough to tell one from
+ * another), and whether the answer was a replay. No API key is ever shown.
+ */
+export function requestLine(request: ServedRequest): string {
+  const at = new Date().toISOString().slice(11);
+  const status = request.status === undefined ? 'no answer' : String(request.status);
+  const key = request.idempotencyKey;
+  const idempotency =
+    key === undefined
+      ? ''
+      : ` idempotency-key …${key.slice(-6)}${request.replayed ? ' replayed' : ''}`;
+  return `${at} ${request.method} ${request.path} ${status} ${Math.round(request.ms)} ms${idempotency}`;
 }
 
 /** Why the sandbox could not listen, said in terms of the flags that choose where. */

@@ -1,0 +1,70 @@
+import { describe, expect, it } from 'vitest';
+import { serveSandbox } from '../helpers/serve-sandbox.js';
+
+/** `sandbox serve` shows a person what their script sent, a line a request. */
+
+const KEY = 'sandbox-key';
+
+async function post(url: string, body: string, idempotencyKey: string): Promise<number> {
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: {
+      authorization: `Bearer ${KEY}`,
+      'content-type': 'application/json',
+      'idempotency-key': idempotencyKey,
+    },
+    body,
+  });
+  await response.arrayBuffer();
+  return response.status;
+}
+
+async function until(check: () => boolean): Promise<void> {
+  for (let i = 0; i < 200 && !check(); i++) await new Promise((resolve) => setTimeout(resolve, 25));
+}
+
+describe('sandbox serve logs each request', () => {
+  it('time, method, path, status, ms, and the end of an Idempotency-Key, replayed or not', async () => {
+    const sandbox = await serveSandbox(['--memory']);
+    try {
+      const key = 'run-7-record-000123-abcdef';
+      expect(await post(`${sandbox.apiBaseUrl}/pets`, '{"name":"Rex","categoryId":1}', key)).toBe(
+        201,
+      );
+      expect(await post(`${sandbox.apiBaseUrl}/pets`, '{"name":"Rex","categoryId":1}', key)).toBe(
+        201,
+      );
+      const list = await fetch(`${sandbox.apiBaseUrl}/pets?limit=5`, {
+        headers: { authorization: 'Bearer wrong-key-9876543210' },
+      });
+      await list.arrayBuffer();
+      await until(() => (sandbox.stderr().match(/ ms/g) ?? []).length >= 3);
+      const lines = sandbox
+        .stderr()
+        .split('\n')
+        .filter((line) => / ms/.test(line));
+      expect(lines[0]).toMatch(
+        /^\d\d:\d\d:\d\d\.\d{3}Z POST \/v1\/pets 201 \d+ ms idempotency-key …abcdef$/,
+      );
+      expect(lines[1]).toMatch(/ POST \/v1\/pets 201 \d+ ms idempotency-key …abcdef replayed$/);
+      expect(lines[2]).toMatch(/ GET \/v1\/pets\?limit=5 401 \d+ ms$/);
+      expect(sandbox.stderr()).not.toContain(key);
+      expect(sandbox.stderr()).not.toContain('wrong-key-9876543210');
+    } finally {
+      await sandbox.stop();
+    }
+  });
+
+  it('says nothing of requests with --quiet', async () => {
+    const sandbox = await serveSandbox(['--memory', '--quiet']);
+    try {
+      expect(await post(`${sandbox.apiBaseUrl}/pets`, '{"name":"Rex","categoryId":1}', 'k-1')).toBe(
+        201,
+      );
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(sandbox.stderr()).not.toMatch(/ ms/);
+    } finally {
+      await sandbox.stop();
+    }
+  });
+});
