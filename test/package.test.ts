@@ -29,10 +29,12 @@ describe('the npm package', () => {
         'completions/petstore.bash',
         'completions/_petstore',
         'completions/petstore.fish',
+        'docs/README.md',
+        'docs/commands/pets-list.md',
       ]),
     );
     const expected =
-      /^(README\.md|package\.json|bin\/petstore\.js|dist\/(main\.js|help\.json|petstore\.1|chunks\/[\w-]+\.js)|completions\/(petstore\.bash|_petstore|petstore\.fish))$/;
+      /^(README\.md|package\.json|bin\/petstore\.js|dist\/(main\.js|help\.json|petstore\.1|chunks\/[\w-]+\.js)|completions\/(petstore\.bash|_petstore|petstore\.fish)|docs\/(commands\/|reference\/)?[\w-]+\.md)$/;
     expect(files.filter((file) => !expected.test(file))).toEqual([]);
   }, 30_000);
 });

@@ -16,12 +16,11 @@ import { ExitCode } from '../../src/output/report-error.js';
 import { fakeIO } from '../helpers/fake-io.js';
 import { freshHome } from '../helpers/run-cli.js';
 
-const README = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
-
-/** The cells of the markdown table between the README's markers for that table. */
-function readmeTable(name: string): string[][] {
-  const section = new RegExp(`<!-- table:${name} -->([\\s\\S]*?)<!-- /table -->`).exec(README);
-  expect(section, `README.md has a <!-- table:${name} --> section`).not.toBeNull();
+/** The cells of the markdown table between a document's markers for that table. */
+function documentTable(path: string, name: string): string[][] {
+  const text = readFileSync(new URL(`../../${path}`, import.meta.url), 'utf8');
+  const section = new RegExp(`<!-- table:${name} -->([\\s\\S]*?)<!-- /table -->`).exec(text);
+  expect(section, `${path} has a <!-- table:${name} --> section`).not.toBeNull();
   return section![1]!
     .trim()
     .split('\n')
@@ -41,13 +40,17 @@ const TABLES: [string, ReferenceTable][] = [
   ['profiles', PROFILES_TABLE],
 ];
 
-describe('help topics and the README show the same tables', () => {
-  it.each(TABLES)(
-    'README table "%s" is the data (regenerate: npm run docs:tables)',
-    (name, table) => {
-      expect(readmeTable(name)).toEqual([table.columns, ...table.rows]);
-    },
-  );
+describe('help topics and the documents show the same tables', () => {
+  it("the README's exit codes, and the guides' tables, are the data (regenerate: npm run docs)", () => {
+    const shown: [string, string, ReferenceTable][] = [
+      ['README.md', 'exit-codes', EXIT_CODES_TABLE],
+      ['docs/output.md', 'output', OUTPUT_TABLE],
+      ['docs/profiles.md', 'profiles', PROFILES_TABLE],
+    ];
+    for (const [path, name, table] of shown) {
+      expect(documentTable(path, name)).toEqual([table.columns, ...table.rows]);
+    }
+  });
 
   it.each(TABLES)('petstore help %s shows every row of its table', async (name, table) => {
     const io = fakeIO();
