@@ -20,6 +20,7 @@ export const LAYERS = {
       'chalk',
       'cli-table3',
       '@jmespath-community/jmespath',
+      '@inquirer/confirm',
       '@inquirer/input',
       '@inquirer/select',
     ],

@@ -1,3 +1,4 @@
+import confirm from '@inquirer/confirm';
 import input from '@inquirer/input';
 import select from '@inquirer/select';
 import { InterruptedError, UsageError } from '../core/errors.js';
@@ -12,13 +13,17 @@ import { holdRaw } from '../core/terminal-mode.js';
  */
 
 /** What a prompt library's promise becomes when the person leaves it. */
-function leftThePrompt(): InterruptedError {
-  return new InterruptedError('interrupted at a question; nothing was sent');
+function leftThePrompt(nothing: string): InterruptedError {
+  return new InterruptedError(`interrupted at a question; ${nothing}`);
 }
 
 type Cancellable<T> = Promise<T> & { cancel: () => void };
 
-async function asked<T>(io: IO, prompt: (context: object) => Cancellable<T>): Promise<T> {
+async function asked<T>(
+  io: IO,
+  prompt: (context: object) => Cancellable<T>,
+  nothing = 'nothing was sent',
+): Promise<T> {
   const terminal = io.terminal;
   if (!terminal) throw new UsageError('there is no terminal to ask on');
   const { input: stdin, output } = terminal;
@@ -37,7 +42,7 @@ async function asked<T>(io: IO, prompt: (context: object) => Cancellable<T>): Pr
   } catch (error) {
     const name = (error as Error).name;
     if (name === 'ExitPromptError' || name === 'CancelPromptError' || name === 'AbortPromptError') {
-      throw leftThePrompt();
+      throw leftThePrompt(nothing);
     }
     throw error;
   } finally {
@@ -60,11 +65,12 @@ export function askText(
       input(
         {
           message: question.message,
-          required: true,
-          // Said as it is typed, and again on Enter: the answer is taken only once it is good.
+          // Empty answers meet the question's own check, said in its own words.
+          required: false,
+          // Marked as it is typed; said on Enter: the answer is taken only once it is good.
           transformer: (value, { isFinal }) => {
             const problem = isFinal || value === '' ? undefined : check?.(value);
-            return problem ? `${value}  (${problem})` : value;
+            return problem ? `${value}  ✗` : value;
           },
           validate: (value) => check?.(value) ?? true,
         },
@@ -90,4 +96,13 @@ export function askChoice<Value extends string>(
         context,
       ) as Cancellable<string>,
   ).then((chosen) => (chosen === none ? undefined : (chosen as Value)));
+}
+
+/** Yes or no (no unless answered yes); `nothing` says what is left undone when left. */
+export function askYesNo(io: IO, message: string, nothing: string): Promise<boolean> {
+  return asked(
+    io,
+    (context) => confirm({ message, default: false }, context) as Cancellable<boolean>,
+    nothing,
+  );
 }

@@ -1,24 +1,6 @@
-import { createInterface } from 'node:readline/promises';
 import { InterruptedError, UsageError } from '../core/errors.js';
 import type { IO } from '../core/io.js';
 import { holdRaw } from '../core/terminal-mode.js';
-
-/** Asks a yes/no question on the terminal; only "y" or "yes" is yes. */
-export async function confirm(io: IO, question: string): Promise<boolean> {
-  const readline = createInterface({
-    input: io.stdin,
-    output: io.stderr as unknown as NodeJS.WritableStream,
-    terminal: false,
-  });
-  // End of input (Ctrl-D) without an answer is a no.
-  const closed = new Promise<string>((resolve) => readline.once('close', () => resolve('')));
-  try {
-    const answer = await Promise.race([readline.question(`${question} [y/N] `), closed]);
-    return /^y(es)?$/i.test(answer.trim());
-  } finally {
-    readline.close();
-  }
-}
 
 /** Reads a secret from the terminal without echoing it. */
 export function readHidden(io: IO, prompt: string): Promise<string> {
@@ -39,14 +21,15 @@ export function readHidden(io: IO, prompt: string): Promise<string> {
     };
     const onData = (chunk: string) => {
       for (const char of chunk) {
-        if (char === '\r' || char === '\n' || char === '\u0004') {
+        if (char === '\r' || char === '\n') {
           finish();
           resolve(value);
           return;
         }
-        if (char === '\u0003') {
+        // Ctrl-C or Ctrl-D: the person left the question, as at every other question.
+        if (char === '\u0003' || char === '\u0004') {
           finish();
-          reject(new InterruptedError('interrupted'));
+          reject(new InterruptedError('interrupted at a question; nothing was stored'));
           return;
         }
         if (char === '\u007f' || char === '\b') value = value.slice(0, -1);

@@ -1,4 +1,4 @@
-import { Readable } from 'node:stream';
+import { PassThrough, Readable, Writable } from 'node:stream';
 import type { IO, StopSignal } from '../../src/core/io.js';
 
 export interface FakeIO extends IO {
@@ -25,7 +25,24 @@ export function fakeIO(options: { tty?: boolean; stdin?: string; columns?: numbe
   let room = Infinity;
   const listeners = new Set<(signal: StopSignal) => void>();
   const tty = options.tty ?? false;
+  /** A terminal for questions (tty only): the keys are stdin's text, what it draws is stderr's. */
+  let terminal: { input: NodeJS.ReadableStream; output: NodeJS.WritableStream } | undefined;
   return {
+    get terminal() {
+      if (!tty) return undefined;
+      if (!terminal) {
+        const input = new PassThrough();
+        input.end(options.stdin ?? '');
+        const output = new Writable({
+          write(chunk: Buffer, _encoding, done) {
+            err += chunk.toString('utf8');
+            done();
+          },
+        });
+        terminal = { input, output };
+      }
+      return terminal;
+    },
     stdout: {
       writeSettled(text: string) {
         return Promise.resolve(this.write(text));

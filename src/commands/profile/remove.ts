@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { changeConfig } from '../../cmdutil/config-change.js';
+import { confirmed } from '../../cmdutil/confirm.js';
 import type { RunVerb } from '../../cmdutil/run-verb.js';
 import {
   activeProfile,
@@ -30,16 +31,15 @@ export async function runProfileRemove(ctx: Context, options: ProfileRemoveOptio
   const before = await store.read();
   if (!profileExists(before, name)) throw noSuchProfile(name, before);
   if (!yes && !options.dryRun) {
-    if (!ctx.io.stdinIsTTY || !ctx.io.stderrIsTTY) {
-      throw new UsageError(`removing profile ${name} needs confirmation`, {
-        hint: `Pass --yes to remove it without asking.`,
-      });
-    }
     const record = before.profiles[name];
     const hasKey = record?.apiKey !== undefined || record?.keyStore === 'keyring';
     const question = `Remove profile ${name}${hasKey ? ' and its stored API key' : ''}?`;
-    const { confirm } = await import('../../output/prompt.js');
-    if (!(await confirm(ctx.io, question))) {
+    const agreed = await confirmed(ctx, question, {
+      message: `removing profile ${name} needs confirmation`,
+      yesFlag: '--yes',
+      undone: 'nothing was removed',
+    });
+    if (!agreed) {
       ctx.notice('Nothing removed.');
       return;
     }

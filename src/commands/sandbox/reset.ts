@@ -1,9 +1,9 @@
 import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
+import { confirmed } from '../../cmdutil/confirm.js';
 import type { RunVerb } from '../../cmdutil/run-verb.js';
 import { sandboxDatabaseFile } from '../../config/paths.js';
 import type { Context } from '../../context/context.js';
-import { UsageError } from '../../core/errors.js';
 
 export interface SandboxResetOptions {
   /** A SQLite file; default: the sandbox profile's. */
@@ -15,13 +15,13 @@ export interface SandboxResetOptions {
 export async function runSandboxReset(ctx: Context, options: SandboxResetOptions): Promise<void> {
   const database = options.database ?? sandboxDatabaseFile(ctx.env);
   if (!options.yes) {
-    if (!ctx.io.stdinIsTTY || !ctx.io.stderrIsTTY) {
-      throw new UsageError(`resetting the sandbox (${database}) needs confirmation`, {
-        hint: 'Pass --yes to empty it without asking.',
-      });
-    }
-    const { confirm } = await import('../../output/prompt.js');
-    if (!(await confirm(ctx.io, `Delete every pet and message in the sandbox (${database})?`))) {
+    const question = `Delete every pet and message in the sandbox (${database})?`;
+    const yes = await confirmed(ctx, question, {
+      message: `resetting the sandbox (${database}) needs confirmation`,
+      yesFlag: '--yes',
+      undone: 'nothing was deleted',
+    });
+    if (!yes) {
       ctx.notice('Nothing deleted.');
       return;
     }

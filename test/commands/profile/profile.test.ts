@@ -34,10 +34,11 @@ describe('profiles', () => {
     expect(refused.code).toBe(2);
     expect(refused.err).toContain('Pass --yes');
     const declined = await run(['profile', 'remove', 'qa'], { stdin: 'n\n' });
-    expect(declined.err).toContain('Remove profile qa? [y/N] Nothing removed.');
+    expect(declined.err).toContain('Remove profile qa? (y/N)');
+    expect(declined.err).toContain('Nothing removed.');
     await run(['auth', 'login', '--profile', 'qa', '--no-verify'], { stdin: 'sk_qa_1\n' });
     const confirmed = await run(['profile', 'remove', 'qa'], { stdin: 'yes\n' });
-    expect(confirmed.err).toContain('Remove profile qa and its stored API key? [y/N]');
+    expect(confirmed.err).toContain('Remove profile qa and its stored API key? (y/N)');
     expect(confirmed.err).toContain('Removed profile qa.');
     await run(['profile', 'set', 'qa', '--base-url', 'https://qa.test/v1']);
     await run(['profile', 'use', 'qa']);
@@ -86,5 +87,31 @@ describe('profiles', () => {
     );
     const local = await run(['profile', 'set', 'local', '--base-url', 'http://127.0.0.1:4010/v1']);
     expect(local.err).not.toContain('plain http');
+  });
+
+  it.each([
+    ['--no-input', ['--no-input'], {}],
+    ['PETSTORE_NO_INPUT', [], { PETSTORE_NO_INPUT: '1' }],
+    ['CI', [], { CI: 'true' }],
+  ])('asks nothing at a terminal with %s: it needs --yes (exit 2)', async (_how, flags, env) => {
+    await run(['profile', 'set', 'qa', '--base-url', 'https://qa.test/v1']);
+    for (const args of [
+      ['profile', 'remove', 'qa'],
+      ['sandbox', 'reset'],
+    ]) {
+      const refused = await run([...flags, ...args], { env, stdin: 'y\n' });
+      expect(refused.code, args.join(' ')).toBe(2);
+      expect(refused.err).toContain('needs confirmation');
+      expect(refused.err).toContain('Pass --yes');
+      expect(refused.err).not.toContain('(y/N)');
+    }
+  });
+
+  it('leaving the question (end of input) removes nothing: exit 130', async () => {
+    await run(['profile', 'set', 'qa', '--base-url', 'https://qa.test/v1']);
+    const left = await run(['profile', 'remove', 'qa'], { stdin: '' });
+    expect(left.code).toBe(130);
+    expect(left.err).toContain('interrupted at a question; nothing was removed');
+    expect((await run(['profile', 'show', 'qa'])).code).toBe(0);
   });
 });
