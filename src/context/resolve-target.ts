@@ -50,6 +50,7 @@ export async function resolveTarget(ctx: Context): Promise<Target> {
       profile: selection.name,
       label: `profile ${selection.name}`,
       baseUrlOverridden: false,
+      reachedWith: selection.source === 'default' ? [] : ['--profile', selection.name],
       embeddedSandbox: true,
       urlsSettable: false,
       baseUrl: sandbox.baseUrl,
@@ -77,6 +78,11 @@ export async function resolveTarget(ctx: Context): Promise<Target> {
     profile: selection.name,
     label,
     baseUrlOverridden: overridden,
+    // The profile, unless only lending its key to a URL given alone; then the URL.
+    reachedWith: [
+      ...(settings.baseUrl === undefined || chosen ? ['--profile', selection.name] : []),
+      ...(settings.baseUrl === undefined ? [] : ['--base-url', settings.baseUrl]),
+    ],
     embeddedSandbox: false,
     urlsSettable: !isEmbeddedProfile(selection.name),
     baseUrl: settings.baseUrl ?? stored.baseUrl,

@@ -11,6 +11,11 @@ export interface Target extends ServiceTarget {
   label: string;
   /** True when the base URL came from --base-url or PETSTORE_BASE_URL, not from the profile. */
   baseUrlOverridden: boolean;
+  /**
+   * The global options that reach this target again from any shell, for the commands a hint
+   * gives (`--profile staging`, `--base-url URL`); none for the default sandbox profile.
+   */
+  reachedWith: string[];
   /** True when requests go to the embedded sandbox this run started (the sandbox profile). */
   embeddedSandbox: boolean;
   keySource: KeySource;

@@ -142,7 +142,7 @@ describe.skipIf(!existsSync('/dev/full'))('a stdout that cannot be written fails
     expect(failed(result.stderr)).toMatchObject({
       code: 'output_failed',
       hint: expect.stringContaining(
-        `... | petstore pets add --file - --resume ${journal}`,
+        `... | petstore --base-url ${server.url}/v1 pets add --file - --resume ${journal}`,
       ) as unknown,
     });
     expect(state.created).toBeGreaterThan(0);

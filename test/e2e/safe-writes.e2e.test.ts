@@ -100,7 +100,7 @@ describe('safe writes against the sandbox with faults on (real HTTP)', () => {
     const second = await runCli(['pets', 'add', '--resume', journal], { env });
     expect(second.code, second.stderr).toBe(7);
     expect(second.stderr).toContain(
-      `Complete the run with: petstore pets add --resume ${journal} --retry-unknown`,
+      `Complete the run with: petstore --base-url ${env.PETSTORE_BASE_URL} pets add --resume ${journal} --retry-unknown`,
     );
 
     const third = await runCli(['pets', 'add', '--resume', journal, '--retry-unknown'], { env });

@@ -19,7 +19,7 @@ async function readKey(ctx: Context, profile: string): Promise<string> {
   const { readFirstLine, readHidden } = await import('../../output/prompt.js');
   if (ctx.io.stdinIsTTY && !ctx.settings.prompts) {
     throw new UsageError('no API key was given, and petstore may not ask for one here', {
-      hint: 'Pipe it in: printf "%s\\n" "$KEY" | petstore auth login (or leave out --no-input, PETSTORE_NO_INPUT and CI at a terminal)',
+      hint: `Pipe it in: printf "%s\\n" "$KEY" | petstore auth login --profile ${profile} (or leave out --no-input, PETSTORE_NO_INPUT and CI at a terminal)`,
     });
   }
   const key = ctx.io.stdinIsTTY
@@ -27,7 +27,7 @@ async function readKey(ctx: Context, profile: string): Promise<string> {
     : await readFirstLine(ctx.io.stdin);
   if (key === '') {
     throw new UsageError('no API key was given', {
-      hint: 'Type it at the prompt, or pipe it in: printf "%s\\n" "$KEY" | petstore auth login',
+      hint: `Type it at the prompt, or pipe it in: printf "%s\\n" "$KEY" | petstore auth login --profile ${profile}`,
     });
   }
   const problem = apiKeyProblem(key);

@@ -139,8 +139,10 @@ async function addFromFile(
     const path = options.journal ?? (await defaultJournalPath(ctx, input));
     journal = await JournalWriter.create(path, header, locksFolder(ctx));
   }
-  const resume = resumeCommand(journal.path, input);
-  ctx.notice(`Journal: ${journal.path} (if the run stops, complete it with: ${resume})`);
+  const resume = resumeCommand(journal.path, input, target.reachedWith);
+  ctx.notice(
+    `Journal: ${journal.path} (if the run stops, complete it with: ${resume} --retry-unknown)`,
+  );
   try {
     await send(ctx, options, prepared, { journal, resume, target: target.label });
   } finally {

@@ -184,7 +184,7 @@ describe('pets add --file', () => {
       'Not created (1):\n  record 2  bad: not created: bad name (invalid_name, HTTP 400)\n',
     );
     expect(io.err()).toContain(
-      `petstore: 3 records to ${server.url}/v1: created 1 now; 1 failed, 1 not attempted (--fail-fast)\nhint: Complete the run with: petstore pets add --resume `,
+      `petstore: 3 records to ${server.url}/v1: created 1 now; 1 failed, 1 not attempted (--fail-fast)\nhint: Complete the run with: petstore --base-url ${server.url}/v1 pets add --resume `,
     );
     expect(io.out()).toMatch(/^100\s+A\s/m);
   });

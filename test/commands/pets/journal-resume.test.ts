@@ -87,7 +87,7 @@ describe('pets add --file keeps a journal, and --resume completes the run', () =
     // A and D are on the first run's stdout already; nothing is sent again.
     expect(plain.out()).toBe('');
     expect(plain.err()).toContain(
-      `"hint":"Complete the run with: petstore pets add --resume ${path} --retry-unknown --retry-failed`,
+      `"hint":"Complete the run with: petstore --base-url ${env.PETSTORE_BASE_URL} pets add --resume ${path} --retry-unknown --retry-failed`,
     );
     expect(plain.err()).toContain('2 pets were printed by earlier runs of this journal');
     expect(created).toEqual(['A', 'B', 'D']);
@@ -367,5 +367,26 @@ describe('--dry-run sends nothing and never shows the key', () => {
     ]);
     expect(io.err()).not.toContain('Journal');
     expect(server.requests).toHaveLength(0);
+  });
+});
+
+describe('the command a bulk run says completes it', () => {
+  it('reaches the same service from any shell: it names the profile the run used', async () => {
+    const { env, created } = await service({ dropNames: new Set(['B']) });
+    const base = env.PETSTORE_BASE_URL;
+    const home = { HOME: env.HOME, PETSTORE_API_KEY: env.PETSTORE_API_KEY };
+    expect(await main(['profile', 'set', 'faulty', '--base-url', base], fakeIO(), home)).toBe(0);
+    const file = input(['A', 'B', 'C']);
+    const first = fakeIO({ tty: true });
+    expect(await main(['--profile', 'faulty', 'pets', 'add', '--file', file], first, home)).toBe(7);
+    const hint = /^hint: Complete the run with: (petstore .*?) \(/m.exec(first.err())?.[1];
+    expect(hint).toMatch(/^petstore --profile faulty pets add --resume \S+ --retry-unknown$/);
+    expect(first.err()).toMatch(
+      /^Journal: \S+ \(if the run stops, complete it with: petstore --profile faulty pets add --resume \S+ --retry-unknown\)$/m,
+    );
+    // Run as given, where the active profile is another one: it completes the run.
+    const resumed = fakeIO();
+    expect(await main(hint!.split(' ').slice(1), resumed, home)).toBe(0);
+    expect(created).toEqual(['A', 'B', 'C']);
   });
 });
