@@ -123,7 +123,7 @@ export class PetstoreClient {
     const response = await this.send(this.build('GET', url));
     return this.decode<Pet>(response, checkPet, 'a pet', {
       401: AUTH_HINT,
-      404: `No animal has id ${id.toString()}. List them with: petstore pets list`,
+      404: 'List the animals there are with: petstore pets list',
     });
   }
 

@@ -27,12 +27,14 @@ function errorFromSummary(summary: ErrorSummary): Error {
     : new NetworkError(summary.code, summary.message);
 }
 
-/** 1-based record positions, in order. */
+/** How many record positions a summary names; the rest are counted (the journal has all). */
+const NAMED_POSITIONS = 10;
+
+/** 1-based record positions, in order: the first few, then how many more. */
 export function positions(indexes: readonly number[]): string {
-  return [...indexes]
-    .sort((a, b) => a - b)
-    .map((index) => index + 1)
-    .join(', ');
+  const sorted = [...indexes].sort((a, b) => a - b).map((index) => index + 1);
+  if (sorted.length <= NAMED_POSITIONS) return sorted.join(', ');
+  return `${sorted.slice(0, NAMED_POSITIONS).join(', ')} and ${sorted.length - NAMED_POSITIONS} more`;
 }
 
 /**

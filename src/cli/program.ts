@@ -14,12 +14,12 @@ import type { IO } from '../core/io.js';
 import { EXIT_CODE_SHORT } from '../help/reference.js';
 import { HELP_TOPIC_NAMES } from '../help/topics.js';
 
-/** Items joined by the separator, wrapped like the rest of the help at about 90 columns. */
+/** Items joined by the separator, wrapped like the rest of the help at 78 columns. */
 function wrapItems(items: readonly string[], separator: string): string {
   const lines: string[] = [];
   for (const item of items) {
     const last = lines.at(-1);
-    if (last !== undefined && last.length + separator.length + item.length <= 90) {
+    if (last !== undefined && last.length + separator.length + item.length <= 76) {
       lines[lines.length - 1] = `${last}${separator}${item}`;
     } else {
       if (last !== undefined) lines[lines.length - 1] = `${last}${separator.trimEnd()}`;

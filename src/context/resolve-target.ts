@@ -35,9 +35,7 @@ export async function resolveTarget(ctx: Context): Promise<Target> {
 
   if (servesEmbeddedSandbox(selection.name, settings)) {
     if (selection.source === 'default') {
-      ctx.notice(
-        'note: using the local sandbox profile (no profile chosen; pick one with: petstore profile use NAME)',
-      );
+      ctx.notice('note: using the local sandbox (no profile chosen: petstore profile use NAME)');
     }
     const { launchSandbox } = await import('../sandbox/launcher.js');
     // A key in the environment (a CI job's, for another profile) is accepted by the local

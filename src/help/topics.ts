@@ -57,7 +57,8 @@ export const HELP_TOPICS: Record<string, HelpTopic> = {
 
 export const HELP_TOPIC_NAMES = Object.keys(HELP_TOPICS);
 
-const TEXT_WIDTH = 90;
+/** Help is read at 80 columns and more. */
+const TEXT_WIDTH = 78;
 
 /** Markdown code spans as a terminal shows them: the text itself. */
 function plain(cell: string): string {
@@ -79,13 +80,25 @@ function wrap(text: string, width: number): string[] {
   return lines;
 }
 
-/** A table as aligned columns; the last column wraps at the text width. */
+/**
+ * A table as aligned columns, the last one wrapping at the text width; when the columns before
+ * it leave it too little room, as a list: each row's first cells on a line, its last below.
+ */
 export function tableText(table: ReferenceTable): string {
   const rows = [table.columns.map((c) => c.toUpperCase()), ...table.rows.map((r) => r.map(plain))];
   const widths = table.columns.map((_, index) =>
     index === table.columns.length - 1 ? 0 : Math.max(...rows.map((row) => row[index]!.length)),
   );
   const indent = widths.slice(0, -1).reduce((sum, width) => sum + width + 2, 2);
+  if (TEXT_WIDTH - indent < 30) {
+    return rows
+      .slice(1)
+      .flatMap((row) => [
+        `  ${row.slice(0, -1).filter(Boolean).join('  ')}`,
+        ...wrap(row.at(-1)!, TEXT_WIDTH - 6).map((line) => `      ${line}`),
+      ])
+      .join('\n');
+  }
   const lastWidth = Math.max(30, TEXT_WIDTH - indent);
   const lines: string[] = [];
   for (const row of rows) {

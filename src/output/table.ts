@@ -75,9 +75,12 @@ function wrapped(text: string, width: number): string[] {
     }
     if (line !== '') lines.push(line);
     let rest = word;
-    // A word longer than the column: cut where it reaches the edge.
+    // A word longer than the column (a path, a URL): cut after a / . - , : where one falls
+    // in the second half of the line, else where it reaches the edge.
     while (displayWidth(rest) > width) {
-      const head = fitted(rest, width + ELLIPSIS.length).slice(0, -ELLIPSIS.length) || rest[0]!;
+      const edge = fitted(rest, width + ELLIPSIS.length).slice(0, -ELLIPSIS.length) || rest[0]!;
+      const seam = Math.max(...['/', '.', '-', ',', ':'].map((mark) => edge.lastIndexOf(mark)));
+      const head = seam >= edge.length / 2 ? edge.slice(0, seam + 1) : edge;
       lines.push(head);
       rest = rest.slice(head.length);
     }

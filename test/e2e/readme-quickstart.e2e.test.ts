@@ -67,7 +67,7 @@ describe("the README's quick start, run as written in a new home", () => {
       // stderr: the sandbox note the README speaks of comes first; nothing else but notices.
       if (step.command.startsWith('petstore ')) {
         expect(read('err')).toMatch(
-          /^note: using the local sandbox profile \(no profile chosen; pick one with: petstore profile use NAME\)\n/,
+          /^note: using the local sandbox \(no profile chosen: petstore profile use NAME\)\n/,
         );
         expect(read('err')).not.toMatch(/warn|error|petstore:/i);
       }

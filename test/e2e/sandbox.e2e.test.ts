@@ -22,9 +22,9 @@ describe('the built-in sandbox profile, on a fresh machine', () => {
     const pet = JSON.parse(added.stdout) as { id: number; name: string };
     expect(pet).toMatchObject({ name: 'Rex', categoryId: 1 });
     expect(typeof pet.id).toBe('number');
-    const notices = added.stderr.split('\n').filter((line) => line.includes('sandbox profile'));
+    const notices = added.stderr.split('\n').filter((line) => line.includes('local sandbox'));
     expect(notices).toEqual([
-      'note: using the local sandbox profile (no profile chosen; pick one with: petstore profile use NAME)',
+      'note: using the local sandbox (no profile chosen: petstore profile use NAME)',
     ]);
 
     const listed = await runCli(['pets', 'list', '--json'], { env });
@@ -250,7 +250,8 @@ describe('stopping', () => {
   it('exits 130 after a clean stop on Ctrl-C (SIGINT)', async () => {
     const served = await serveSandbox(['--memory']);
     expect(await served.stop('SIGINT')).toBe(130);
-    expect(served.stderr()).toContain('Sandbox stopped.');
+    expect(served.stderr()).toContain('interrupted; the sandbox was stopped cleanly');
+    expect(served.stderr()).not.toContain('Sandbox stopped.');
   });
 
   it('exits 0 after a clean stop on SIGTERM (a service manager)', async () => {

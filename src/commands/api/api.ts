@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { helpProse } from '../../cmdutil/help-text.js';
 import type { Command } from 'commander';
 import {
   BrokenLink,
@@ -221,7 +222,7 @@ export function registerApi(program: Command, runVerb: RunVerb): void {
     .option('--dry-run', 'print the request that would be sent (key redacted); send nothing')
     .addHelpText(
       'after',
-      `
+      helpProse(`
 Examples:
   $ petstore api /store/orders
   $ petstore api /pets -f status=sold -f limit=100 --paginate -o ndjson
@@ -230,7 +231,7 @@ Examples:
 
 Retries, the Idempotency-Key of every write, what an unanswered write means, exit codes and
 the masking of the key are those of every other command. A key is never taken on the command
-line: -H Authorization is refused.`,
+line: -H Authorization is refused.`),
     )
     .action((path: string, flags: ApiFlags, command: Command) =>
       runVerb(command, () => ({ path, flags: { ...flags, fields } }), runApi),

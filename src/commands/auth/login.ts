@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { helpProse } from '../../cmdutil/help-text.js';
 import { changeConfig } from '../../cmdutil/config-change.js';
 import type { RunVerb } from '../../cmdutil/run-verb.js';
 import { KEYRING_TIMEOUT_MS, KeyringUnavailableError } from '../../config/keyring.js';
@@ -174,7 +175,7 @@ export function registerAuthLogin(auth: Command, runVerb: RunVerb): void {
     .option('--migrate', "move the profile's key from the config file into the OS keyring")
     .addHelpText(
       'after',
-      `
+      helpProse(`
 The key is never taken from the command line. It is checked against the service before it is
 stored; a 401 stores nothing and exits 3. It goes to the OS keyring (Secret Service, Keychain,
 Credential Manager) when one answers within ${KEYRING_TIMEOUT_MS / 1000} s, else to the config file (mode 0600) with a
@@ -183,7 +184,7 @@ warning saying why.
 Examples:
   $ petstore auth login --profile staging
   $ printf '%s\\n' "$STAGING_KEY" | petstore auth login --profile staging
-  $ petstore auth login --profile staging --migrate`,
+  $ petstore auth login --profile staging --migrate`),
     )
     .action(
       (

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { helpProse } from '../../cmdutil/help-text.js';
 import type { RunVerb } from '../../cmdutil/run-verb.js';
 import type { Context } from '../../context/context.js';
 import { SHELLS, type Shell } from '../../core/contract.js';
@@ -30,11 +31,11 @@ export function registerCompletion(program: Command, runVerb: RunVerb): void {
     .argument('<SHELL>', SHELLS.join(', '))
     .addHelpText(
       'after',
-      `
+      helpProse(`
 Examples:
   $ petstore completion bash > ~/.local/share/bash-completion/completions/petstore
   $ petstore completion zsh > "\${fpath[1]}/_petstore"
-  $ petstore completion fish > ~/.config/fish/completions/petstore.fish`,
+  $ petstore completion fish > ~/.config/fish/completions/petstore.fish`),
     )
     .action((shell: string, _flags: unknown, command: Command) =>
       runVerb(command, () => toCompletionOptions(shell, program), runCompletion),

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { helpProse } from '../../cmdutil/help-text.js';
 import type { RunVerb } from '../../cmdutil/run-verb.js';
 import type { Context } from '../../context/context.js';
 import { DiagnosisFailedError } from '../../core/errors.js';
@@ -54,7 +55,7 @@ export function registerDoctor(program: Command, runVerb: RunVerb): void {
     .description('Check everything between you and a working call, and say how to fix it')
     .addHelpText(
       'after',
-      `
+      helpProse(`
 Examples:
   $ petstore doctor
   $ petstore --profile staging doctor --json
@@ -63,7 +64,7 @@ Each line is ok, info, warn or fail: Node.js, the config file and its permission
 profile is used and why, where its key is (and whether the OS keyring answers), the proxies
 in effect, then DNS, TCP and TLS (certificate subject, issuer, days left, host name) for the
 base and quickstart URLs, one read with the key, the clock against the service's, and
-deprecations. Exit 0 when nothing fails, else the exit code of the first failure's kind.`,
+deprecations. Exit 0 when nothing fails, else the exit code of the first failure's kind.`),
     )
     .action((_flags: unknown, command: Command) => runVerb(command, () => ({}), runDoctor));
 }

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { helpProse } from '../../cmdutil/help-text.js';
 import type { Command } from 'commander';
 import { replayedNotice, UNKNOWN_MESSAGE_OUTCOME } from '../../core/unknown-outcome.js';
 import { endInterrupted, finishWrite } from '../../cmdutil/finish-write.js';
@@ -108,11 +109,11 @@ export function registerMessageSend(message: Command, runVerb: RunVerb): void {
     .option('--dry-run', 'print the request that would be sent (key redacted); send nothing')
     .addHelpText(
       'after',
-      `
+      helpProse(`
 Examples:
   $ petstore message send "Hello from the store"
   $ git log -1 --format=%s | petstore message send --file -
-  $ petstore message send "Hello" --dry-run`,
+  $ petstore message send "Hello" --dry-run`),
     )
     .action((text: string | undefined, flags: Flags, command: Command) =>
       runVerb(command, () => toMessageSendOptions(text, flags), runMessageSend),

@@ -141,7 +141,9 @@ async function addFromFile(
   }
   const resume = resumeCommand(journal.path, input, target.reachedWith);
   ctx.notice(
-    `Journal: ${journal.path} (if the run stops, complete it with: ${resume} --retry-unknown)`,
+    prepared.plan.send.length === 0
+      ? `Journal: ${journal.path} (nothing left to send: every record has an outcome)`
+      : `Journal: ${journal.path} (if the run stops, complete it with: ${resume} --retry-unknown)`,
   );
   try {
     await send(ctx, options, prepared, { journal, resume, target: target.label });

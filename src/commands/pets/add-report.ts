@@ -18,7 +18,8 @@ function whatHappened(error: unknown): string {
   const { code, message, status } = errorFields(error);
   const unknown = error instanceof PetstoreError && error.outcomeUnknown;
   const detail = [code, status ? `HTTP ${status}` : ''].filter(Boolean).join(', ');
-  return `${unknown ? 'outcome unknown' : 'not created'}: ${message}${detail ? ` (${detail})` : ''}`;
+  // One screen line where it can: the service's message cut short (all of it is in the journal).
+  return `${unknown ? 'outcome unknown' : 'not created'}: ${snippet(message, 60)}${detail ? ` (${detail})` : ''}`;
 }
 
 /**

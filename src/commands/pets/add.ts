@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { helpProse } from '../../cmdutil/help-text.js';
 import { Option, type Command } from 'commander';
 import { parseBatchId } from '../../bulk/batch.js';
 import { parseConcurrency, parseIdempotencyKey, parseStatus } from '../../cmdutil/flags.js';
@@ -197,9 +198,13 @@ export async function runPetsAdd(ctx: Context, options: PetsAddOptions): Promise
   const client = await ctx.client();
   // Chosen here, not by the client, so an interrupted run can name it.
   const idempotencyKey = options.idempotencyKey ?? randomUUID();
+  let replayed = false;
   const write = {
     idempotencyKey,
-    onReplayed: () => ctx.notice(replayedNotice('pet')),
+    onReplayed: () => {
+      replayed = true;
+      ctx.notice(replayedNotice('pet'));
+    },
   };
   if (options.dryRun) {
     ctx.printRequest(client.previewCreatePet(pet, write));
@@ -214,7 +219,8 @@ export async function runPetsAdd(ctx: Context, options: PetsAddOptions): Promise
   await ctx.render(created, PET_COLUMNS);
   const added = `pet ${created.id.toString()} (${sanitizeLine(created.name)})`;
   if (interrupted) endInterrupted(interrupted, `${added} was added`);
-  if (ctx.io.stderrIsTTY) {
+  // A replay was said as such: this run added nothing.
+  if (ctx.io.stderrIsTTY && !replayed) {
     const target = await ctx.target();
     ctx.notice(`Added ${added} to ${target.label}.`);
   }
@@ -274,7 +280,7 @@ export function registerPetsAdd(pets: Command, runVerb: RunVerb): void {
     )
     .addHelpText(
       'after',
-      `
+      helpProse(`
 Examples:
   $ petstore pets add --name Rex --category-id 1
   $ petstore pets add --name Tom --category-id 2 --status pending --json
@@ -293,7 +299,7 @@ the run's batch, the input's file name and the record's position, never from its
 two records alike are two pets. A new run is a new batch; --resume continues its journal's.
 To re-run a CI job safely where its journal is gone, name the batch: the same --batch-id and
 input send the same keys, and a service that honours them creates nothing twice (the sandbox
-does), e.g. PETSTORE_BATCH_ID="pets-$CI_PIPELINE_ID" petstore pets add --file pets.ndjson`,
+does), e.g. PETSTORE_BATCH_ID="pets-$CI_PIPELINE_ID" petstore pets add --file pets.ndjson`),
     )
     .action((flags: Flags, command: Command) =>
       runVerb(command, (env) => toPetsAddOptions(flags, env), runPetsAdd),

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { helpProse } from '../../cmdutil/help-text.js';
 import type { RunVerb } from '../../cmdutil/run-verb.js';
 import type { Context } from '../../context/context.js';
 import { GET_PET_REMOVAL_DATE } from '../../core/contract.js';
@@ -31,12 +32,12 @@ export function registerPetsGet(pets: Command, runVerb: RunVerb): void {
     .option('--fields <list>', `only these fields, in this order: ${PET_FIELDS.join(',')}`)
     .addHelpText(
       'after',
-      `
+      helpProse(`
 The service removes this endpoint on ${GET_PET_REMOVAL_DATE}; "petstore pets list --status" replaces it.
 
 Examples:
   $ petstore pets get 42
-  $ petstore pets get 9007199254740993 --json`,
+  $ petstore pets get 9007199254740993 --json`),
     )
     .action((petId: string, flags: { fields?: string }, command: Command) =>
       runVerb(

@@ -1,4 +1,5 @@
 import { Option, type Command } from 'commander';
+import { helpProse } from '../../cmdutil/help-text.js';
 import { parseFields } from '../../cmdutil/fields.js';
 import { parseLimit, parseStatus } from '../../cmdutil/flags.js';
 import type { RunVerb } from '../../cmdutil/run-verb.js';
@@ -67,7 +68,7 @@ export async function runPetsList(ctx: Context, options: PetsListOptions): Promi
     printed: () => rows.printed,
   }).finally(() => progress?.done());
   if (rows.count === 0 && ctx.settings.output === 'table' && ctx.settings.query === undefined) {
-    ctx.notice('No animals match.');
+    ctx.notice(options.status === undefined ? 'No animals.' : `No ${options.status} animals.`);
     return;
   }
   rows.end();
@@ -108,13 +109,13 @@ export function registerPetsList(pets: Command, runVerb: RunVerb): void {
     .option('--fields <list>', `only these fields, in this order: ${PET_FIELDS.join(',')}`)
     .addHelpText(
       'after',
-      `
+      helpProse(`
 Examples:
   $ petstore pets list
   $ petstore pets list --status available --limit 50
   $ petstore pets list --all -o ndjson | wc -l
   $ petstore pets list --max-items 250 -o csv --fields id,name > pets.csv
-  $ petstore pets list --json | jq '.[].name'`,
+  $ petstore pets list --json | jq '.[].name'`),
     )
     .action((flags: Flags, command: Command) =>
       runVerb(command, () => toPetsListOptions(flags), runPetsList),

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { helpProse } from '../../cmdutil/help-text.js';
 import { isLoopbackHost, parseServiceUrl } from '../../api/url-policy.js';
 import { changeConfig } from '../../cmdutil/config-change.js';
 import type { RunVerb } from '../../cmdutil/run-verb.js';
@@ -82,12 +83,12 @@ export function registerProfileSet(profile: Command, runVerb: RunVerb): void {
     .option('--dry-run', 'print what would change in the config file (keys masked); write nothing')
     .addHelpText(
       'after',
-      `
+      helpProse(`
 Uses the global --base-url URL and --quickstart-url URL options.
 
 Examples:
   $ petstore profile set staging --base-url https://staging.animal-store.example.com/v1
-  $ petstore profile set qa --base-url https://qa.example.com/v1 --quickstart-url https://qa.example.com/quickstart`,
+  $ petstore profile set qa --base-url https://qa.example.com/v1 --quickstart-url https://qa.example.com/quickstart`),
     )
     .action((name: string, own: { dryRun?: boolean }, command: Command) =>
       runVerb(

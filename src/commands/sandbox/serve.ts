@@ -1,4 +1,5 @@
 import { makeFolder } from '../../core/make-folder.js';
+import { helpProse } from '../../cmdutil/help-text.js';
 import type { ServedRequest } from '../../sandbox/server.js';
 import { dirname } from 'node:path';
 import type { Command } from 'commander';
@@ -120,7 +121,9 @@ export async function runSandboxServe(ctx: Context, options: SandboxServeOptions
   write('Stop with Ctrl-C.');
   const signal = await stopped;
   await server.close();
-  write('Sandbox stopped.');
+  // Ctrl-C ends with the error that says it stopped cleanly; a service manager's SIGTERM
+  // with this line, and 0.
+  if (signal !== 'SIGINT') write('Sandbox stopped.');
   if (signal === 'SIGINT') {
     throw new InterruptedError('interrupted; the sandbox was stopped cleanly', { signal });
   }
@@ -191,7 +194,7 @@ export function registerSandboxServe(sandbox: Command, runVerb: RunVerb): void {
     .option('--seed <n>', 'seed for the fault draws, to repeat a run (default: random, shown)')
     .addHelpText(
       'after',
-      `
+      helpProse(`
 The API is served under /v1 and the quickstart operation under /quickstart.
 
 Faults are off unless asked for; the banner lists those that are on. The same --seed draws the
@@ -200,7 +203,7 @@ same faults for the same sequence of requests.
 Examples:
   $ petstore sandbox serve --port 4010 --memory
   $ petstore sandbox serve --memory --drop-after-send 0.1 --latency 20-200 --seed 7
-  $ petstore profile set local --base-url http://127.0.0.1:4010/v1 --quickstart-url http://127.0.0.1:4010/quickstart`,
+  $ petstore profile set local --base-url http://127.0.0.1:4010/v1 --quickstart-url http://127.0.0.1:4010/quickstart`),
     )
     .action((flags: Flags, command: Command) =>
       runVerb(command, () => toSandboxServeOptions(flags), runSandboxServe),

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { helpProse } from '../../cmdutil/help-text.js';
 import type { RunVerb } from '../../cmdutil/run-verb.js';
 import type { Context } from '../../context/context.js';
 import {
@@ -82,7 +83,8 @@ const RESULT_COLUMNS: Column<SmokeRow>[] = [
   { header: 'result', value: (row) => row.outcome, tone: (row) => tone(row.outcome) },
   { header: 'check', value: (row) => row.name },
   { header: 'ms', value: (row) => row.durationMs },
-  { header: 'detail', value: (row) => row.detail },
+  // What failed, whole: wrapped to a narrow terminal, never cut.
+  { header: 'detail', value: (row) => row.detail, wrap: true },
 ];
 
 const SUMMARY_COLUMNS: Column<CheckSummary>[] = [
@@ -96,7 +98,7 @@ const SUMMARY_COLUMNS: Column<CheckSummary>[] = [
   { header: 'p50 ms', value: (row) => row.p50Ms },
   { header: 'p95 ms', value: (row) => row.p95Ms },
   { header: 'max ms', value: (row) => row.maxMs },
-  { header: 'last failure', value: (row) => row.lastFailure, placeholder: '-' },
+  { header: 'last failure', value: (row) => row.lastFailure, placeholder: '-', wrap: true },
 ];
 
 /** A key no service can know, to see that the service refuses it. */
@@ -292,7 +294,7 @@ export function registerSmoke(program: Command, runVerb: RunVerb): void {
     .option('--every <duration>', 'a canary: pause between rounds (e.g. 10s); alone, until Ctrl-C')
     .addHelpText(
       'after',
-      `
+      helpProse(`
 Every answer is checked against the interface: required fields and their types, int64 ids
 kept exact, enumerations, Error bodies (code, message, status equal to the HTTP status), and
 the JSON content type. Without --allow-writes only reads are made (and one request with an
@@ -307,7 +309,7 @@ Examples:
   $ petstore --profile staging smoke
   $ petstore --profile staging smoke --allow-writes --junit smoke.xml
   $ petstore --profile staging smoke --repeat 20 --max-latency 500
-  $ petstore --profile staging smoke --every 30s`,
+  $ petstore --profile staging smoke --every 30s`),
     )
     .action((flags: Flags, command: Command) =>
       runVerb(command, () => toSmokeOptions(flags), runSmoke),

@@ -68,7 +68,7 @@ describe('petstore pets list', () => {
     const io = fakeIO({ tty: true });
     expect(await main(['pets', 'list'], io, env)).toBe(0);
     expect(io.out()).toBe('');
-    expect(io.err()).toContain('No animals match.');
+    expect(io.err()).toContain('No animals.');
   });
 
   it.each([['0'], ['101'], ['1.5'], ['abc']])(
