@@ -198,11 +198,12 @@ export async function runPetsAdd(ctx: Context, options: PetsAddOptions): Promise
   const client = await ctx.client();
   // Chosen here, not by the client, so an interrupted run can name it.
   const idempotencyKey = options.idempotencyKey ?? randomUUID();
-  let replayed = false;
+  // Set when the service answers from the first request with this key.
+  const answer = { replayed: false };
   const write = {
     idempotencyKey,
     onReplayed: () => {
-      replayed = true;
+      answer.replayed = true;
       ctx.notice(replayedNotice('pet'));
     },
   };
@@ -220,7 +221,7 @@ export async function runPetsAdd(ctx: Context, options: PetsAddOptions): Promise
   const added = `pet ${created.id.toString()} (${sanitizeLine(created.name)})`;
   if (interrupted) endInterrupted(interrupted, `${added} was added`);
   // A replay was said as such: this run added nothing.
-  if (ctx.io.stderrIsTTY && !replayed) {
+  if (ctx.io.stderrIsTTY && !answer.replayed) {
     const target = await ctx.target();
     ctx.notice(`Added ${added} to ${target.label}.`);
   }
