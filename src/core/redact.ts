@@ -86,6 +86,32 @@ function maskLike(original: string, mask: string): string {
 }
 
 /**
+ * A long text is masked a segment at a time, so the reader's views of it (see reader-view.ts)
+ * stay the size of a segment whatever the text's length and spelling: memory follows what is
+ * printed. Segments end only between two JSON values of a list (`},{`, `}\n{` and their
+ * spaced forms), where no secret a reader sees whole can be cut: a key split across two of a
+ * service's records is two texts to a reader too.
+ */
+const SEGMENT = 64 * 1024;
+const BETWEEN_VALUES = /\}\s*,?\s*\{/g;
+
+function segments(text: string): string[] {
+  const parts: string[] = [];
+  let start = 0;
+  while (text.length - start > SEGMENT) {
+    BETWEEN_VALUES.lastIndex = start + SEGMENT;
+    const found = BETWEEN_VALUES.exec(text);
+    if (!found) break;
+    // Cut just before the next value's `{`.
+    const cut = found.index + found[0].length - 1;
+    parts.push(text.slice(start, cut));
+    start = cut;
+  }
+  parts.push(text.slice(start));
+  return parts;
+}
+
+/**
  * Every secret the run has seen, and the means to keep them out of any text. Whatever the
  * source (a service echoing a key in an error, a verbose log, a table cell), a secret of 8
  * characters or more reaching stdout or stderr through a redacting stream comes out masked. A
@@ -128,6 +154,10 @@ export class SecretRedactor {
   redact(text: string): string {
     const pattern = this.pattern;
     if (pattern === undefined) return text;
+    if (text.length > SEGMENT) {
+      const parts = segments(text);
+      if (parts.length > 1) return parts.map((part) => this.redact(part)).join('');
+    }
     if (!this.splitByLayout(text) && !mayHide(text)) {
       return text.replace(pattern, (found) => this.maskOf(found));
     }

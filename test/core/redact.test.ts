@@ -329,3 +329,36 @@ describe('SecretRedactor', () => {
     expect(maskKey('abc')).toBe('****');
   });
 });
+
+describe('a long text is masked a segment at a time', () => {
+  it('finds every key, wherever the segments end, in every spelling', () => {
+    const key = 'sk_live_Abc123Def456Ghi';
+    const redactor = new SecretRedactor();
+    redactor.add(key);
+    const spellings = [
+      key,
+      'sk_live_Abc123\u200bDef456Ghi',
+      'sk_live_\\u0041bc123Def456Ghi',
+      'sk_live_Abc%31%323Def456Ghi',
+      'sk_live_Abc123\u001b[2JDef456Ghi',
+    ];
+    // About 200 KiB of records, a key in every 97th, so some sit on each segment's edge.
+    const rows = Array.from({ length: 3000 }, (_, i) =>
+      i % 97 === 0
+        ? `{"id":${i},"name":"${spellings[i % spellings.length]!}"}`
+        : `{"id":${i},"name":"Pet\u202e${i}"}`,
+    );
+    for (const separator of [',', ',\n', '\n']) {
+      const text = `[${rows.join(separator)}]`;
+      const masked = redactor.redact(text);
+      expect(masked.split('****6Ghi').length - 1, JSON.stringify(separator)).toBe(
+        rows.filter((_, i) => i % 97 === 0).length,
+      );
+      expect(masked).not.toMatch(/Def456/);
+      // Nothing else changed: the rows without a key come out as they went in.
+      expect(masked.replace(/\{"id":\d+,"name":"\*\*\*\*6Ghi"\}/g, '')).toBe(
+        text.replace(/\{"id":\d+,"name":"sk_live[^"]*"\}/g, ''),
+      );
+    }
+  });
+});
