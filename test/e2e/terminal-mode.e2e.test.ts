@@ -7,6 +7,7 @@ import { petstoreLine, petstorePid, TerminalSession } from '../helpers/terminal.
  * person gets back echoes what they type and reads whole lines again (`stty -a` after it).
  */
 describe('the terminal after a hidden prompt', () => {
+  // Every signal that ends a process: caught ones, faults (sent by kill) and SIGKILL.
   const signals: NodeJS.Signals[] = [
     'SIGHUP',
     'SIGQUIT',
@@ -14,12 +15,23 @@ describe('the terminal after a hidden prompt', () => {
     'SIGINT',
     'SIGUSR2',
     'SIGALRM',
+    'SIGABRT',
+    'SIGBUS',
+    'SIGFPE',
+    'SIGILL',
+    'SIGSEGV',
+    'SIGTRAP',
+    'SIGSYS',
+    'SIGVTALRM',
+    'SIGPROF',
+    'SIGKILL',
   ];
   it.each(signals)('is given back as it was when %s ends petstore', async (signal) => {
     const env = { PATH: process.env.PATH ?? '', HOME: freshHome() };
     const line = petstoreLine(
       ['auth', 'login', '--profile', 'staging', '--no-verify', '--insecure-storage'],
-      'stty -a; echo STTY_DONE',
+      // A guardian gives the terminal back a moment after a process that could not.
+      'sleep 0.3; stty -a; echo STTY_DONE',
     );
     const session = new TerminalSession(line, env, 30_000);
     try {
