@@ -22,6 +22,16 @@ export function resolveApiPath(path: string, bases: ServiceTarget): URL {
       { hint: 'Percent-encode it (%09, %0A, %0D) if the service really expects it.' },
     );
   }
+  // `//host/...` is a URL without its scheme to a reader, and a path with an empty segment to
+  // a URL parser: refused rather than either guessed.
+  if (path.startsWith('//') || path.startsWith('/\\')) {
+    throw new UsageError(
+      `"${maskCredentials(path)}" is a URL without its scheme, or a path with an empty first segment`,
+      {
+        hint: 'Give a path with one leading /, e.g. petstore api /store/orders, or a whole https:// URL of the profile’s service.',
+      },
+    );
+  }
   if (/^https?:\/\//i.test(path)) {
     const url = URL.parse(path);
     if (url === null) {

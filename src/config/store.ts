@@ -36,7 +36,7 @@ export class ConfigStore {
   constructor(
     readonly dir: string,
     private readonly warn: (message: string) => void,
-    private readonly onKeys: (keys: string[]) => void = () => undefined,
+    private readonly onKeys: (keys: string[], passwords: string[]) => void = () => undefined,
   ) {
     this.path = join(dir, CONFIG_FILE_NAME);
   }
@@ -86,9 +86,10 @@ export class ConfigStore {
       this.warn(`${exposure.message}, and it holds an API key: ${exposure.hint}`);
     }
     // The keys, and any credentials a URL edited in by hand holds, whatever its shape.
+    const profiles = Object.values(data.profiles);
     this.onKeys(
-      Object.values(data.profiles).flatMap((profile) => [
-        ...(profile.apiKey ? [profile.apiKey] : []),
+      profiles.flatMap((profile) => (profile.apiKey ? [profile.apiKey] : [])),
+      profiles.flatMap((profile) => [
         ...credentialSecrets(profile.baseUrl ?? ''),
         ...credentialSecrets(profile.quickstartUrl ?? ''),
       ]),

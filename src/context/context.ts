@@ -63,7 +63,7 @@ export interface Context {
   /** The OS keyring, reached through a child process with a deadline. */
   keyring(): Keyring;
   /** Keeps a secret (a key typed at a prompt) out of everything the run prints. */
-  protectSecret(secret: string): void;
+  protectSecret(secret: string, options?: { hidden?: boolean }): void;
   /**
    * A progress line on stderr for long work: drawn only when --progress (auto: a terminal)
    * wants it. `interruptible`: a read that Ctrl-C ends at once (the line is erased first).
@@ -163,7 +163,9 @@ export function createContext(deps: ContextDeps): Context {
     settings.baseUrl,
     settings.quickstartUrl,
   ];
-  for (const url of urls) for (const secret of credentialSecrets(url ?? '')) redactor.add(secret);
+  for (const url of urls) {
+    for (const secret of credentialSecrets(url ?? '')) redactor.add(secret, { hidden: true });
+  }
   let target: Promise<Target> | undefined;
   let client: Promise<PetstoreClient> | undefined;
   let config: Promise<ConfigStore> | undefined;
@@ -248,7 +250,7 @@ export function createContext(deps: ContextDeps): Context {
       }
       const proxy = proxySettingsFromEnv(env);
       // A proxy's password is a secret of the run like the key: masked wherever it shows.
-      for (const secret of proxyPasswords(proxy)) redactor.add(secret);
+      for (const secret of proxyPasswords(proxy)) redactor.add(secret, { hidden: true });
       const created = await deps.createClient(
         { ...resolved, apiKey },
         {
@@ -274,7 +276,10 @@ export function createContext(deps: ContextDeps): Context {
           new ConfigStore(
             configDir(env),
             (message) => ctx.warn(message),
-            (keys) => keys.forEach((key) => redactor.add(key)),
+            (keys, passwords) => {
+              keys.forEach((key) => redactor.add(key));
+              passwords.forEach((password) => redactor.add(password, { hidden: true }));
+            },
           ),
       );
       return config;
@@ -285,8 +290,8 @@ export function createContext(deps: ContextDeps): Context {
       );
       return keyring;
     },
-    protectSecret(secret) {
-      redactor.add(secret);
+    protectSecret(secret, options) {
+      redactor.add(secret, options);
     },
     redact: (text) => redactor.redact(text),
     progressLine(options = {}) {

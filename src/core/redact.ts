@@ -133,10 +133,13 @@ export class SecretRedactor {
     return unfindableBecause(secret) === undefined;
   }
 
-  /** Masks this secret from now on, when it is long enough to tell from data. */
-  add(secret: string | undefined): void {
+  /**
+   * Masks this secret from now on, when it is long enough to tell from data. A key's mask shows
+   * its last characters (which key it was); a password's (`hidden`) shows none of it.
+   */
+  add(secret: string | undefined, options: { hidden?: boolean } = {}): void {
     if (secret === undefined || !SecretRedactor.findable(secret) || this.masks.has(secret)) return;
-    const mask = maskKey(secret);
+    const mask = options.hidden ? '****' : maskKey(secret);
     this.masks.set(secret, mask);
     // A key holding what reads as an escape (%41, \t) reads otherwise once a text around it is
     // decoded: the forms it takes are searched for too, each with the key's own mask.

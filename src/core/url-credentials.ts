@@ -15,8 +15,8 @@ const PREFIX = new RegExp(
   `^\\s*(?:${KNOWN_SCHEME}(?:${COLON}${SLASH}{0,2}|${SLASH}{1,2})|[a-z][a-z0-9+.-]*${COLON}${SLASH}{1,2}|${SLASH}{1,2})`,
   'i',
 );
-/** "@" as written, percent-encoded, or encoded twice. */
-const AT = /@|%40|%2540/gi;
+/** "@" as written, percent-encoded, encoded twice, or a look-alike (＠ U+FF20, ﹫ U+FE6B). */
+const AT = /@|%40|%2540|\uff20|\ufe6b/gi;
 
 function credentialsStart(value: string): number {
   return PREFIX.exec(value)?.[0].length ?? 0;
@@ -31,12 +31,26 @@ function atSigns(value: string, start: number): [number, number][] {
   return found;
 }
 
-/** The value with its credentials masked: `scheme://****@host`, `****@host`. */
+/**
+ * A query's values (`?access_token=…`) and a "port" that is no number (`http://user:secret`,
+ * the host and its `@` left out) also carry secrets, in what was meant as a URL.
+ */
+const QUERY_VALUE = /([?&][^=&#]*=)([^&#]*)/g;
+const WORD_PORT = /^([^/?#@]*:)([^/?#@]*[^\d/?#@][^/?#@]*)/;
+const CREDENTIAL_NAME = /token|key|secret|pass|auth|sig|session|credential/i;
+
+/** The value with its credentials masked: `scheme://****@host`, `****@host`, `?token=****`. */
 export function maskCredentials(value: string): string {
   const start = credentialsStart(value);
   const last = atSigns(value, start).at(-1);
-  if (last === undefined) return value;
-  return `${value.slice(0, start)}****${value.slice(last[0])}`;
+  let masked =
+    last === undefined
+      ? value.slice(0, start) + value.slice(start).replace(WORD_PORT, '$1****')
+      : `${value.slice(0, start)}****${value.slice(last[0])}`;
+  masked = masked.replace(QUERY_VALUE, (_all, name: string, found: string) =>
+    found === '' ? name : `${name}****`,
+  );
+  return masked;
 }
 
 /** decodeURIComponent, or the text as it is where it holds a "%" that starts no escape. */
@@ -74,6 +88,16 @@ export function credentialSecrets(value: string): string[] {
       secrets.add(user).add(password);
       secrets.add(Buffer.from(`${decoded(user)}:${decoded(password)}`).toString('base64'));
     }
+  }
+  if (atSigns(text, start).length === 0) {
+    const word = WORD_PORT.exec(text.slice(start))?.[2];
+    if (word !== undefined) for (const spelling of spellings(word)) secrets.add(spelling);
+  }
+  // A query value named as a credential is one (others are data: masking them everywhere
+  // would corrupt what is printed); messages mask every query value anyway.
+  for (const [, name, found] of text.matchAll(QUERY_VALUE)) {
+    if (!CREDENTIAL_NAME.test(name!)) continue;
+    for (const spelling of spellings(found!)) secrets.add(spelling);
   }
   secrets.delete('');
   return [...secrets];

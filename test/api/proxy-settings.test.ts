@@ -1,3 +1,5 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
@@ -208,12 +210,12 @@ describe('credentials in a URL or proxy value of any shape', () => {
       prefix,
       password,
       tokenOnly: fc.boolean(),
-      encodeAt: fc.boolean(),
+      at: fc.constantFrom('@', '%40', '\uff20', '\ufe6b'),
       rest: fc.constantFrom('127.0.0.9:8080', 'proxy.corp.test', 'h:3128/', 'api.test/v1'),
     })
-    .map(({ prefix, password, tokenOnly, encodeAt, rest }) => ({
+    .map(({ prefix, password, tokenOnly, at, rest }) => ({
       password,
-      text: `${prefix}${tokenOnly ? password : `user:${password}`}${encodeAt ? '%40' : '@'}${rest}`,
+      text: `${prefix}${tokenOnly ? password : `user:${password}`}${at}${rest}`,
     }));
   const commands = [
     ['pets', 'list'],
@@ -223,7 +225,14 @@ describe('credentials in a URL or proxy value of any shape', () => {
     ['pets', 'add', '--name', 'Rex', '--category-id', '1'],
     ['-o', 'json', 'pets', 'get', '1'],
   ];
-  const places = ['HTTPS_PROXY', 'http_proxy', 'ALL_PROXY', 'PETSTORE_BASE_URL', '--base-url'];
+  const places = [
+    'HTTPS_PROXY',
+    'http_proxy',
+    'ALL_PROXY',
+    'PETSTORE_BASE_URL',
+    '--base-url',
+    'api PATH',
+  ];
 
   it('masks the password in what it shows', () => {
     fc.assert(
@@ -250,6 +259,8 @@ describe('credentials in a URL or proxy value of any shape', () => {
           };
           const args = [...command];
           if (place === '--base-url') args.unshift('--base-url', text);
+          else if (place === 'api PATH')
+            args.splice(0, args.length, 'api', '-i', text, '--dry-run');
           else env[place] = text;
           await main(args, io, env, { transport: new FakeTransport() });
           expect(io.err() + io.out()).not.toContain(password);
@@ -257,5 +268,38 @@ describe('credentials in a URL or proxy value of any shape', () => {
       ),
       { numRuns: 150 },
     );
+  });
+});
+
+describe('credentials that are no user:password@', () => {
+  it('a token in a proxy query, or a password with no host after it, is never shown', async () => {
+    for (const value of [
+      'http://proxy.test:3128/?access_token=Tok3nSecretValue',
+      'http://alice:Pw9secretWord',
+      'http://alice:Pw9secretWord/',
+    ]) {
+      const io = fakeIO();
+      const env = {
+        HOME: freshHome(),
+        PETSTORE_BASE_URL: 'https://api.petstore.test/v1',
+        PETSTORE_API_KEY: 'sk_test_proxy_query',
+        HTTPS_PROXY: value,
+      };
+      await main(['pets', 'list'], io, env, { transport: new FakeTransport() });
+      expect(io.err() + io.out(), value).not.toMatch(/Tok3n|secretWord|Pw9secret/);
+    }
+  });
+
+  it('credentials a config file holds in a URL show no character of the password', async () => {
+    const home = freshHome();
+    const config = join(home, 'cfg');
+    mkdirSync(config, { mode: 0o700 });
+    const file = join(config, 'config.json');
+    const data = { profiles: { qa: { baseUrl: 'http://bob:Ab3dEf9h@127.0.0.1:9/v1' } } };
+    writeFileSync(file, JSON.stringify(data), { mode: 0o600 });
+    const io = fakeIO();
+    await main(['profile', 'show', 'qa'], io, { HOME: home, PETSTORE_CONFIG_DIR: config });
+    expect(io.out()).toContain('http://****@127.0.0.1:9/v1');
+    expect(io.out() + io.err()).not.toMatch(/Ab3d|3dEf|Ef9h|f9h@/);
   });
 });

@@ -13,6 +13,7 @@ import { isSafeMethod } from '../../api/http.js';
 import { finishWrite, endInterrupted } from '../../cmdutil/finish-write.js';
 import type { RunVerb } from '../../cmdutil/run-verb.js';
 import type { Context } from '../../context/context.js';
+import { credentialSecrets } from '../../core/url-credentials.js';
 import { PageLoopGuard } from '../../cmdutil/page-guard.js';
 import { ApiError, PetstoreError, ProtocolError } from '../../core/errors.js';
 import { sanitizeLine } from '../../core/sanitize.js';
@@ -74,6 +75,8 @@ async function* pages(
 }
 
 export async function runApi(ctx: Context, options: ApiOptions): Promise<void> {
+  // A PATH may be a whole URL, credentials and all: none of them is ever printed.
+  for (const secret of credentialSecrets(options.path)) ctx.protectSecret(secret, { hidden: true });
   const spec = await toApiSpec(options.path, options.flags, ctx.io);
   const client = await ctx.client();
   const write = isSafeMethod(spec.method)
