@@ -1,4 +1,4 @@
-import { chmod, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { makeFolder } from '../core/make-folder.js';
 import { join } from 'node:path';
 import type Conf from 'conf';
@@ -115,38 +115,44 @@ export class ConfigStore {
     await this.ensureDirectory();
     return withFileLock(`${this.path}.lock`, async () => {
       const data = await this.read();
+      // A file the user made keeps the mode they gave it (petstore's own is made 0600); one
+      // they made read-only is not written at all.
       const previousMode = await stat(this.path).then(
-        (info) => info.mode & 0o777,
+        (info) => info.mode & 0o7777,
         () => undefined,
       );
+      if (previousMode !== undefined && (previousMode & 0o200) === 0) {
+        throw new ConfigError(
+          `${this.path} is read-only (mode ${modeText(previousMode)}): petstore will not change it`,
+          this.path,
+          { hint: `To let it: chmod u+w ${this.path}` },
+        );
+      }
       change(data);
       try {
-        (await this.open()).store = data as unknown as Record<string, unknown>;
-        await chmod(this.path, FILE_MODE);
+        (await this.open(previousMode ?? FILE_MODE)).store = data as unknown as Record<
+          string,
+          unknown
+        >;
       } catch (error) {
         throw new ConfigError(`cannot write ${this.path}: ${errorCode(error)}`, this.path, {
           hint: 'Check that the folder is writable, or point PETSTORE_CONFIG_DIR elsewhere.',
           cause: error,
         });
       }
-      if (previousMode !== undefined && (previousMode & 0o077) !== 0) {
-        this.warn(
-          `${this.path} was readable by others (mode ${modeText(previousMode)}); petstore wrote it anew, readable by you alone (600)`,
-        );
-      }
       return data;
     });
   }
 
   /** conf, with ajv under it, is loaded only to write: reading the file needs neither. */
-  private async open(): Promise<Conf> {
+  private async open(mode: number): Promise<Conf> {
     const { default: Conf } = await import('conf');
     try {
       return new Conf({
         cwd: this.dir,
         configName: 'config',
         projectSuffix: '',
-        configFileMode: FILE_MODE,
+        configFileMode: mode,
         clearInvalidConfig: false,
         accessPropertiesByDotNotation: false,
       });

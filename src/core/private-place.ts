@@ -1,5 +1,5 @@
-import { statSync, type Stats } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { realpathSync, statSync, type Stats } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
 
 /**
  * Whether other users could change, or read, a file petstore reads keys and URLs from, as ssh
@@ -36,7 +36,11 @@ function ownerProblem(info: Stats, me: number): string | undefined {
     : `it belongs to another user (uid ${info.uid})`;
 }
 
-/** What is wrong with a folder that holds such a file (or will), if anything. */
+/**
+ * What is wrong with a folder that holds such a file (or will), if anything: it must be this
+ * user's (or root's) and writable by no one else; no folder above it may be another user's,
+ * nor writable by others without the sticky bit of /tmp (they could rename what is under it).
+ */
 function folderProblem(folder: string, me: number): { path: string; why: string } | undefined {
   const info = stats(folder);
   if (info === undefined) return undefined;
@@ -45,19 +49,35 @@ function folderProblem(folder: string, me: number): { path: string; why: string 
   if (info.mode & WRITABLE_BY_OTHERS) {
     return { path: folder, why: `other users can write it (mode ${modeText(info.mode)})` };
   }
-  // Above it: a folder others may write lets them rename it, unless sticky as /tmp is.
   for (let child = folder, parent = dirname(folder); parent !== child;) {
     const above = stats(parent);
-    if (above && above.mode & WRITABLE_BY_OTHERS && !(above.mode & STICKY)) {
-      return {
-        path: parent,
-        why: `other users can write it (mode ${modeText(above.mode)}), so they can replace ${folder}`,
-      };
+    if (above) {
+      const aboveOwner = ownerProblem(above, me);
+      if (aboveOwner) return { path: parent, why: `${aboveOwner}, who can replace ${folder}` };
+      if (above.mode & WRITABLE_BY_OTHERS && !(above.mode & STICKY)) {
+        return {
+          path: parent,
+          why: `other users can write it (mode ${modeText(above.mode)}), so they can replace ${folder}`,
+        };
+      }
     }
     child = parent;
     parent = dirname(parent);
   }
   return undefined;
+}
+
+/** The path with every link resolved (its folder's, when it does not exist yet). */
+function realPath(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    try {
+      return join(realpathSync(dirname(path)), basename(path));
+    } catch {
+      return path;
+    }
+  }
 }
 
 /**
@@ -72,10 +92,13 @@ export function exposureOf(
 ): Exposure | undefined {
   const me = process.getuid?.();
   if (me === undefined) return undefined;
-  const path = resolve(file);
+  const given = resolve(file);
+  // Judged where it is given and where its links lead: either place, changed, changes it.
+  const path = realPath(given);
   const info = stats(path);
   if (info === undefined && use === 'read') return undefined;
-  const folder = folderProblem(dirname(path), me);
+  const folders = [...new Set([dirname(given), dirname(path)])];
+  const folder = folders.map((place) => folderProblem(place, me)).find(Boolean);
   if (folder) {
     return {
       kind: 'refuse',

@@ -1,4 +1,12 @@
-import { chmodSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  chownSync,
+  mkdirSync,
+  readFileSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useConfigHome } from '../helpers/config-home.js';
@@ -125,9 +133,11 @@ describe('a config folder or file petstore did not make', () => {
       env: { PETSTORE_CONFIG_DIR: folder },
     });
     expect(quiet.err).toBe('');
-    // A write makes the file anew, petstore's own: readable by the user alone.
-    await cli.run(['profile', 'use', 'qa'], { env: { PETSTORE_CONFIG_DIR: folder } });
-    expect(modeOf(file)).toBe(0o600);
+    // A write keeps the mode the user gave the file: petstore changes no mode it did not set.
+    expect(
+      (await cli.run(['profile', 'use', 'qa'], { env: { PETSTORE_CONFIG_DIR: folder } })).code,
+    ).toBe(0);
+    expect(modeOf(file)).toBe(0o644);
     expect(modeOf(folder)).toBe(0o755);
   });
 
@@ -137,4 +147,68 @@ describe('a config folder or file petstore did not make', () => {
     expect(modeOf(folder)).toBe(0o700);
     expect(modeOf(join(folder, 'config.json'))).toBe(0o600);
   });
+
+  it('a file the user made keeps its mode; a read-only one is not written', async () => {
+    for (const mode of [0o700, 0o640, 0o600]) {
+      const folder = join(cli.home, `kept${mode.toString(8)}`);
+      const file = configWith(folder, QA, mode);
+      expect(
+        (await cli.run(['profile', 'use', 'qa'], { env: { PETSTORE_CONFIG_DIR: folder } })).code,
+      ).toBe(0);
+      expect(modeOf(file)).toBe(mode);
+    }
+    for (const mode of [0o400, 0o440]) {
+      const folder = join(cli.home, `ro${mode.toString(8)}`);
+      const file = configWith(folder, QA, mode);
+      const before = readFileSync(file, 'utf8');
+      const result = await cli.run(['profile', 'use', 'qa'], {
+        env: { PETSTORE_CONFIG_DIR: folder },
+      });
+      expect(result.code).toBe(2);
+      expect(result.err).toContain(`is read-only (mode ${mode.toString(8)})`);
+      expect(result.err).toContain(`chmod u+w ${file}`);
+      expect(modeOf(file)).toBe(mode);
+      expect(readFileSync(file, 'utf8')).toBe(before);
+    }
+  });
+
+  it('is judged where its links lead as well as where it is named', async () => {
+    const open = join(cli.home, 'ww');
+    mkdirSync(open);
+    chmodSync(open, 0o777);
+    // The file itself, a link into a folder others can write.
+    configWith(join(open, 'inner'), QA);
+    const cfg = join(cli.home, 'cfg-link');
+    mkdirSync(cfg, { mode: 0o700 });
+    symlinkSync(join(open, 'inner', 'config.json'), join(cfg, 'config.json'));
+    const linkedFile = await cli.run(['profile', 'show', 'qa'], {
+      env: { PETSTORE_CONFIG_DIR: cfg },
+    });
+    expect(linkedFile.code).toBe(2);
+    expect(linkedFile.err).toContain(`${open} is not private`);
+    // The folder, a link to one under a folder others can write.
+    const named = join(cli.home, 'named');
+    mkdirSync(named, { mode: 0o700 });
+    symlinkSync(join(open, 'inner'), join(named, 'sub'));
+    const linkedFolder = await cli.run(['profile', 'show', 'qa'], {
+      env: { PETSTORE_CONFIG_DIR: join(named, 'sub') },
+    });
+    expect(linkedFolder.code).toBe(2);
+    expect(linkedFolder.err).toContain(`${open} is not private`);
+  });
+
+  it.runIf(process.getuid?.() === 0)(
+    'a folder above it owned by another user is refused: they can replace what is under it',
+    async () => {
+      const theirs = join(cli.home, 'theirs');
+      configWith(join(theirs, 'cfg'), QA);
+      chmodSync(theirs, 0o755);
+      chownSync(theirs, 1234, 1234);
+      const result = await cli.run(['profile', 'show', 'qa'], {
+        env: { PETSTORE_CONFIG_DIR: join(theirs, 'cfg') },
+      });
+      expect(result.code).toBe(2);
+      expect(result.err).toContain('it belongs to another user (uid 1234)');
+    },
+  );
 });
