@@ -1,3 +1,4 @@
+import { parseHttpDate } from '../core/http-date.js';
 /** Statuses worth another try for a safe request: rate limited or a passing gateway fault. */
 /** Longest Retry-After the tool will wait; beyond it, the error is reported instead. */
 export const MAX_RETRY_AFTER_MS = 30_000;
@@ -26,7 +27,7 @@ export function parseRetryAfter(header: string | undefined, now: number): number
   if (header === undefined) return undefined;
   const trimmed = header.trim();
   if (/^\d+$/.test(trimmed)) return Number(trimmed) * 1000;
-  const date = Date.parse(trimmed);
+  const date = parseHttpDate(trimmed);
   if (Number.isNaN(date)) return undefined;
   return Math.max(0, date - now);
 }

@@ -1,3 +1,4 @@
+import { parseHttpDate } from '../core/http-date.js';
 import { UsageError } from '../core/errors.js';
 import { parseJson } from '../core/json.js';
 import { FileShapeError, readRegularFile } from '../core/read-file.js';
@@ -161,7 +162,7 @@ function readJournalNow(path: string, boot: string | undefined): JournalContents
     }
     if (!header) throw notAJournal(path);
     if (entry.type === 'clock') {
-      const ahead = Date.parse(entry.service) - Date.parse(entry.at);
+      const ahead = parseHttpDate(entry.service) - Date.parse(entry.at);
       if (Number.isFinite(ahead) && !serviceAhead.has(run.index)) {
         serviceAhead.set(run.index, ahead);
       }

@@ -38,11 +38,15 @@ export function resentKeys(send: SendList, journal: JournalContents | undefined)
   return resent;
 }
 
-/** How long ago the key was first sent, by each clock known; NaN where a time is unreadable. */
+/**
+ * How long ago the key was first sent, by each clock known; NaN where a time is unreadable.
+ * By the service's: from its own time of the send where the journal holds it, else from this
+ * machine's (a clock set back since, or forward, shows then against the service's now).
+ */
 function ages(keySent: KeySent, now: { local: number; service?: number | undefined }): number[] {
   const local = now.local - keySent.at;
-  if (keySent.byService === undefined || now.service === undefined) return [local];
-  return [local, now.service - keySent.byService];
+  if (now.service === undefined) return [local];
+  return [local, now.service - (keySent.byService ?? keySent.at)];
 }
 
 /** Keys past the window (less its margin) by any clock known, oldest first. */

@@ -1,3 +1,4 @@
+import { parseHttpDate } from '../../core/http-date.js';
 import { probeDns, probeTcp, probeTls } from '../../api/probe.js';
 import { maskProxyUrl } from '../../api/proxy-settings.js';
 import { isLoopbackHost } from '../../api/url-policy.js';
@@ -164,7 +165,7 @@ async function keyAccepted(ctx: Context): Promise<Finding[]> {
     ok('HTTP', `GET /pets?limit=1 answered ${answer.status} with a list of pets`),
     ok('key accepted', 'the service answered with the key'),
   ];
-  const date = Date.parse(answer.headers.date ?? '');
+  const date = parseHttpDate(answer.headers.date ?? '');
   if (Number.isNaN(date)) {
     found.push(
       info(

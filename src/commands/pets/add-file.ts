@@ -1,3 +1,4 @@
+import { parseHttpDate } from '../../core/http-date.js';
 import { constants } from 'node:fs';
 import { access, realpath } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
@@ -155,7 +156,7 @@ async function addFromFile(
 /**
  * Refuses, before anything is sent, a run that would send again keys the service may have
  * forgotten (see bulk/key-window.ts); a dry run says so instead. The service's clock is asked
- * (one GET) only when the journal holds it for such keys and this machine's finds none past.
+ * (one GET) when this machine's finds none past: this machine's may have been set back.
  */
 async function checkKeyWindow(
   ctx: Context,
@@ -166,9 +167,9 @@ async function checkKeyWindow(
   if (resent.length === 0 || options.keyWindow.ignore) return;
   const local = Date.now();
   let expired = expiredKeys(resent, { local }, options.keyWindow);
-  if (expired.length === 0 && resent.some(({ keySent }) => keySent.byService !== undefined)) {
+  if (expired.length === 0) {
     const page = await (await ctx.client()).listPetsPage({ limit: 1 });
-    const service = Date.parse(page.headers.date ?? '');
+    const service = parseHttpDate(page.headers.date ?? '');
     if (Number.isFinite(service))
       expired = expiredKeys(resent, { local, service }, options.keyWindow);
   }

@@ -2,6 +2,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { parseHttpDate } from '../../../src/core/http-date.js';
 import { main } from '../../../src/main.js';
 import { fakeIO } from '../../helpers/fake-io.js';
 import { startIdempotentService } from '../../helpers/idempotent-service.js';
@@ -139,5 +140,32 @@ describe('a resume that would send keys again', () => {
       expect(wrong.code, bad).toBe(2);
       expect(wrong.err).toContain('--key-window must be a duration longer than');
     }
+  });
+
+  it('asks the service its time when this machine’s clock may have been set back since', async () => {
+    const { env, journal, clock, posts } = await unknownRun();
+    // No answer of the first run gave the service's clock: only this machine's is journaled.
+    const lines = readFileSync(journal, 'utf8').trimEnd().split('\n');
+    writeFileSync(
+      journal,
+      lines.filter((line) => !line.includes('"type":"clock"')).join('\n') + '\n',
+    );
+    // A day and more has passed, but this machine's clock was set back by as much.
+    clock.now += 25 * HOUR;
+    const before = posts();
+    const refused = await resume(env, journal);
+    expect(refused.code, refused.err).toBe(2);
+    expect(refused.err).toContain('(record 2, 3)');
+    expect(posts()).toBe(before);
+  });
+});
+
+describe('an HTTP date', () => {
+  it('is UTC, with its zone or without', () => {
+    const utc = Date.UTC(2026, 10, 25, 10, 0, 0);
+    expect(parseHttpDate('Wed, 25 Nov 2026 10:00:00 GMT')).toBe(utc);
+    expect(parseHttpDate('Wed, 25 Nov 2026 10:00:00')).toBe(utc);
+    expect(parseHttpDate('Wednesday, 25-Nov-26 10:00:00 GMT')).toBe(utc);
+    expect(parseHttpDate('not a date')).toBeNaN();
   });
 });
