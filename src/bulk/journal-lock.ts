@@ -2,15 +2,18 @@ import { chmod, realpath, stat } from 'node:fs/promises';
 import { hostname, tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { UsageError } from '../core/errors.js';
-import { LockFileError, tryLock, type LockOwner } from '../core/kernel-lock.js';
+import { flockFile } from '../core/file-flock.js';
+import { LockFileError, tryLock, type LockAttempt, type LockOwner } from '../core/kernel-lock.js';
 import { makeFolder } from '../core/make-folder.js';
 
 /**
  * The locks that keep two runs from sending one journal's records at once (each would send
  * the records the other has not finished): one beside the journal, named after its real path
  * (every name of it: `j`, `./j`, a symlink), and two named after the file itself (device and
- * inode: a hard link to it is the same journal), in the user's locks folder and the machine's.
- * All are kernel locks (see core/kernel-lock.ts): a run that ends, however it ends, holds none.
+ * inode: a hard link to it is the same journal), in the user's locks folder and the machine's;
+ * and, where util-linux `flock` is, a lock on the journal file itself, which every name of it
+ * meets whatever folders a run has (see core/file-flock.ts). All are kernel locks (see
+ * core/kernel-lock.ts): a run that ends, however it ends, holds none.
  */
 
 /** Releases what a lock took. */
@@ -37,15 +40,20 @@ function ownerText(owner: LockOwner | undefined): string {
 }
 
 /** How to end a run that is stuck: where it runs, by the pid it has there. */
-function endStuck(owner: LockOwner | undefined, held: string[]): string {
-  if (!owner) return `find it with: fuser -v ${held.join(' ')}`;
+function endStuck(owner: LockOwner | undefined, files: string[]): string {
+  if (!owner) return `find it with: fuser -v ${files.join(' ')}`;
   if (owner.host !== hostname()) return `end pid ${owner.pid} on ${owner.host}`;
   if (owner.otherNamespace) return `end pid ${owner.pid} in the container it runs in`;
   return `kill ${owner.pid}`;
 }
 
-function inUse(journal: string, held: string[], owner: LockOwner | undefined): JournalInUseError {
-  const stuck = endStuck(owner, held);
+function inUse(
+  journal: string,
+  held: string[],
+  heldFiles: string[],
+  owner: LockOwner | undefined,
+): JournalInUseError {
+  const stuck = endStuck(owner, heldFiles);
   return new JournalInUseError(
     `the journal ${journal} is in use by ${ownerText(owner)}: it holds ${held.join(' and ')}`,
     {
@@ -54,35 +62,47 @@ function inUse(journal: string, held: string[], owner: LockOwner | undefined): J
   );
 }
 
-/** A lock to take: `shared`, in the machine's folder, is skipped when it cannot be used. */
+/**
+ * A lock to take: `shared`, in the machine's folder, is skipped when it cannot be used;
+ * `onFile` is the lock on the journal file itself, skipped where it cannot be taken.
+ */
 interface LockPlace {
   path: string;
   shared?: boolean;
+  onFile?: boolean;
 }
 
-/**
- * Takes every lock at `places`, or none: when any is held, those taken are released and one
- * error names every lock held and who holds it.
- */
-async function takeAll(journal: string, places: LockPlace[]): Promise<Unlock> {
+/** Tries one lock; undefined when it is skipped. */
+async function attemptLock(place: LockPlace): Promise<LockAttempt | undefined> {
+  if (place.onFile) {
+    const attempt = await flockFile(place.path);
+    return attempt && (attempt.taken ? attempt : { taken: false, owner: undefined });
+  }
+  return tryLock(place.path, { shared: place.shared }).catch((error: unknown) => {
+    // Another user's lock file this user cannot lock: their runs still take it.
+    if (place.shared && error instanceof LockFileError) return undefined;
+    throw error;
+  });
+}
+
+type Refusal = { held: string[]; heldFiles: string[]; owner: LockOwner | undefined };
+
+/** One try at every lock at `places`: all taken, or none kept and those held named. */
+async function tryAll(journal: string, places: LockPlace[]): Promise<Unlock | Refusal> {
   const taken: Unlock[] = [];
-  const held: string[] = [];
-  let owner: LockOwner | undefined;
+  const refusal: Refusal = { held: [], heldFiles: [], owner: undefined };
   const releaseTaken = async () => {
     for (const release of taken.splice(0).reverse()) await release();
   };
   try {
-    for (const { path, shared } of places) {
-      const attempt = await tryLock(path, { shared }).catch((error: unknown) => {
-        // Another user's lock file this user cannot lock: their runs still take it.
-        if (shared && error instanceof LockFileError) return undefined;
-        throw error;
-      });
+    for (const place of places) {
+      const attempt = await attemptLock(place);
       if (attempt === undefined) continue;
       if (attempt.taken) taken.push(attempt.release);
       else {
-        held.push(path);
-        owner ??= attempt.owner;
+        refusal.held.push(place.onFile ? `a lock on ${place.path} itself` : place.path);
+        refusal.heldFiles.push(place.path);
+        refusal.owner ??= attempt.owner;
       }
     }
   } catch (error) {
@@ -92,11 +112,33 @@ async function takeAll(journal: string, places: LockPlace[]): Promise<Unlock> {
       hint: `Petstore locks a journal with files beside it and in its own folder: ${dirname(error.path)} must be writable.`,
     });
   }
-  if (held.length > 0) {
-    await releaseTaken();
-    throw inUse(journal, held, owner);
+  if (refusal.held.length === 0) return releaseTaken;
+  await releaseTaken();
+  return refusal;
+}
+
+/**
+ * How long a run keeps trying before it says the journal is in use. Two runs started together
+ * can each take a lock the other needs and both let go; and a run that has just ended may
+ * hold the lock on the file itself a moment longer (its helper notices it ended). Trying
+ * again after a random pause lets one of them through; a run that really holds the journal
+ * still holds it when the time is up.
+ */
+const TRY_FOR_MS = 1500;
+const pause = () => new Promise((done) => setTimeout(done, 20 + Math.random() * 80));
+
+/**
+ * Takes every lock at `places`, or none: when any is still held after TRY_FOR_MS, one error
+ * names every lock held and who holds it.
+ */
+async function takeAll(journal: string, places: LockPlace[]): Promise<Unlock> {
+  const until = Date.now() + TRY_FOR_MS;
+  for (;;) {
+    const result = await tryAll(journal, places);
+    if (typeof result === 'function') return result;
+    if (Date.now() >= until) throw inUse(journal, result.held, result.heldFiles, result.owner);
+    await pause();
   }
-  return releaseTaken;
 }
 
 /**
@@ -126,7 +168,11 @@ async function machineLocks(): Promise<string | undefined> {
 async function fileLocks(journal: string, locksFolder: string): Promise<LockPlace[]> {
   const name = await fileLockName(journal, locksFolder);
   const machine = await machineLocks();
+  // Only a regular file: opening a FIFO or a device to lock it could block or do harm (such a
+  // journal is refused when it is read).
+  const regular = (await stat(journal)).isFile();
   return [
+    ...(regular ? [{ path: journal, onFile: true }] : []),
     { path: join(locksFolder, name) },
     ...(machine === undefined ? [] : [{ path: join(machine, name), shared: true }]),
   ];

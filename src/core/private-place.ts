@@ -97,12 +97,14 @@ export function exposureOf(
   const path = realPath(given);
   const info = stats(path);
   if (info === undefined && use === 'read') return undefined;
+  // Named as the user gave it, and where it leads when that is elsewhere.
+  const named = path === given ? given : `${given} (a link to ${path})`;
   const folders = [...new Set([dirname(given), dirname(path)])];
   const folder = folders.map((place) => folderProblem(place, me)).find(Boolean);
   if (folder) {
     return {
       kind: 'refuse',
-      message: `petstore will not use ${path}: ${folder.path} is not private (${folder.why}); anyone who can change ${what} could point petstore elsewhere and collect the key`,
+      message: `petstore will not use ${named}: ${folder.path} is not private (${folder.why}); anyone who can change ${what} could point petstore elsewhere and collect the key`,
       hint: `Keep it in a folder only you can write (unset PETSTORE_CONFIG_DIR for the default ~/.config/petstore), or, if ${folder.path} is yours alone: chmod go-w ${folder.path}`,
     };
   }
@@ -111,7 +113,7 @@ export function exposureOf(
   if (owner || info.mode & WRITABLE_BY_OTHERS) {
     return {
       kind: 'refuse',
-      message: `petstore will not use ${path}: ${owner ?? `other users can write it (mode ${modeText(info.mode)})`}; anyone who can change ${what} could point petstore elsewhere and collect the key`,
+      message: `petstore will not use ${named}: ${owner ?? `other users can write it (mode ${modeText(info.mode)})`}; anyone who can change ${what} could point petstore elsewhere and collect the key`,
       hint: owner
         ? `Use a config of your own (PETSTORE_CONFIG_DIR), or have its owner give it to you.`
         : `If the file is as you left it: chmod 600 ${path}`,
@@ -120,7 +122,7 @@ export function exposureOf(
   if (info.mode & READABLE_BY_OTHERS) {
     return {
       kind: 'warn',
-      message: `other users can read ${path} (mode ${modeText(info.mode)})`,
+      message: `other users can read ${named} (mode ${modeText(info.mode)})`,
       hint: `chmod 600 ${path}`,
     };
   }

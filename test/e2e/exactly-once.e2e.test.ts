@@ -442,6 +442,24 @@ const otherNamespace =
   process.getuid?.() === 0 &&
   spawnSync('unshare', ['-p', '-f', '--kill-child', '--mount-proc', 'true']).status === 0;
 
+/**
+ * Runs petstore with a /tmp/petstore-locks of its own (a private mount: another machine's
+ * view of /tmp, a container's), so only the lock on the journal file itself is shared.
+ */
+const privateMachineLocks = [
+  'unshare',
+  '-m',
+  '--',
+  'sh',
+  '-c',
+  'mkdir -p /tmp/petstore-locks && mount -t tmpfs petstore-test /tmp/petstore-locks && exec "$@"',
+  'sh',
+];
+const canPrivateMount =
+  process.getuid?.() === 0 &&
+  spawnSync(privateMachineLocks[0]!, [...privateMachineLocks.slice(1), 'true']).status === 0;
+const hasFlock = spawnSync('flock', ['--version']).status === 0;
+
 describe('a resume that holds its journal', () => {
   // Lines of some 250 bytes: far more than a pipe and its reader's buffer hold.
   const names = Array.from({ length: 1500 }, (_, i) => `P${i}-${'z'.repeat(240)}`);
@@ -487,4 +505,31 @@ describe('a resume that holds its journal', () => {
       },
     );
   }
+
+  it.runIf(canPrivateMount && hasFlock)(
+    'keeps it from a resume through a hard link that shares no lock folder (its own HOME, data folder and /tmp/petstore-locks)',
+    async () => {
+      const { env } = await service();
+      const journal = await journalToResume(env);
+      const hardLink = join(journal, '..', 'hard.journal');
+      linkSync(journal, hardLink);
+      const holder = slowReader(['pets', 'add', '--resume', journal], env, privateMachineLocks);
+      await holder.started();
+      const elsewhere = {
+        ...env,
+        HOME: freshHome(),
+        XDG_DATA_HOME: mkdtempSync(join(tmpdir(), 'petstore-data-')),
+      };
+      const resume = ['pets', 'add', '--resume', hardLink, '--retry-unknown'];
+      const second = await run(resume, elsewhere, { prefix: privateMachineLocks });
+      expect(second.code, second.stderr).toBe(2);
+      expect(second.stderr).toContain(`the journal ${hardLink} is in use by another petstore run`);
+      expect(second.stderr).toContain(`a lock on ${hardLink} itself`);
+      expect(second.stderr).toContain(`fuser -v ${hardLink}`);
+      const first = await holder.end();
+      expect(first.code, first.stderr).toBe(0);
+      const third = await run(resume, elsewhere, { prefix: privateMachineLocks });
+      expect(third.code, third.stderr).toBe(0);
+    },
+  );
 });
