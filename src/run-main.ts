@@ -14,7 +14,7 @@ import { resolveTarget } from './context/resolve-target.js';
 import { errorsInJson, resolveSettings, type RawGlobalOptions } from './context/settings.js';
 import { InterruptedError, OutputFailedError, UsageError } from './core/errors.js';
 import { processIO, type Env, type IO } from './core/io.js';
-import { guardedIO, SecretRedactor } from './core/redact.js';
+import { guardedIO, SecretRedactor } from './core/redaction/index.js';
 import { withStatusLine } from './core/status-line.js';
 import { ExitCode, reportError } from './output/report-error.js';
 

@@ -3,7 +3,7 @@ import { JsonTooDeepError, MAX_JSON_DEPTH, parseJson } from '../core/json.js';
 import { snippet } from '../core/sanitize.js';
 import type { HttpMethod, HttpRequest, HttpResponse } from './http.js';
 import type { BrokenLink } from './link-header.js';
-import { scrubStrings, type Redact } from './scrub.js';
+import { scrubStrings, type Redact } from '../core/redaction/index.js';
 
 /** A request of `petstore api`: a path (see resolveApiPath) or a URL already resolved. */
 export interface AnyRequest {

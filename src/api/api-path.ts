@@ -1,7 +1,7 @@
 import { ProtocolError, UsageError } from '../core/errors.js';
 import type { ServiceTarget } from './options.js';
 import { joinUrl } from './request.js';
-import { maskCredentials } from '../core/url-credentials.js';
+import { maskCredentials } from '../core/redaction/index.js';
 
 /** The prefix that sends a path to the quickstart base URL: `quickstart:/messages`. */
 export const QUICKSTART_PREFIX = 'quickstart:';

@@ -5,7 +5,6 @@ import type { UnknownOutcome } from '../core/unknown-outcome.js';
 import { isSafeMethod, type HttpRequest, type HttpResponse, type Transport } from './http.js';
 import { isLasting, wasNeverSent } from './network-errors.js';
 import type { ClientOptions, WriteOptions } from './options.js';
-import { redactHeader } from './request.js';
 import {
   DEFAULT_BACKOFF,
   MAX_RETRY_AFTER_MS,
@@ -13,7 +12,7 @@ import {
   backoffDelay,
   parseRetryAfter,
 } from './retry.js';
-import { scrubResponse, type Redact } from './scrub.js';
+import { redactHeader, scrubResponse, type Redact } from '../core/redaction/index.js';
 import { brokenAnswer, outcomeUnknownError } from './write-outcome.js';
 
 const MAX_REDIRECTS = 5;

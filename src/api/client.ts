@@ -6,8 +6,8 @@ import {
 } from '../core/unknown-outcome.js';
 import { stringifyJson } from '../core/json.js';
 import { UsageError } from '../core/errors.js';
-import { SecretRedactor } from '../core/redact.js';
-import type { ListPetsQuery, MessageReceipt, NewPet, Pet } from '../core/types.js';
+import { redactionOf } from '../core/redaction/index.js';
+import type { ListPetsQuery, MessageReceipt, NewPet, Pet } from '../core/interface.js';
 import { HttpChannel } from './channel.js';
 import {
   checkMessageReceipt,
@@ -32,7 +32,7 @@ export { BrokenLink, brokenLinkError } from './link-header.js';
 export type { AnyAnswer, AnyRequest, RawAnswer } from './any-answer.js';
 import type { ClientOptions, WriteOptions } from './options.js';
 import { buildRequest, joinUrl, preview, type RequestPreview } from './request.js';
-import type { Redact } from './scrub.js';
+import type { Redact } from '../core/redaction/index.js';
 import { answeredWithoutOutcome } from './write-outcome.js';
 
 export type {
@@ -59,19 +59,13 @@ export interface PetsPage {
   next: URL | BrokenLink | undefined;
 }
 
-function ownKeyRedactor(apiKey: string): Redact {
-  const redactor = new SecretRedactor();
-  redactor.add(apiKey);
-  return (text) => redactor.redact(text);
-}
-
 /** The Animal Store API: one method per operation of the interface. */
 export class PetstoreClient {
   private readonly channel: HttpChannel;
   private readonly redact: Redact;
 
   constructor(private readonly options: ClientOptions) {
-    this.redact = options.redact ?? ownKeyRedactor(options.apiKey);
+    this.redact = options.redact ?? redactionOf(options.apiKey);
     this.channel = new HttpChannel(options, this.redact);
   }
 

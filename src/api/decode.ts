@@ -1,17 +1,11 @@
 import { ApiError, ProtocolError } from '../core/errors.js';
 import { snippet } from '../core/sanitize.js';
 import { JsonTooDeepError, MAX_JSON_DEPTH, parseJson } from '../core/json.js';
-import {
-  describeViolations,
-  listViolations,
-  MESSAGE_RECEIPT,
-  PET,
-  violations,
-  type Shape,
-} from './contract.js';
+import { describeViolations, listViolations, violations, type Shape } from '../core/shape.js';
+import { MESSAGE_RECEIPT, PET } from '../core/interface.js';
 import type { HttpResponse } from './http.js';
 import { MAX_RETRY_AFTER_MS, parseRetryAfter } from './retry.js';
-import { scrubStrings, type Redact } from './scrub.js';
+import { scrubStrings, type Redact } from '../core/redaction/index.js';
 
 const asIs: Redact = (text) => text;
 

@@ -1,6 +1,6 @@
 import type { Transport } from './http.js';
 import type { ProxySettings } from './proxy-settings.js';
-import type { Redact } from './scrub.js';
+import type { Redact } from '../core/redaction/index.js';
 
 /**
  * What a client is made from, each fact defined once: where it sends (ServiceTarget) and how

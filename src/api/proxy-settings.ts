@@ -1,6 +1,6 @@
 import { UsageError } from '../core/errors.js';
 import type { Env } from '../core/io.js';
-import { maskCredentials } from '../core/url-credentials.js';
+import { maskCredentials } from '../core/redaction/index.js';
 
 /** The proxies the environment names, checked: what the transport sends through. */
 export interface ProxySettings {

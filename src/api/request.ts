@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { IDEMPOTENCY_KEY_HEADER } from '../core/contract.js';
 import { parseJson } from '../core/json.js';
+import { redactHeader } from '../core/redaction/index.js';
 import { isSafeMethod, type HttpMethod, type HttpRequest } from './http.js';
 import type { WriteOptions } from './options.js';
 
@@ -11,14 +12,6 @@ export function joinUrl(base: string, path: string): URL {
   url.search = '';
   url.hash = '';
   return url;
-}
-
-const REDACTED_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie']);
-
-export function redactHeader(name: string, value: string): string {
-  if (!REDACTED_HEADERS.has(name.toLowerCase())) return value;
-  const scheme = /^(\w+)\s/.exec(value)?.[1];
-  return scheme ? `${scheme} [redacted]` : '[redacted]';
 }
 
 /** A request as `--dry-run` shows it: what would be sent, the key redacted. */

@@ -1,5 +1,5 @@
 import { UsageError } from '../core/errors.js';
-import { maskCredentials } from '../core/url-credentials.js';
+import { maskCredentials } from '../core/redaction/index.js';
 
 const LOOPBACK_HOSTS = new Set(['localhost', '[::1]', '::1']);
 

@@ -1,6 +1,6 @@
 import { isInt64 } from '../core/int64.js';
 import { stringifyJson } from '../core/json.js';
-import type { Pet } from '../core/types.js';
+import type { Pet } from '../core/interface.js';
 
 /**
  * The lines of a bulk run's journal, and the check each line read back must pass. A journal is

@@ -1,5 +1,5 @@
 import { ApiError, NetworkError } from '../core/errors.js';
-import type { Pet } from '../core/types.js';
+import type { Pet } from '../core/interface.js';
 import { ExitCode, exitCodeFor } from '../output/report-error.js';
 import type { ErrorSummary } from './journal-entries.js';
 import type { EarlierOutcomes } from './plan.js';

@@ -1,5 +1,5 @@
 import { UsageError } from '../core/errors.js';
-import type { NewPet, Pet } from '../core/types.js';
+import type { NewPet, Pet } from '../core/interface.js';
 import type { ErrorSummary } from './journal-entries.js';
 import type { JournalContents } from './journal-read.js';
 import { firstChangedRecord, type InputDigests, type PetRecords } from './records.js';

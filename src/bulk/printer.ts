@@ -1,4 +1,4 @@
-import type { Pet } from '../core/types.js';
+import type { Pet } from '../core/interface.js';
 import { encodeEntry } from './journal-entries.js';
 import type { JournalSink } from './journal-writer.js';
 

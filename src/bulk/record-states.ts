@@ -1,4 +1,4 @@
-import type { Pet } from '../core/types.js';
+import type { Pet } from '../core/interface.js';
 import type { ErrorSummary, RecordEntry } from './journal-entries.js';
 
 /**

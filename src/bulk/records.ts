@@ -1,5 +1,4 @@
 import { hash } from 'node:crypto';
-import { isInt64 } from '../core/int64.js';
 import {
   duplicateKeys,
   firstDuplicateKey,
@@ -7,28 +6,14 @@ import {
   parseJson,
   stringifyJson,
 } from '../core/json.js';
-import { isPetStatus, PET_STATUSES, type NewPet } from '../core/types.js';
+import { newPetProblem, type NewPet } from '../core/interface.js';
 import { UsageError } from '../core/errors.js';
 
-const FIELDS = new Set(['name', 'categoryId', 'status']);
 const MAX_REPORTED_PROBLEMS = 20;
 
+/** What is wrong with a record, by the interface's NewPet (one check for every front end). */
 function recordProblem(value: unknown): string | undefined {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return 'not an object';
-  const record = value as Record<string, unknown>;
-  const unknown = Object.keys(record).filter((key) => !FIELDS.has(key));
-  if (unknown.length > 0)
-    return `unknown field(s) ${unknown.join(', ')} (NewPet has name, categoryId, status)`;
-  if (typeof record.name !== 'string' || record.name.trim() === '')
-    return '"name" must be a non-empty string';
-  if (!isInt64(record.categoryId)) return '"categoryId" must be an int64 integer';
-  if (
-    record.status !== undefined &&
-    (typeof record.status !== 'string' || !isPetStatus(record.status))
-  ) {
-    return `"status" must be one of ${PET_STATUSES.join(', ')}`;
-  }
-  return undefined;
+  return newPetProblem(value)?.message;
 }
 
 function duplicateProblem(key: string): string {

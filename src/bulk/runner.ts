@@ -8,7 +8,7 @@ import {
 } from '../core/errors.js';
 import type { StopSignal } from '../core/io.js';
 import { StopController, type SignalSource } from '../core/stop.js';
-import type { NewPet, Pet } from '../core/types.js';
+import type { NewPet, Pet } from '../core/interface.js';
 import { errorFields, exitCodeFor } from '../output/report-error.js';
 import type { ErrorSummary } from './journal-entries.js';
 import type { JournalSink } from './journal-writer.js';

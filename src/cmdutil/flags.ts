@@ -1,7 +1,7 @@
-import { BULK_CONCURRENCY, LIST_LIMIT } from '../core/contract.js';
+import { BULK_CONCURRENCY } from '../core/contract.js';
+import { LIST_LIMIT, isPetStatus, PET_STATUSES, type PetStatus } from '../core/interface.js';
 import { UsageError } from '../core/errors.js';
 import { parseWholeNumber } from '../core/parse-number.js';
-import { isPetStatus, PET_STATUSES, type PetStatus } from '../core/types.js';
 
 /** --limit: a whole number in the interface's range. */
 export function parseLimit(text: string | undefined): number | undefined {

@@ -96,4 +96,4 @@ export function environmentKey(env: Env): string | undefined {
   return key === undefined || key === '' ? undefined : key;
 }
 
-export { maskKey } from '../core/redact.js';
+export { maskKey } from '../core/redaction/index.js';

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type Conf from 'conf';
 import { ConfigError } from '../core/errors.js';
 import { FileShapeError, readRegularFile } from '../core/read-file.js';
-import { credentialSecrets } from '../core/url-credentials.js';
+import { credentialSecrets } from '../core/redaction/index.js';
 import { exposureOf, modeText } from '../core/private-place.js';
 import { withFileLock } from './lock.js';
 import { CONFIG_FILE_NAME } from './paths.js';

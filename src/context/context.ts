@@ -8,15 +8,16 @@ import { configDir } from '../config/paths.js';
 import { apiKeyProblem } from '../core/api-key.js';
 import { MissingCredentialError, UsageError } from '../core/errors.js';
 import type { Env, IO } from '../core/io.js';
-import { unfindableBecause, type SecretRedactor } from '../core/redact.js';
+import { unfindableBecause, type SecretRedactor } from '../core/redaction/index.js';
 import { stringifyJson } from '../core/json.js';
 import { sanitizeLine } from '../core/sanitize.js';
-import { credentialSecrets, URL_VARIABLES } from '../core/url-credentials.js';
+import { credentialSecrets, URL_VARIABLES } from '../core/redaction/index.js';
 import { pickColumns } from '../output/columns.js';
 import { renderData, type Column } from '../output/render.js';
 import { Progress } from '../output/progress.js';
 import { QueryFailedError, type Query } from '../output/query.js';
-import { lineFormat, openRows, type RowsOptions, type RowWriter } from '../output/rows.js';
+import { formatSpec } from '../output/formats.js';
+import { openRows, type RowsOptions, type RowWriter } from '../output/rows.js';
 import type { HttpSettings, Settings } from './settings.js';
 import { missingKeyProblem, missingUrlProblem, unusableKeyError, type Target } from './target.js';
 
@@ -207,11 +208,11 @@ export function createContext(deps: ContextDeps): Context {
     },
     lineRows(columns) {
       // A table waits for the end; with --query each row is shaped as JSON whatever -o says.
-      const format = settings.output;
+      const lineForm = formatSpec(settings.output).lines;
       let lines: { header: string; line: (row: never) => string };
       if (query) lines = { header: '', line: (row: unknown) => queriedLine(query, row) };
-      else if (format === 'table') return undefined;
-      else lines = lineFormat(columns, format);
+      else if (lineForm === undefined) return undefined;
+      else lines = lineForm(columns);
       const { header, line } = lines;
       return {
         header,

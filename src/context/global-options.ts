@@ -1,3 +1,7 @@
+import { defaultFormat, formatChoicesText } from '../output/formats.js';
+
+const code = (text: string) => `\`${text}\``;
+
 /**
  * The global options, once: the commander definitions, the environment fallbacks of the
  * settings and the help text are all made from this table.
@@ -55,10 +59,9 @@ export const GLOBAL_OPTIONS: readonly GlobalOption[] = [
   {
     key: 'output',
     flags: '-o, --output <format>',
-    description: 'table, json, ndjson, csv or tsv',
+    description: formatChoicesText(),
     env: 'PETSTORE_OUTPUT',
-    meaning:
-      '`table`, `json`, `ndjson`, `csv` or `tsv`; default: `table` on a terminal, `json` otherwise',
+    meaning: `${formatChoicesText(code)}; default: \`${defaultFormat(true)}\` on a terminal, \`${defaultFormat(false)}\` otherwise`,
   },
   {
     key: 'json',

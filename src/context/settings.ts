@@ -4,6 +4,7 @@ import { UsageError } from '../core/errors.js';
 import type { Env, IO } from '../core/io.js';
 import { parseDecimal, parseWholeNumber } from '../core/parse-number.js';
 import { colorEnabled } from '../output/color.js';
+import { defaultFormat } from '../output/formats.js';
 import {
   errorsAsJson,
   parseErrorFormat,
@@ -90,7 +91,7 @@ export function errorsInJson(raw: RawGlobalOptions, env: Env, io: IO): boolean {
   try {
     output = outputFormat(raw, env, io);
   } catch {
-    output = raw.json === true || !io.stdoutIsTTY ? 'json' : 'table';
+    output = raw.json === true ? 'json' : defaultFormat(io.stdoutIsTTY);
   }
   return errorsAsJson({ forced, output, stderrIsTTY: io.stderrIsTTY });
 }

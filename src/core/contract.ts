@@ -1,17 +1,11 @@
 /**
- * Facts of the interface and of the command-line contract, written once. Help texts, flag
+ * Facts of the command-line contract, and the choices made where the interface says "not
+ * shown", written once (the interface's own facts are in interface.ts). Help texts, flag
  * parsers, the client and the sandbox all read them from here so they cannot drift apart.
  */
 
-/** `GET /pets?limit=`: the interface's range; the service's default page is 20. */
-export const LIST_LIMIT = { min: 1, max: 100 } as const;
 /** `pets list --max-items`: any count a script could want. */
 export const MAX_ITEMS = { min: 1, max: Number.MAX_SAFE_INTEGER } as const;
-
-/** The deprecated `GET /pets/{petId}` and the day the service removes it (UTC). */
-export const GET_PET_REMOVAL_DATE = '2030-12-05';
-/** The same day as an HTTP date, as the `Sunset` header carries it. */
-export const GET_PET_SUNSET = new Date(`${GET_PET_REMOVAL_DATE}T00:00:00Z`).toUTCString();
 
 /** Shells that `petstore completion` writes scripts for. */
 export const SHELLS = ['bash', 'zsh', 'fish'] as const;

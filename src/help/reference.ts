@@ -1,5 +1,5 @@
 import { GLOBAL_OPTIONS } from '../context/global-options.js';
-import type { OutputFormat } from '../output/format.js';
+import { formatSpec, OUTPUT_FORMATS, type OutputFormat } from '../output/formats.js';
 import { ExitCode } from '../output/report-error.js';
 
 /**
@@ -113,14 +113,9 @@ export const EXIT_CODES_TABLE = meaningsTable(['code', 'meaning'], EXIT_CODE_MEA
   String(ExitCode[name]),
 );
 
-const OUTPUT_MEANINGS: Record<OutputFormat, string> = {
-  table:
-    'compact aligned columns for people (the default on a terminal); long names cut with `…` to fit a terminal, never when piped',
-  json: 'exactly what the service returned, int64 digit for digit; pretty on a terminal, compact when piped (the default when piped)',
-  ndjson: 'one JSON object per line, written as pages arrive',
-  csv: "RFC 4180 with a header row and CRLF line ends; a text cell a spreadsheet would run as a formula (`=`, `+`, `-`, `@`, after blanks too) gets a leading `'`",
-  tsv: 'a header row, then one line per row; tab, line breaks (U+2028, U+2029 too) and backslash written `\\t`, `\\n`, `\\r`, `\\\\`; formulas as in CSV',
-};
+const OUTPUT_MEANINGS = Object.fromEntries(
+  OUTPUT_FORMATS.map((format) => [format, formatSpec(format).meaning]),
+) as Record<OutputFormat, string>;
 
 export const OUTPUT_TABLE = meaningsTable(['format', 'what it writes'], OUTPUT_MEANINGS, code);
 

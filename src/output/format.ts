@@ -1,7 +1,7 @@
 import { UsageError } from '../core/errors.js';
+import { defaultFormat, formatSpec, OUTPUT_FORMATS, type OutputFormat } from './formats.js';
 
-export const OUTPUT_FORMATS = ['table', 'json', 'ndjson', 'csv', 'tsv'] as const;
-export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
+export { OUTPUT_FORMATS, type OutputFormat } from './formats.js';
 
 export interface FormatInputs {
   flag: string | undefined;
@@ -25,7 +25,7 @@ export function errorsAsJson(choice: {
   stderrIsTTY: boolean;
 }): boolean {
   if (choice.forced !== undefined) return choice.forced === 'json';
-  return !choice.stderrIsTTY && (choice.output === 'json' || choice.output === 'ndjson');
+  return !choice.stderrIsTTY && formatSpec(choice.output).json;
 }
 
 /** --error-format or PETSTORE_ERROR_FORMAT, checked; undefined when neither is given. */
@@ -51,7 +51,7 @@ export function resolveOutputFormat({ flag, json, env, stdoutIsTTY }: FormatInpu
     return 'json';
   }
   const chosen = flag ?? (env === '' ? undefined : env);
-  if (chosen === undefined) return stdoutIsTTY ? 'table' : 'json';
+  if (chosen === undefined) return defaultFormat(stdoutIsTTY);
   if ((OUTPUT_FORMATS as readonly string[]).includes(chosen)) return chosen as OutputFormat;
   const source = flag !== undefined ? '--output' : 'PETSTORE_OUTPUT';
   throw new UsageError(`${source} must be one of ${OUTPUT_FORMATS.join(', ')}, got "${chosen}"`);

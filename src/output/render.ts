@@ -1,5 +1,6 @@
 import { stringifyJson } from '../core/json.js';
 import { pickColumns, type Column } from './columns.js';
+import { formatSpec } from './formats.js';
 import { openRows, projectRow, type RowsOptions } from './rows.js';
 
 export type { CellTone, Column } from './columns.js';
@@ -19,8 +20,9 @@ export async function renderData<Row>(
     options.write(stringifyJson(value, options.pretty) + '\n');
     return;
   }
-  if (!Array.isArray(data) && (options.format === 'json' || options.format === 'ndjson')) {
-    const pretty = options.format === 'json' && options.pretty;
+  const spec = formatSpec(options.format);
+  if (!Array.isArray(data) && spec.record !== 'list') {
+    const pretty = spec.record === 'object' && options.pretty;
     options.write(stringifyJson(projectRow(data, options.fields), pretty) + '\n');
     return;
   }

@@ -1,10 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
-import {
-  GET_PET_SUNSET,
-  IDEMPOTENCY_KEY_HEADER,
-  IDEMPOTENT_REPLAYED_HEADER,
-} from '../core/contract.js';
+import { GET_PET_SUNSET } from '../core/interface.js';
+import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENT_REPLAYED_HEADER } from '../core/contract.js';
 import { stringifyJson } from '../core/json.js';
 import { authenticate, performWrite } from './caller.js';
 import { DatabaseGoneError, IdsExhaustedError, type SandboxDatabase } from './database.js';

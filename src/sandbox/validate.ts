@@ -1,9 +1,13 @@
-import { LIST_LIMIT } from '../core/contract.js';
 import { isInt64, type Int64 } from '../core/int64.js';
-import { isPetStatus, PET_STATUSES } from '../core/types.js';
+import {
+  isPetStatus,
+  LIST_LIMIT,
+  messageProblem,
+  newPetProblem,
+  PET_STATUSES,
+} from '../core/interface.js';
 
 export const NAME_MAX_LENGTH = 256;
-const NEW_PET_FIELDS = new Set(['name', 'categoryId', 'status']);
 
 export type Checked<T> = { ok: true; value: T } | { ok: false; code: string; message: string };
 
@@ -40,31 +44,16 @@ function nameProblem(name: string): string | undefined {
 }
 
 /** NewPet: name (1..256 characters, visible), categoryId (int64), optional status; nothing else. */
+/**
+ * NewPet as the interface has it (interface.ts), and what the sandbox adds where the interface
+ * gives no limits of `name`: visible, storable, at most 256 characters.
+ */
 export function checkNewPet(body: unknown): Checked<NewPetInput> {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    return invalid('invalid_body', 'the body must be a JSON object (NewPet)');
-  }
-  const fields = body as Record<string, unknown>;
-  const unknown = Object.keys(fields).filter((key) => !NEW_PET_FIELDS.has(key));
-  if (unknown.length > 0) {
-    return invalid(
-      'unknown_field',
-      `unknown field(s): ${unknown.join(', ')}; NewPet has name, categoryId, status`,
-    );
-  }
-  const { name, categoryId, status } = fields;
-  if (name === undefined) return invalid('missing_field', '"name" is required');
-  if (typeof name !== 'string' || name.trim() === '') {
-    return invalid('invalid_name', '"name" must be a non-empty string');
-  }
-  const problem = nameProblem(name);
-  if (problem) return invalid('invalid_name', problem);
-  if (categoryId === undefined) return invalid('missing_field', '"categoryId" is required');
-  if (!isInt64(categoryId))
-    return invalid('invalid_category_id', '"categoryId" must be an int64 integer');
-  if (status !== undefined && (typeof status !== 'string' || !isPetStatus(status))) {
-    return invalid('invalid_status', `"status" must be one of ${PET_STATUSES.join(', ')}`);
-  }
+  const problem = newPetProblem(body);
+  if (problem) return invalid(problem.code, problem.message);
+  const { name, categoryId, status } = body as NewPetInput;
+  const nameIs = nameProblem(name);
+  if (nameIs) return invalid('invalid_name', nameIs);
   return { ok: true, value: { name, categoryId, status } };
 }
 
@@ -95,7 +84,7 @@ function decodeCursor(cursor: string): bigint | undefined {
 
 export function checkListQuery(params: URLSearchParams): Checked<ListQuery> {
   const limitText = params.get('limit');
-  let limit = 20;
+  let limit: number = LIST_LIMIT.default;
   if (limitText !== null) {
     limit = Number(limitText);
     if (!/^\d+$/.test(limitText) || limit < LIST_LIMIT.min || limit > LIST_LIMIT.max) {
@@ -131,11 +120,7 @@ export function checkPetId(text: string): Checked<bigint> {
 }
 
 export function checkMessage(body: unknown): Checked<string> {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    return invalid('invalid_body', 'the body must be a JSON object with a "message" field');
-  }
-  const { message } = body as Record<string, unknown>;
-  if (message === undefined) return invalid('missing_field', '"message" is required');
-  if (typeof message !== 'string') return invalid('invalid_message', '"message" must be a string');
-  return { ok: true, value: message };
+  const problem = messageProblem(body);
+  if (problem) return invalid(problem.code, problem.message);
+  return { ok: true, value: (body as { message: string }).message };
 }

@@ -11,7 +11,7 @@ import { digestInput, parsePetsFile } from '../../src/bulk/records.js';
 import { runBulk, type BulkPorts } from '../../src/bulk/runner.js';
 import { parseJson, stringifyJson } from '../../src/core/json.js';
 import type { StopSignal } from '../../src/core/io.js';
-import type { Pet } from '../../src/core/types.js';
+import type { Pet } from '../../src/core/interface.js';
 import { NetworkError } from '../../src/core/errors.js';
 import { startSandboxServer, type RunningSandbox } from '../../src/sandbox/server.js';
 

@@ -13,7 +13,7 @@ import { isSafeMethod } from '../../api/http.js';
 import { finishWrite, endInterrupted } from '../../cmdutil/finish-write.js';
 import type { RunVerb } from '../../cmdutil/run-verb.js';
 import type { Context } from '../../context/context.js';
-import { credentialSecrets } from '../../core/url-credentials.js';
+import { credentialSecrets } from '../../core/redaction/index.js';
 import { PageLoopGuard } from '../../cmdutil/page-guard.js';
 import { ApiError, PetstoreError, ProtocolError } from '../../core/errors.js';
 import { sanitizeLine } from '../../core/sanitize.js';

@@ -3,6 +3,7 @@ import { IncompleteListError, type PetstoreError } from '../../core/errors.js';
 import { stringifyJson } from '../../core/json.js';
 import { sanitizeText } from '../../core/sanitize.js';
 import type { Column } from '../../output/render.js';
+import { formatSpec, type OutputFormat } from '../../output/formats.js';
 import type { RowWriter } from '../../output/rows.js';
 
 type Row = Record<string, unknown>;
@@ -32,7 +33,9 @@ function columnsOf(rows: readonly Row[]): Column<Row>[] {
   return [...keys].map((key) => ({ header: key, value: (row: Row) => row[key] }));
 }
 
-const tabular = (format: string) => format === 'table' || format === 'csv' || format === 'tsv';
+const tabular = (format: OutputFormat) => formatSpec(format).columns;
+/** A list written as a JSON value a row (NDJSON). */
+const rowByRow = (format: OutputFormat) => formatSpec(format).jsonPerRow;
 
 /**
  * A response body on stdout: JSON as JSON (int64 exact; NDJSON a line per item of a list), a
@@ -47,7 +50,7 @@ export async function printBody(
   if (ctx.settings.query !== undefined) {
     // --query shapes the body as JSON whatever the format (text is a JSON string to it); a
     // list with -o ndjson, a row at a time.
-    if (format === 'ndjson' && Array.isArray(body)) await printRows(ctx, body);
+    if (rowByRow(format) && Array.isArray(body)) await printRows(ctx, body);
     else ctx.printRequest(body);
     return;
   }
@@ -63,7 +66,7 @@ export async function printBody(
     await ctx.render(rows, columnsOf(rows));
     return;
   }
-  if (format === 'ndjson' && Array.isArray(body)) {
+  if (rowByRow(format) && Array.isArray(body)) {
     await printRows(ctx, body);
     return;
   }

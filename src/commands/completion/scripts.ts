@@ -1,8 +1,8 @@
 // The completion scripts, generated from the commander tree.
 import type { Command, Option } from 'commander';
 import { SHELLS, type Shell } from '../../core/contract.js';
-import { PET_STATUSES } from '../../core/types.js';
-import { OUTPUT_FORMATS } from '../../output/format.js';
+import { PET_STATUSES } from '../../core/interface.js';
+import { OUTPUT_FORMATS } from '../../output/formats.js';
 
 /** What the scripts run for profile names: read from the config file as TAB is pressed. */
 const PROFILE_NAMES = 'petstore __complete profiles 2>/dev/null';

@@ -8,7 +8,7 @@ import { readInputFile } from '../../cmdutil/read-input.js';
 import type { RunVerb } from '../../cmdutil/run-verb.js';
 import type { Context } from '../../context/context.js';
 import { UsageError } from '../../core/errors.js';
-import type { MessageReceipt } from '../../core/types.js';
+import type { MessageReceipt } from '../../core/interface.js';
 import type { Column } from '../../output/render.js';
 
 const RECEIPT_COLUMNS: Column<MessageReceipt>[] = [

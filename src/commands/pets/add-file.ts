@@ -17,7 +17,7 @@ import { bootId } from '../../core/boot-id.js';
 import { ApiError, UsageError } from '../../core/errors.js';
 import { stringifyJson } from '../../core/json.js';
 import { makeFolder } from '../../core/make-folder.js';
-import type { Pet } from '../../core/types.js';
+import type { Pet } from '../../core/interface.js';
 import { prepare, type PetsAddFileOptions, type Prepared } from './add-file-plan.js';
 
 export type { PetsAddFileOptions } from './add-file-plan.js';

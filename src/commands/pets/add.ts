@@ -13,7 +13,7 @@ import { durationText, parseDuration } from '../../core/duration.js';
 import { UsageError } from '../../core/errors.js';
 import { parseInt64 } from '../../core/int64.js';
 import { sanitizeLine } from '../../core/sanitize.js';
-import { PET_STATUSES, type NewPet } from '../../core/types.js';
+import { PET_STATUSES, type NewPet } from '../../core/interface.js';
 import { runPetsAddFile, type PetsAddFileOptions } from './add-file.js';
 import { PET_COLUMNS } from './columns.js';
 

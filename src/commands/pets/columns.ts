@@ -1,4 +1,4 @@
-import type { Pet } from '../../core/types.js';
+import type { Pet } from '../../core/interface.js';
 import type { CellTone, Column } from '../../output/render.js';
 
 const STATUS_TONES: Record<string, CellTone> = {

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { helpProse } from '../../cmdutil/help-text.js';
 import type { RunVerb } from '../../cmdutil/run-verb.js';
 import type { Context } from '../../context/context.js';
-import { GET_PET_REMOVAL_DATE } from '../../core/contract.js';
+import { GET_PET_REMOVAL_DATE } from '../../core/interface.js';
 import { parseInt64, type Int64 } from '../../core/int64.js';
 import { parseFields } from '../../cmdutil/fields.js';
 import { PET_COLUMNS, PET_FIELDS } from './columns.js';

@@ -4,10 +4,11 @@ import { parseFields } from '../../cmdutil/fields.js';
 import { parseLimit, parseStatus } from '../../cmdutil/flags.js';
 import type { RunVerb } from '../../cmdutil/run-verb.js';
 import type { Context } from '../../context/context.js';
+import { formatSpec } from '../../output/formats.js';
 import { count } from '../../output/progress.js';
-import { LIST_LIMIT, MAX_ITEMS } from '../../core/contract.js';
+import { LIST_LIMIT, type PetStatus } from '../../core/interface.js';
+import { MAX_ITEMS } from '../../core/contract.js';
 import { parseWholeNumber } from '../../core/parse-number.js';
-import type { PetStatus } from '../../core/types.js';
 import { PET_COLUMNS, PET_FIELDS } from './columns.js';
 import { walkPages } from './page-walk.js';
 
@@ -67,7 +68,11 @@ export async function runPetsList(ctx: Context, options: PetsListOptions): Promi
     stopped: () => ctx.io.stdoutClosed(),
     printed: () => rows.printed,
   }).finally(() => progress?.done());
-  if (rows.count === 0 && ctx.settings.output === 'table' && ctx.settings.query === undefined) {
+  if (
+    rows.count === 0 &&
+    formatSpec(ctx.settings.output).forPeople &&
+    ctx.settings.query === undefined
+  ) {
     ctx.notice(options.status === undefined ? 'No animals.' : `No ${options.status} animals.`);
     return;
   }
@@ -98,7 +103,7 @@ export function registerPetsList(pets: Command, runVerb: RunVerb): void {
     .option('--status <status>', 'only animals with this status: available, pending or sold')
     .option(
       '--limit <n>',
-      `page size, ${LIST_LIMIT.min} to ${LIST_LIMIT.max} (service default 20; 100 with --all or --max-items)`,
+      `page size, ${LIST_LIMIT.min} to ${LIST_LIMIT.max} (service default ${LIST_LIMIT.default}; ${LIST_LIMIT.max} with --all or --max-items)`,
     )
     .addOption(
       new Option('--all', 'follow the pages (Link rel="next") to the end of the list').conflicts(

@@ -1,7 +1,7 @@
 import { BrokenLink, brokenLinkError, type PetsPage } from '../../api/client.js';
 import { PageLoopGuard } from '../../cmdutil/page-guard.js';
 import { IncompleteListError, PetstoreError } from '../../core/errors.js';
-import type { Pet } from '../../core/types.js';
+import type { Pet } from '../../core/interface.js';
 
 export interface PageWalk {
   /** Fetches one page: the first, or the one a previous page linked. */

@@ -10,7 +10,7 @@ import type { Context } from '../../context/context.js';
 import { DEFAULT_SANDBOX_KEY, DEFAULT_SANDBOX_PORT, PORT } from '../../core/contract.js';
 import { apiKeyProblem } from '../../core/api-key.js';
 import { InterruptedError, UsageError } from '../../core/errors.js';
-import { MIN_FINDABLE_SECRET, unfindableBecause } from '../../core/redact.js';
+import { MIN_FINDABLE_SECRET, unfindableBecause } from '../../core/redaction/index.js';
 import type { StopSignal } from '../../core/io.js';
 import { parseInt64 } from '../../core/int64.js';
 import { parseWholeNumber } from '../../core/parse-number.js';

@@ -1,11 +1,6 @@
 import type { AnyRequest, PetstoreClient, RawAnswer } from '../../api/client.js';
-import {
-  describeViolations,
-  ERROR_BODY,
-  listViolations,
-  violations,
-  type Shape,
-} from '../../api/contract.js';
+import { describeViolations, listViolations, violations, type Shape } from '../../core/shape.js';
+import { ERROR_BODY } from '../../core/interface.js';
 import type { HttpMethod } from '../../api/http.js';
 import { firstDuplicateKey } from '../../core/json.js';
 import { snippet } from '../../core/sanitize.js';

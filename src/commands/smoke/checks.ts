@@ -1,11 +1,15 @@
 import type { RawAnswer } from '../../api/client.js';
-import { MESSAGE_RECEIPT, PET } from '../../api/contract.js';
+import {
+  GET_PET_REMOVAL_DATE,
+  LIST_LIMIT,
+  MESSAGE_RECEIPT,
+  PET,
+  type Pet,
+} from '../../core/interface.js';
 import { linkTarget, BrokenLink } from '../../api/link-header.js';
 import type { Target } from '../../context/target.js';
-import { GET_PET_REMOVAL_DATE } from '../../core/contract.js';
 import { INT64_MAX } from '../../core/int64.js';
 import { stringifyJson } from '../../core/json.js';
-import type { Pet } from '../../core/types.js';
 import { PageLoopGuard } from '../../cmdutil/page-guard.js';
 import { snippet } from '../../core/sanitize.js';
 import {
@@ -44,7 +48,7 @@ export interface SmokeCheck {
 /** Pages the status filter is followed through, at most. */
 const FILTER_PAGES = 5;
 /** What the interface allows `limit` to be at most: no page may hold more. */
-const MAX_LIMIT = 100;
+const MAX_LIMIT = LIST_LIMIT.max;
 /** A value as a message shows it: JSON, or that nothing came. */
 const shown = (value: unknown) => (value === undefined ? 'absent' : stringifyJson(value));
 /** An HTTP-date (RFC 9110 IMF-fixdate), as Sunset (RFC 8594) must be. */
@@ -96,11 +100,14 @@ const READS: SmokeCheck[] = [
     },
   },
   {
-    name: 'list pets, limit 100',
+    name: `list pets, limit ${MAX_LIMIT}`,
     writes: false,
     async run(env) {
-      const pets = (await list(env, 'limit=100')).json as Pet[];
-      expectThat(pets.length <= 100, `GET /pets?limit=100 answered ${pets.length} pets`);
+      const pets = (await list(env, `limit=${MAX_LIMIT}`)).json as Pet[];
+      expectThat(
+        pets.length <= MAX_LIMIT,
+        `GET /pets?limit=${MAX_LIMIT} answered ${pets.length} pets`,
+      );
       return `${pets.length} pet(s)`;
     },
   },

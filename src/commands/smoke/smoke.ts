@@ -12,7 +12,7 @@ import { parseWholeNumber } from '../../core/parse-number.js';
 import { randomHex } from '../../core/random-hex.js';
 import { writeReportFile } from '../../core/report-file.js';
 import { StopController } from '../../core/stop.js';
-import type { Pet } from '../../core/types.js';
+import type { Pet } from '../../core/interface.js';
 import { renderJUnit, type JUnitCase } from '../../output/junit.js';
 import type { Column } from '../../output/render.js';
 import { CheckInfo, SmokeCalls } from './calls.js';

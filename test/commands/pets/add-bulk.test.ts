@@ -68,7 +68,7 @@ describe('parsePetsFile', () => {
     expect(() =>
       parsePetsFile('{"name":"","categoryId":1}\n{"name":\n{"name":"C"}\n', 'f'),
     ).toThrow(
-      'f: 3 bad records: line 1: "name" must be a non-empty string; line 2: not valid JSON; line 3: "categoryId" must be an int64 integer; nothing was sent',
+      'f: 3 bad records: line 1: "name" must be a non-empty string; line 2: not valid JSON; line 3: "categoryId" is required; nothing was sent',
     );
   });
 
@@ -88,7 +88,10 @@ describe('parsePetsFile', () => {
     ['', 'holds no pets'],
     ['{"name":', 'line 1: not valid JSON'],
     ['[{"name":"A"', 'is not valid JSON'],
-    ['[{"name":"A","categoryId":1,"category_id":1}]', 'unknown field(s) category_id'],
+    [
+      '[{"name":"A","categoryId":1,"category_id":1}]',
+      'unknown field(s): category_id; NewPet has name, categoryId, status',
+    ],
     ['[{"name":"A","categoryId":1,"status":"lost"}]', '"status" must be one of'],
     // Not an integer, though a double would round it to 4 (and 2.99… to 3).
     ['{"name":"A","categoryId":4.00000000000000000001}', '"categoryId" must be an int64 integer'],

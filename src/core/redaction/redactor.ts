@@ -1,4 +1,4 @@
-import type { IO, Output } from './io.js';
+import type { IO, Output } from '../io.js';
 import {
   decodingLevels,
   EVERY_LAYOUT,
@@ -7,7 +7,7 @@ import {
   stripHidden,
   type View,
 } from './reader-view.js';
-import { sanitizeText } from './sanitize.js';
+import { sanitizeText } from '../sanitize.js';
 
 /**
  * Shows that a key exists and which one, never the key: the last four characters of a key of

@@ -1,11 +1,12 @@
-import { isInt64 } from '../core/int64.js';
-import { PET_STATUSES } from '../core/types.js';
+import { isInt64 } from './int64.js';
 
 /**
- * The interface's bodies as data (spec parts 3, 4.4 and 7), one source for the client's
- * decoding and for `smoke`'s contract checks. A field is required or not, of a kind, and may
- * take only some values. The client checks what it needs to decode (kinds and required
- * fields); smoke checks everything (`strict`: enumerations and timestamps too).
+ * The interface's bodies as data: a shape is its fields, each required or not, of a kind,
+ * perhaps limited to some values. One language for every body, so each is written once (see
+ * interface.ts) and read by the client's decoding, smoke's contract checks, the bulk engine's
+ * and the operations' checks of what is about to be sent, and the sandbox's checks of what
+ * it is sent. Reading an answer checks kinds and required fields (`strict`: values too);
+ * checking a request body (requestProblem) also refuses fields the shape does not have.
  */
 type Kind = 'int64' | 'string' | 'integer' | 'timestamp';
 
@@ -13,41 +14,25 @@ interface Field {
   kind: Kind;
   required: boolean;
   /** The values the interface lists (checked when strict). */
-  oneOf?: readonly string[];
+  oneOf?: readonly string[] | undefined;
+  /** A string that must hold more than blanks (where the interface is silent, a choice). */
+  nonBlank?: boolean | undefined;
 }
 
 export type Shape = Readonly<Record<string, Field>>;
 
-const required = (kind: Kind, oneOf?: readonly string[]): Field => ({
+type Limits = Pick<Field, 'oneOf' | 'nonBlank'>;
+
+export const required = (kind: Kind, limits: Limits = {}): Field => ({
   kind,
   required: true,
-  oneOf,
+  ...limits,
 });
-const optional = (kind: Kind, oneOf?: readonly string[]): Field => ({
+export const optional = (kind: Kind, limits: Limits = {}): Field => ({
   kind,
   required: false,
-  oneOf,
+  ...limits,
 });
-
-export const PET: Shape = {
-  id: required('int64'),
-  name: required('string'),
-  categoryId: required('int64'),
-  status: optional('string', PET_STATUSES),
-};
-
-export const ERROR_BODY: Shape = {
-  code: required('string'),
-  message: required('string'),
-  status: required('integer'),
-};
-
-export const MESSAGE_RECEIPT: Shape = {
-  id: required('string'),
-  message: required('string'),
-  status: required('string'),
-  createdAt: required('timestamp'),
-};
 
 /** One way a body breaks the interface: where (a JSONPath-like path) and what. */
 export interface Violation {
@@ -82,6 +67,7 @@ function fieldProblem(field: Field, value: unknown, strict: boolean): string | u
     case 'string':
     case 'timestamp': {
       if (typeof value !== 'string') return `is not a string: ${describe(value)}`;
+      if (field.nonBlank && value.trim() === '') return `is blank: ${describe(value)}`;
       if (!strict) return undefined;
       if (field.kind === 'timestamp' && !ISO_8601.test(value)) {
         return `is not an ISO 8601 timestamp: ${describe(value)}`;
@@ -124,4 +110,61 @@ export function describeViolations(found: readonly Violation[], max = 3): string
   const shown = found.slice(0, max).map(({ path, problem }) => `${path} ${problem}`);
   const more = found.length > max ? ` (and ${found.length - max} more)` : '';
   return shown.join('; ') + more;
+}
+
+/** What is wrong with a request body, as a service would say it: a code and a message. */
+export interface BodyProblem {
+  code: string;
+  message: string;
+}
+
+/** What a field must be, in words: "an int64 integer", "one of a, b, c". */
+function rule(field: Field): string {
+  if (field.oneOf) return `one of ${field.oneOf.join(', ')}`;
+  switch (field.kind) {
+    case 'int64':
+      return 'an int64 integer';
+    case 'integer':
+      return 'an integer';
+    case 'timestamp':
+      return 'an ISO 8601 timestamp';
+    case 'string':
+      return field.nonBlank ? 'a non-empty string' : 'a string';
+  }
+}
+
+const snakeCase = (name: string) => name.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
+
+/**
+ * The first thing wrong with a request body of `shape` (called `body`, e.g. NewPet), checked
+ * strictly and closed: a field the shape does not have is refused, as what would be sent is not
+ * what was meant. Codes as the sandbox answers them: invalid_body, unknown_field,
+ * missing_field, invalid_<field> (invalid_category_id).
+ */
+export function requestProblem(
+  shape: Shape,
+  value: unknown,
+  body: string,
+): BodyProblem | undefined {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    return { code: 'invalid_body', message: `the body must be a JSON object (${body})` };
+  }
+  const fields = value as Record<string, unknown>;
+  const unknown = Object.keys(fields).filter((name) => !Object.hasOwn(shape, name));
+  if (unknown.length > 0) {
+    return {
+      code: 'unknown_field',
+      message: `unknown field(s): ${unknown.join(', ')}; ${body} has ${Object.keys(shape).join(', ')}`,
+    };
+  }
+  for (const [name, field] of Object.entries(shape)) {
+    if (fields[name] === undefined) {
+      if (field.required) return { code: 'missing_field', message: `"${name}" is required` };
+      continue;
+    }
+    if (fieldProblem(field, fields[name], true) !== undefined) {
+      return { code: `invalid_${snakeCase(name)}`, message: `"${name}" must be ${rule(field)}` };
+    }
+  }
+  return undefined;
 }

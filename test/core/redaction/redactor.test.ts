@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { stringifyJson } from '../../src/core/json.js';
-import { maskKey, SecretRedactor } from '../../src/core/redact.js';
+import { stringifyJson } from '../../../src/core/json.js';
+import { maskKey, SecretRedactor } from '../../../src/core/redaction/index.js';
 
 describe('SecretRedactor', () => {
   it('masks a key in every form text can carry it: as is, JSON-escaped, percent-encoded', () => {

@@ -1,7 +1,11 @@
-import type { HttpResponse } from './http.js';
-
 /** Masks every secret in a text (SecretRedactor.redact); returns the same string when none. */
 export type Redact = (text: string) => string;
+
+/** What of an HTTP response can carry a secret back: its header values and its body. */
+interface Answer {
+  headers: Record<string, string | undefined>;
+  text: string;
+}
 
 /**
  * The response with every secret masked in its body and header values, as it arrives: before
@@ -9,7 +13,10 @@ export type Redact = (text: string) => string;
  * error, a pet's name, a header) cannot get it printed, not even in part. The response itself
  * when there is nothing to mask, which is nearly always: a bulk run makes one per record.
  */
-export function scrubResponse(response: HttpResponse, redact: Redact): HttpResponse {
+export function scrubResponse<Response extends Answer>(
+  response: Response,
+  redact: Redact,
+): Response {
   const text = redact(response.text);
   let headers = response.headers;
   for (const name in response.headers) {

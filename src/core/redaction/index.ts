@@ -1,0 +1,39 @@
+/**
+ * Keeping secrets out of what petstore prints: the one entry point.
+ *
+ * What is masked: every API key the run learns of (flag, environment, config, keyring, a key
+ * typed at a prompt), proxy and URL passwords and tokens, wherever they would show: stdout and
+ * stderr (through guardedIO, the last net every write passes), HTTP responses as they arrive
+ * (scrubResponse, before anything parses, logs or cuts an excerpt from them), the strings of
+ * decoded JSON (scrubStrings: JSON can spell a key with \u escapes), credential headers in
+ * logs and --dry-run (redactHeader), and URLs in messages (maskCredentials), whatever their
+ * shape. A secret is found as a reader would see it: in any letter case, percent-encoded,
+ * JSON-escaped, with invisible characters or terminal escapes inside, or cut short at the end
+ * of an excerpt. A key shows as `****` and its last characters (maskKey); a password as `****`.
+ *
+ * What is not: a key shorter than 8 characters or without a letter (unfindableBecause): it
+ * cannot be told from data (a key "1234" is in ids), and masking it would corrupt what a
+ * service sends; petstore never prints such a key itself and warns that an echo of it is not
+ * masked. Secrets the run was never told of (another profile's key it did not load) cannot
+ * be found. Files petstore writes (a journal, a report) are masked by `redact` before writing.
+ */
+export { redactHeader } from './headers.js';
+export {
+  guardedIO,
+  maskKey,
+  MIN_FINDABLE_SECRET,
+  SecretRedactor,
+  unfindableBecause,
+} from './redactor.js';
+export { scrubResponse, scrubStrings, type Redact } from './scrub.js';
+export { credentialSecrets, maskCredentials, URL_VARIABLES } from './url-credentials.js';
+
+import { SecretRedactor } from './redactor.js';
+import type { Redact } from './scrub.js';
+
+/** A redaction of these secrets alone (a client made without the run's redactor). */
+export function redactionOf(...secrets: string[]): Redact {
+  const redactor = new SecretRedactor();
+  for (const secret of secrets) redactor.add(secret);
+  return (text) => redactor.redact(text);
+}
