@@ -27,6 +27,28 @@ export default tseslint.config(
       'layers/allowed-imports': 'error',
       // A file past this is split along the seam it already has (ARCHITECTURE.md, Rules).
       'max-lines': ['error', { max: 350 }],
+      'max-lines-per-function': ['error', { max: 120 }],
+    },
+  },
+  {
+    // Verbs and operations see only what they use: the parts of the run's context (RunOutput,
+    // RunServices, RunState), never the whole, which main alone makes and closes.
+    files: ['src/commands/**/*.ts', 'src/operations/**/*.ts', 'src/cmdutil/**/*.ts'],
+    ignores: ['src/cmdutil/run-verb.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: 'context/context\\.js$',
+              importNames: ['Context'],
+              message:
+                'Take the parts of the context the function uses: RunOutput, RunServices, RunState.',
+            },
+          ],
+        },
+      ],
     },
   },
   {

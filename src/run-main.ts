@@ -9,7 +9,7 @@ import {
   usageErrorFromCommander,
 } from './cli/usage.js';
 import { verbPath, type RunVerb } from './cmdutil/run-verb.js';
-import { createContext, type Context, type Keyring } from './context/context.js';
+import { createContext, type Keyring, type Context } from './context/context.js';
 import { resolveTarget } from './context/resolve-target.js';
 import { errorsInJson, resolveSettings, type RawGlobalOptions } from './context/settings.js';
 import { InterruptedError, OutputFailedError, UsageError } from './core/errors.js';

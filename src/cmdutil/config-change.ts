@@ -1,6 +1,6 @@
 import { maskKey } from '../config/profiles.js';
 import type { ConfigData } from '../config/schema.js';
-import type { Context } from '../context/context.js';
+import type { RunOutput, RunServices } from '../context/context.js';
 
 /** One value a config change sets or removes; `null` stands for absent. */
 export interface ConfigValueChange {
@@ -35,7 +35,7 @@ export function configChanges(before: ConfigData, after: ConfigData): ConfigValu
  * masked) as JSON on stdout and writes nothing. Returns whether the change was made.
  */
 export async function changeConfig(
-  ctx: Context,
+  ctx: RunOutput & RunServices,
   dryRun: boolean,
   change: (data: ConfigData) => void,
 ): Promise<boolean> {

@@ -1,4 +1,4 @@
-import type { Context } from '../context/context.js';
+import type { RunOutput } from '../context/context.js';
 import { UsageError } from '../core/errors.js';
 
 /**
@@ -8,7 +8,7 @@ import { UsageError } from '../core/errors.js';
  * Ctrl-D at the question ends the run with 130, `undone` said.
  */
 export async function confirmed(
-  ctx: Context,
+  ctx: RunOutput,
   question: string,
   refusal: { message: string; yesFlag: string; undone: string },
 ): Promise<boolean> {

@@ -1,5 +1,5 @@
 import { resendHint, type UnknownOutcome } from '../core/unknown-outcome.js';
-import type { Context } from '../context/context.js';
+import type { RunOutput, RunState } from '../context/context.js';
 import { InterruptedError } from '../core/errors.js';
 import type { StopSignal } from '../core/io.js';
 import { StopController } from '../core/stop.js';
@@ -10,7 +10,7 @@ import { StopController } from '../core/stop.js';
  * run ends with 130/143; a second stops at once, saying the outcome is unknown.
  */
 export async function finishWrite<T>(
-  ctx: Context,
+  ctx: RunOutput & RunState,
   write: () => Promise<T>,
   unknown: UnknownOutcome,
   /** The write's Idempotency-Key, so the user can send it again safely. */

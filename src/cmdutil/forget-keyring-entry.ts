@@ -1,9 +1,9 @@
 import { KeyringUnavailableError } from '../config/keyring.js';
-import type { Context } from '../context/context.js';
+import type { RunOutput, RunServices } from '../context/context.js';
 
 /** Removes a profile's keyring entry, warning (not failing) when the keyring cannot be used. */
 export async function forgetKeyringEntry(
-  ctx: Context,
+  ctx: RunOutput & RunServices,
   profile: string,
   options: { quiet?: boolean } = {},
 ): Promise<boolean> {

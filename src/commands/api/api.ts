@@ -12,7 +12,7 @@ import type { WriteOptions } from '../../api/options.js';
 import { isSafeMethod } from '../../api/http.js';
 import { finishWrite, endInterrupted } from '../../cmdutil/finish-write.js';
 import type { RunVerb } from '../../cmdutil/run-verb.js';
-import type { Context } from '../../context/context.js';
+import type { RunOutput, RunServices, RunState } from '../../context/context.js';
 import { credentialSecrets } from '../../core/redaction/index.js';
 import { PageLoopGuard } from '../../cmdutil/page-guard.js';
 import { ApiError, PetstoreError, ProtocolError } from '../../core/errors.js';
@@ -27,7 +27,7 @@ export interface ApiOptions {
 }
 
 /** -i: the status line and headers on stderr, each through the same masking as everything. */
-function include(ctx: Context, answer: Pick<AnyAnswer, 'status' | 'headers'>): void {
+function include(ctx: RunOutput, answer: Pick<AnyAnswer, 'status' | 'headers'>): void {
   ctx.io.stderr.write(`HTTP ${answer.status}\n`);
   for (const [name, value] of Object.entries(answer.headers)) {
     ctx.io.stderr.write(`${name}: ${sanitizeLine(value ?? '')}\n`);
@@ -36,7 +36,7 @@ function include(ctx: Context, answer: Pick<AnyAnswer, 'status' | 'headers'>): v
 }
 
 async function* pages(
-  ctx: Context,
+  ctx: RunOutput & RunServices & RunState,
   client: PetstoreClient,
   spec: ApiSpec,
   first: AnyAnswer,
@@ -74,7 +74,10 @@ async function* pages(
   }
 }
 
-export async function runApi(ctx: Context, options: ApiOptions): Promise<void> {
+export async function runApi(
+  ctx: RunOutput & RunServices & RunState,
+  options: ApiOptions,
+): Promise<void> {
   // A PATH may be a whole URL, credentials and all: none of them is ever printed.
   for (const secret of credentialSecrets(options.path)) ctx.protectSecret(secret, { hidden: true });
   const spec = await toApiSpec(options.path, options.flags, ctx.io);
@@ -122,7 +125,7 @@ function answeredError(error: unknown): ApiError | undefined {
 }
 
 async function runApiRequest(
-  ctx: Context,
+  ctx: RunOutput & RunServices & RunState,
   client: PetstoreClient,
   spec: ApiSpec,
   request: AnyRequest,

@@ -1,4 +1,4 @@
-import type { Context } from '../../context/context.js';
+import type { RunOutput } from '../../context/context.js';
 import { IncompleteListError, type PetstoreError } from '../../core/errors.js';
 import { stringifyJson } from '../../core/json.js';
 import { sanitizeText } from '../../core/sanitize.js';
@@ -43,7 +43,7 @@ const rowByRow = (format: OutputFormat) => formatSpec(format).jsonPerRow;
  * text as it came (made harmless on a terminal).
  */
 export async function printBody(
-  ctx: Context,
+  ctx: RunOutput,
   { body, isText }: { body: unknown; isText: boolean },
 ): Promise<void> {
   const format = ctx.settings.output;
@@ -73,7 +73,7 @@ export async function printBody(
   ctx.printRequest(body);
 }
 
-async function printRows(ctx: Context, rows: unknown[]): Promise<void> {
+async function printRows(ctx: RunOutput, rows: unknown[]): Promise<void> {
   const writer = await ctx.openRows<unknown>([]);
   writer.write(rows);
   writer.end();
@@ -94,7 +94,7 @@ export class PageFailure extends Error {
  * page fails, so no parser takes a short list for the whole), a table, CSV or TSV of flat
  * objects; items that are not flat objects go out as JSON lines in those three.
  */
-export async function printPages(ctx: Context, pages: AsyncIterable<unknown[]>): Promise<void> {
+export async function printPages(ctx: RunOutput, pages: AsyncIterable<unknown[]>): Promise<void> {
   const format = ctx.settings.output;
   let printed = 0;
   let writer: RowWriter<unknown> | undefined;
@@ -116,7 +116,7 @@ export async function printPages(ctx: Context, pages: AsyncIterable<unknown[]>):
   (writer ?? (await ctx.openRows<unknown>([]))).end();
 }
 
-function jsonLines(ctx: Context): RowWriter<unknown> {
+function jsonLines(ctx: RunOutput): RowWriter<unknown> {
   let count = 0;
   return {
     write(rows) {

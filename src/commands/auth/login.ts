@@ -10,13 +10,13 @@ import {
   storedProfile,
 } from '../../config/profiles.js';
 import type { ConfigData } from '../../config/schema.js';
-import type { Context } from '../../context/context.js';
+import type { RunOutput, RunServices, RunState } from '../../context/context.js';
 import { apiKeyProblem } from '../../core/api-key.js';
 import { ConfigError, UsageError } from '../../core/errors.js';
 import { forgetKeyringEntry } from '../../cmdutil/forget-keyring-entry.js';
 import { selectedProfileName } from './selected-profile.js';
 
-async function readKey(ctx: Context, profile: string): Promise<string> {
+async function readKey(ctx: RunOutput, profile: string): Promise<string> {
   const { readFirstLine, readHidden } = await import('../../output/prompt.js');
   if (ctx.io.stdinIsTTY && !ctx.settings.prompts) {
     throw new UsageError('no API key was given, and petstore may not ask for one here', {
@@ -54,7 +54,10 @@ export interface AuthLoginOptions {
 /** Where a stored key ended up, as the notices name it. */
 type Destination = { kind: 'keyring' } | { kind: 'file'; path: string };
 
-export async function runAuthLogin(ctx: Context, options: AuthLoginOptions): Promise<void> {
+export async function runAuthLogin(
+  ctx: RunOutput & RunServices & RunState,
+  options: AuthLoginOptions,
+): Promise<void> {
   const profile = await selectedProfileName(ctx);
   if (isEmbeddedProfile(profile)) {
     throw new UsageError('the sandbox profile needs no API key', {
@@ -132,7 +135,7 @@ function placeKey(data: ConfigData, profile: string, key: string, inKeyring: boo
  * keeps a copy of a key the keyring holds, and a keyring entry the file replaces is removed.
  */
 async function storeKey(
-  ctx: Context,
+  ctx: RunOutput & RunServices & RunState,
   profile: string,
   key: string,
   options: AuthLoginOptions,

@@ -3,11 +3,14 @@ import { changeConfig } from '../../cmdutil/config-change.js';
 import type { RunVerb } from '../../cmdutil/run-verb.js';
 import { maskKey, storedProfile } from '../../config/profiles.js';
 import { forgetKeyringEntry } from '../../cmdutil/forget-keyring-entry.js';
-import type { Context } from '../../context/context.js';
+import type { RunOutput, RunServices } from '../../context/context.js';
 import { selectedProfileName } from './selected-profile.js';
 
 /** Removes the profile's key from the config file and from the OS keyring, wherever it is. */
-export async function runAuthLogout(ctx: Context, options: { dryRun: boolean }): Promise<void> {
+export async function runAuthLogout(
+  ctx: RunOutput & RunServices,
+  options: { dryRun: boolean },
+): Promise<void> {
   const profile = await selectedProfileName(ctx);
   const inKeyring =
     storedProfile(await (await ctx.config()).read(), profile).keyStore === 'keyring';

@@ -7,7 +7,7 @@ import {
   selectProfile,
   storedProfile,
 } from '../../config/profiles.js';
-import type { Context } from '../../context/context.js';
+import type { RunOutput, RunServices, RunState } from '../../context/context.js';
 import type { Column } from '../../output/render.js';
 import {
   baseUrlLabel,
@@ -23,7 +23,7 @@ const AUTH_COLUMNS: Column<ProfileView>[] = [
   { header: 'baseUrl', value: baseUrlLabel },
 ];
 
-export async function runAuthStatus(ctx: Context): Promise<void> {
+export async function runAuthStatus(ctx: RunOutput & RunServices & RunState): Promise<void> {
   const data = await (await ctx.config()).read();
   const names = ctx.settings.profile
     ? [selectProfile(ctx.settings.profile, data).name]

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { helpProse } from '../../cmdutil/help-text.js';
 import type { RunVerb } from '../../cmdutil/run-verb.js';
-import type { Context } from '../../context/context.js';
+import type { RunOutput } from '../../context/context.js';
 import { SHELLS, type Shell } from '../../core/contract.js';
 import { UsageError } from '../../core/errors.js';
 import { completionScript } from './scripts.js';
@@ -19,7 +19,7 @@ export function toCompletionOptions(shell: string, program: Command): Completion
   return { shell: shell as Shell, program };
 }
 
-export function runCompletion(ctx: Context, options: CompletionOptions): Promise<void> {
+export function runCompletion(ctx: RunOutput, options: CompletionOptions): Promise<void> {
   ctx.io.stdout.write(completionScript(options.program, options.shell));
   return Promise.resolve();
 }

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { helpProse } from '../../cmdutil/help-text.js';
 import type { RunVerb } from '../../cmdutil/run-verb.js';
-import type { Context } from '../../context/context.js';
+import type { RunOutput, RunServices } from '../../context/context.js';
 import { DiagnosisFailedError } from '../../core/errors.js';
 import type { Column } from '../../output/render.js';
 import type { Finding } from './finding.js';
@@ -25,7 +25,7 @@ const COLUMNS: Column<Finding>[] = [
  * Everything between the user and a working call, in one report: what is fine, what is worth
  * a look, what fails and how to fix it. Nothing is written; one read is sent.
  */
-export async function runDoctor(ctx: Context): Promise<void> {
+export async function runDoctor(ctx: RunOutput & RunServices): Promise<void> {
   const { findings, facts } = await localChecks(ctx);
   const blocked = findings.some((finding) => finding.status === 'fail');
   if (!blocked) findings.push(...(await networkChecks(ctx, facts)));

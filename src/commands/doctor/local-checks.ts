@@ -9,7 +9,7 @@ import { KeyringUnavailableError } from '../../config/keyring.js';
 import { CONFIG_FILE_NAME, configDir } from '../../config/paths.js';
 import { environmentKey, maskKey, selectProfile, storedProfile } from '../../config/profiles.js';
 import type { ConfigData } from '../../config/schema.js';
-import type { Context } from '../../context/context.js';
+import type { RunOutput, RunServices } from '../../context/context.js';
 import { servesEmbeddedSandbox } from '../../context/resolve-target.js';
 import { parseServiceUrl } from '../../api/url-policy.js';
 import { maskCredentials } from '../../core/redaction/index.js';
@@ -35,7 +35,7 @@ const URL_SETTINGS = {
  * and the URL when the network checks can use it. Shown with any password masked.
  */
 function checkedUrl(
-  ctx: Context,
+  ctx: RunOutput & RunServices,
   name: keyof typeof URL_SETTINGS,
   value: string | undefined,
   profile: string,
@@ -131,7 +131,7 @@ function keyFound(key: string, where: string): Finding {
     : ok('key', `${maskKey(key)} ${where}`);
 }
 
-async function keyFinding(ctx: Context, data: ConfigData, profile: string, embedded: boolean) {
+async function keyFinding(ctx: RunServices, data: ConfigData, profile: string, embedded: boolean) {
   const envKey = environmentKey(ctx.env);
   if (envKey) return keyFound(envKey, 'from PETSTORE_API_KEY');
   if (embedded) return ok('key', 'made by the embedded sandbox for each run');
@@ -166,7 +166,10 @@ async function keyFinding(ctx: Context, data: ConfigData, profile: string, embed
   );
 }
 
-function proxyFindings(ctx: Context): { findings: Finding[]; proxy: ProxySettings | undefined } {
+function proxyFindings(ctx: RunOutput & RunServices): {
+  findings: Finding[];
+  proxy: ProxySettings | undefined;
+} {
   try {
     const proxy = proxySettingsFromEnv(ctx.env);
     const used = [
@@ -186,7 +189,7 @@ function proxyFindings(ctx: Context): { findings: Finding[]; proxy: ProxySetting
 
 /** Node, the config file, the profile and why, the key and where it lives, the proxies. */
 export async function localChecks(
-  ctx: Context,
+  ctx: RunOutput & RunServices,
 ): Promise<{ findings: Finding[]; facts: LocalFacts }> {
   const findings: Finding[] = [nodeFinding()];
   const path = join(configDir(ctx.env), CONFIG_FILE_NAME);

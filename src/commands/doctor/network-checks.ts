@@ -2,7 +2,7 @@ import { parseHttpDate } from '../../core/http-date.js';
 import { probeDns, probeTcp, probeTls } from '../../api/probe.js';
 import { maskProxyUrl } from '../../api/proxy-settings.js';
 import { isLoopbackHost } from '../../api/url-policy.js';
-import type { Context } from '../../context/context.js';
+import type { RunOutput, RunServices } from '../../context/context.js';
 import { PetstoreError } from '../../core/errors.js';
 import { ExitCode, exitCodeFor } from '../../output/report-error.js';
 import { fail, info, ok, warn, type Finding } from './finding.js';
@@ -145,7 +145,7 @@ const READ_FIXES: Partial<Record<number, string>> = {
  * HTML login page or a body of the wrong shape fails): whether the service answers as the
  * Animal Store, and accepts the key. Not retried: one read, bounded by --timeout.
  */
-async function keyAccepted(ctx: Context): Promise<Finding[]> {
+async function keyAccepted(ctx: RunServices): Promise<Finding[]> {
   let answer;
   try {
     const client = await ctx.clientFor(await ctx.target(), { retries: 0 });
@@ -197,7 +197,10 @@ async function keyAccepted(ctx: Context): Promise<Finding[]> {
 }
 
 /** Every layer between this machine and a working call, for the base and quickstart URLs. */
-export async function networkChecks(ctx: Context, facts: LocalFacts): Promise<Finding[]> {
+export async function networkChecks(
+  ctx: RunOutput & RunServices,
+  facts: LocalFacts,
+): Promise<Finding[]> {
   const timeoutMs = Math.round(ctx.settings.http.timeoutSeconds * 1000);
   const findings: Finding[] = [];
   if (!facts.embedded) {

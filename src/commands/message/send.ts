@@ -6,7 +6,7 @@ import { endInterrupted, finishWrite } from '../../cmdutil/finish-write.js';
 import { parseIdempotencyKey } from '../../cmdutil/flags.js';
 import { readInputFile } from '../../cmdutil/read-input.js';
 import type { RunVerb } from '../../cmdutil/run-verb.js';
-import type { Context } from '../../context/context.js';
+import type { RunOutput, RunServices, RunState } from '../../context/context.js';
 import { UsageError } from '../../core/errors.js';
 import type { MessageReceipt } from '../../core/interface.js';
 import type { Column } from '../../output/render.js';
@@ -50,7 +50,7 @@ export function toMessageSendOptions(text: string | undefined, flags: Flags): Me
 }
 
 /** The message: given, read from its file, or asked for at a terminal (else refused). */
-async function messageOf(ctx: Context, source: MessageSource): Promise<string> {
+async function messageOf(ctx: RunOutput, source: MessageSource): Promise<string> {
   if ('text' in source) return source.text;
   if ('file' in source) {
     const use = { flag: '--file', piped: 'echo hello | petstore message send --file -' };
@@ -68,7 +68,10 @@ async function messageOf(ctx: Context, source: MessageSource): Promise<string> {
   });
 }
 
-export async function runMessageSend(ctx: Context, options: MessageSendOptions): Promise<void> {
+export async function runMessageSend(
+  ctx: RunOutput & RunServices & RunState,
+  options: MessageSendOptions,
+): Promise<void> {
   const message = await messageOf(ctx, options);
   if (message.trim() === '') throw new UsageError('the message is empty');
   const client = await ctx.client();

@@ -10,7 +10,7 @@ import {
   type PetRecords,
 } from '../../bulk/records.js';
 import { readInputFile } from '../../cmdutil/read-input.js';
-import type { Context } from '../../context/context.js';
+import type { RunOutput } from '../../context/context.js';
 import { bootId } from '../../core/boot-id.js';
 import { BULK_MAX_BYTES } from '../../core/contract.js';
 import { UsageError } from '../../core/errors.js';
@@ -60,7 +60,7 @@ function batchOf(options: PetsAddFileOptions, earlier: JournalContents | undefin
   return earlier.batch ?? options.batchId ?? newBatchId();
 }
 
-export async function prepare(ctx: Context, options: PetsAddFileOptions): Promise<Prepared> {
+export async function prepare(ctx: RunOutput, options: PetsAddFileOptions): Promise<Prepared> {
   const earlier =
     options.resume === undefined ? undefined : await readJournal(options.resume, bootId());
   const input = options.file ?? earlier?.input;

@@ -12,7 +12,7 @@ import { bulkProgress } from '../../bulk/progress-line.js';
 import { runBulk } from '../../bulk/runner.js';
 import { dataDir } from '../../config/paths.js';
 import type { BulkCounts } from '../../bulk/ledger.js';
-import type { Context } from '../../context/context.js';
+import type { RunOutput, RunServices, RunState } from '../../context/context.js';
 import { bootId } from '../../core/boot-id.js';
 import { ApiError, UsageError } from '../../core/errors.js';
 import { stringifyJson } from '../../core/json.js';
@@ -29,7 +29,7 @@ import { resumeCommand } from './resume-command.js';
  * Where a new run keeps its journal: beside the input when that folder is writable, else in
  * the data folder. The name carries the time, so no earlier journal is ever overwritten.
  */
-async function defaultJournalPath(ctx: Context, input: string): Promise<string> {
+async function defaultJournalPath(ctx: RunServices, input: string): Promise<string> {
   const stamp = new Date().toISOString().replace(/[:.]/g, '-');
   if (input !== '-') {
     // Beside the file itself: /dev/stdin or a link name would put it elsewhere (in /dev).
@@ -47,12 +47,15 @@ async function defaultJournalPath(ctx: Context, input: string): Promise<string> 
 }
 
 /** Where the locks on journal files (by device and inode) are kept: the user's data folder. */
-function locksFolder(ctx: Context): string {
+function locksFolder(ctx: RunServices): string {
   return join(dataDir(ctx.env), 'locks');
 }
 
 /** `pets add --file` and `--resume`: read, check, plan, journal, send. */
-export async function runPetsAddFile(ctx: Context, options: PetsAddFileOptions): Promise<void> {
+export async function runPetsAddFile(
+  ctx: RunOutput & RunServices & RunState,
+  options: PetsAddFileOptions,
+): Promise<void> {
   // A resumed run holds the journal's lock from before it reads it until it ends, so no other
   // run can change what it planned from (a dry run only reads).
   if (options.resume !== undefined) {
@@ -75,7 +78,7 @@ export async function runPetsAddFile(ctx: Context, options: PetsAddFileOptions):
 
 /** The input a run reads, its records planned against the journal of the run it completes. */
 async function addFromFile(
-  ctx: Context,
+  ctx: RunOutput & RunServices & RunState,
   options: PetsAddFileOptions,
   unlock: (() => Promise<void>) | undefined,
 ): Promise<void> {
@@ -159,7 +162,7 @@ async function addFromFile(
  * (one GET) when this machine's finds none past: this machine's may have been set back.
  */
 async function checkKeyWindow(
-  ctx: Context,
+  ctx: RunOutput & RunServices,
   options: PetsAddFileOptions,
   { plan, earlier }: Prepared,
 ): Promise<void> {
@@ -184,7 +187,7 @@ async function checkKeyWindow(
  * whole, each journaled printed: a resume prints only the rows no run printed.
  */
 async function printTable(
-  ctx: Context,
+  ctx: RunOutput,
   rows: { pet: Pet; record: number }[],
   journal: JournalWriter,
 ): Promise<void> {
@@ -209,7 +212,7 @@ function keyReusedHint(batch: string): string {
 }
 
 async function send(
-  ctx: Context,
+  ctx: RunOutput & RunServices & RunState,
   options: PetsAddFileOptions,
   prepared: Prepared,
   run: { journal: JournalWriter; resume: string; target: string },

@@ -1,5 +1,5 @@
 import type { EarlierOutcomes } from '../../bulk/plan.js';
-import type { Context } from '../../context/context.js';
+import type { RunOutput } from '../../context/context.js';
 import { PetstoreError } from '../../core/errors.js';
 import { sanitizeLine, snippet } from '../../core/sanitize.js';
 import { errorFields, reportRecordError } from '../../output/report-error.js';
@@ -34,7 +34,7 @@ export class NotCreatedReport {
   private readonly notes = new Set<string>();
   readonly atEnd: boolean;
 
-  constructor(private readonly ctx: Context) {
+  constructor(private readonly ctx: RunOutput) {
     this.atEnd = ctx.io.stderrIsTTY && !ctx.settings.errorsAsJson;
   }
 

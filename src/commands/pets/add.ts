@@ -6,7 +6,7 @@ import { parseConcurrency, parseIdempotencyKey, parseStatus } from '../../cmduti
 import { replayedNotice, UNKNOWN_PET_OUTCOME } from '../../core/unknown-outcome.js';
 import { endInterrupted, finishWrite } from '../../cmdutil/finish-write.js';
 import type { RunVerb } from '../../cmdutil/run-verb.js';
-import type { Context } from '../../context/context.js';
+import type { RunOutput, RunServices, RunState } from '../../context/context.js';
 import type { Env } from '../../core/io.js';
 import { BULK_CONCURRENCY, IDEMPOTENCY_KEY_WINDOW } from '../../core/contract.js';
 import { durationText, parseDuration } from '../../core/duration.js';
@@ -59,7 +59,7 @@ function toPetDraft(flags: Flags): PetDraft {
  * The pet the flags describe; where they leave out its name or category, those are asked for
  * at a terminal (and then its status, from the interface's values or none), else refused.
  */
-async function completePet(ctx: Context, draft: PetDraft): Promise<NewPet> {
+async function completePet(ctx: RunOutput, draft: PetDraft): Promise<NewPet> {
   const { name, categoryId } = draft;
   if (name !== undefined && categoryId !== undefined) return { ...draft, name, categoryId };
   if (!ctx.settings.prompts) {
@@ -189,7 +189,10 @@ function toFlag(key: string): string {
   return `--${key.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`)}`;
 }
 
-export async function runPetsAdd(ctx: Context, options: PetsAddOptions): Promise<void> {
+export async function runPetsAdd(
+  ctx: RunOutput & RunServices & RunState,
+  options: PetsAddOptions,
+): Promise<void> {
   if (!('pet' in options)) {
     await runPetsAddFile(ctx, options);
     return;

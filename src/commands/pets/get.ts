@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { helpProse } from '../../cmdutil/help-text.js';
 import type { RunVerb } from '../../cmdutil/run-verb.js';
-import type { Context } from '../../context/context.js';
+import type { RunOutput, RunServices } from '../../context/context.js';
 import { GET_PET_REMOVAL_DATE } from '../../core/interface.js';
 import { parseInt64, type Int64 } from '../../core/int64.js';
 import { parseFields } from '../../cmdutil/fields.js';
@@ -12,7 +12,7 @@ export interface PetsGetOptions {
   fields?: string[] | undefined;
 }
 
-export async function runPetsGet(ctx: Context, options: PetsGetOptions): Promise<void> {
+export async function runPetsGet(ctx: RunOutput & RunServices, options: PetsGetOptions): Promise<void> {
   ctx.warnDeprecated(
     `GET /pets/{petId} is deprecated and will be removed on ${GET_PET_REMOVAL_DATE}; ` +
       'use "petstore pets list --status STATUS" instead.',

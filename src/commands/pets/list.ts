@@ -3,7 +3,7 @@ import { helpProse } from '../../cmdutil/help-text.js';
 import { parseFields } from '../../cmdutil/fields.js';
 import { parseLimit, parseStatus } from '../../cmdutil/flags.js';
 import type { RunVerb } from '../../cmdutil/run-verb.js';
-import type { Context } from '../../context/context.js';
+import type { RunOutput, RunServices } from '../../context/context.js';
 import { formatSpec } from '../../output/formats.js';
 import { count } from '../../output/progress.js';
 import { LIST_LIMIT, type PetStatus } from '../../core/interface.js';
@@ -46,7 +46,10 @@ export function toPetsListOptions(flags: Flags): PetsListOptions {
 
 const plural = (count: number) => `${count} pet${count === 1 ? '' : 's'}`;
 
-export async function runPetsList(ctx: Context, options: PetsListOptions): Promise<void> {
+export async function runPetsList(
+  ctx: RunOutput & RunServices,
+  options: PetsListOptions,
+): Promise<void> {
   const client = await ctx.client();
   const follow = options.all === true || options.maxItems !== undefined;
   // Following pages: the largest page the interface allows means the fewest requests.

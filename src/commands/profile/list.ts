@@ -1,10 +1,10 @@
 import type { Command } from 'commander';
 import type { RunVerb } from '../../cmdutil/run-verb.js';
 import { profileNames } from '../../config/profiles.js';
-import type { Context } from '../../context/context.js';
+import type { RunOutput, RunServices } from '../../context/context.js';
 import { describeProfile, PROFILE_COLUMNS } from '../../cmdutil/profile-view.js';
 
-export async function runProfileList(ctx: Context): Promise<void> {
+export async function runProfileList(ctx: RunOutput & RunServices): Promise<void> {
   const data = await (await ctx.config()).read();
   const views = profileNames(data).map((name) => describeProfile(name, data, ctx.env));
   await ctx.render(views, PROFILE_COLUMNS);

@@ -9,7 +9,7 @@ import {
   noSuchProfile,
   profileExists,
 } from '../../config/profiles.js';
-import type { Context } from '../../context/context.js';
+import type { RunOutput, RunServices } from '../../context/context.js';
 import { UsageError } from '../../core/errors.js';
 import { forgetKeyringEntry } from '../../cmdutil/forget-keyring-entry.js';
 
@@ -20,7 +20,10 @@ export interface ProfileRemoveOptions {
   dryRun: boolean;
 }
 
-export async function runProfileRemove(ctx: Context, options: ProfileRemoveOptions): Promise<void> {
+export async function runProfileRemove(
+  ctx: RunOutput & RunServices,
+  options: ProfileRemoveOptions,
+): Promise<void> {
   const { name, yes } = options;
   if (isBuiltInProfile(name)) {
     throw new UsageError(`"${name}" is built in and cannot be removed`, {

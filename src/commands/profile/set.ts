@@ -4,7 +4,7 @@ import { isLoopbackHost, parseServiceUrl } from '../../api/url-policy.js';
 import { changeConfig } from '../../cmdutil/config-change.js';
 import type { RunVerb } from '../../cmdutil/run-verb.js';
 import { isBuiltInProfile, isEmbeddedProfile, validateProfileName } from '../../config/profiles.js';
-import type { Context } from '../../context/context.js';
+import type { RunOutput, RunServices } from '../../context/context.js';
 import { UsageError } from '../../core/errors.js';
 
 export interface ProfileSetOptions {
@@ -14,7 +14,7 @@ export interface ProfileSetOptions {
   dryRun: boolean;
 }
 
-function checkUrl(ctx: Context, value: string, flag: string): string {
+function checkUrl(ctx: RunOutput, value: string, flag: string): string {
   const url = parseServiceUrl(value, flag);
   if (flag === '--base-url' && !/\/v1\/?$/.test(url.pathname)) {
     ctx.warn(`the base URL path "${url.pathname}" does not end with /v1, as the service's do`);
@@ -25,7 +25,10 @@ function checkUrl(ctx: Context, value: string, flag: string): string {
   return value;
 }
 
-export async function runProfileSet(ctx: Context, options: ProfileSetOptions): Promise<void> {
+export async function runProfileSet(
+  ctx: RunOutput & RunServices,
+  options: ProfileSetOptions,
+): Promise<void> {
   const name = validateProfileName(options.name);
   if (isEmbeddedProfile(name)) {
     throw new UsageError(

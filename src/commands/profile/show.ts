@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { RunVerb } from '../../cmdutil/run-verb.js';
 import { noSuchProfile, profileExists, selectProfile } from '../../config/profiles.js';
-import type { Context } from '../../context/context.js';
+import type { RunOutput, RunServices } from '../../context/context.js';
 import { describeProfile, PROFILE_COLUMNS } from '../../cmdutil/profile-view.js';
 
 export interface ProfileShowOptions {
@@ -9,7 +9,10 @@ export interface ProfileShowOptions {
   name: string | undefined;
 }
 
-export async function runProfileShow(ctx: Context, options: ProfileShowOptions): Promise<void> {
+export async function runProfileShow(
+  ctx: RunOutput & RunServices,
+  options: ProfileShowOptions,
+): Promise<void> {
   const data = await (await ctx.config()).read();
   const chosen = options.name ?? selectProfile(ctx.settings.profile, data).name;
   if (!profileExists(data, chosen)) throw noSuchProfile(chosen, data);

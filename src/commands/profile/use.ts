@@ -2,14 +2,17 @@ import type { Command } from 'commander';
 import { changeConfig } from '../../cmdutil/config-change.js';
 import type { RunVerb } from '../../cmdutil/run-verb.js';
 import { noSuchProfile, profileExists } from '../../config/profiles.js';
-import type { Context } from '../../context/context.js';
+import type { RunOutput, RunServices } from '../../context/context.js';
 
 export interface ProfileUseOptions {
   name: string;
   dryRun: boolean;
 }
 
-export async function runProfileUse(ctx: Context, options: ProfileUseOptions): Promise<void> {
+export async function runProfileUse(
+  ctx: RunOutput & RunServices,
+  options: ProfileUseOptions,
+): Promise<void> {
   const changed = await changeConfig(ctx, options.dryRun, (data) => {
     if (!profileExists(data, options.name)) throw noSuchProfile(options.name, data);
     data.activeProfile = options.name;

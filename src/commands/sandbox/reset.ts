@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import { confirmed } from '../../cmdutil/confirm.js';
 import type { RunVerb } from '../../cmdutil/run-verb.js';
 import { sandboxDatabaseFile } from '../../config/paths.js';
-import type { Context } from '../../context/context.js';
+import type { RunOutput, RunServices } from '../../context/context.js';
 
 export interface SandboxResetOptions {
   /** A SQLite file; default: the sandbox profile's. */
@@ -12,7 +12,10 @@ export interface SandboxResetOptions {
   yes: boolean;
 }
 
-export async function runSandboxReset(ctx: Context, options: SandboxResetOptions): Promise<void> {
+export async function runSandboxReset(
+  ctx: RunOutput & RunServices,
+  options: SandboxResetOptions,
+): Promise<void> {
   const database = options.database ?? sandboxDatabaseFile(ctx.env);
   if (!options.yes) {
     const question = `Delete every pet and message in the sandbox (${database})?`;

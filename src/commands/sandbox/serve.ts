@@ -6,7 +6,7 @@ import type { Command } from 'commander';
 import { isLoopbackHost } from '../../api/url-policy.js';
 import type { RunVerb } from '../../cmdutil/run-verb.js';
 import { sandboxDatabaseFile } from '../../config/paths.js';
-import type { Context } from '../../context/context.js';
+import type { RunOutput, RunServices } from '../../context/context.js';
 import { DEFAULT_SANDBOX_KEY, DEFAULT_SANDBOX_PORT, PORT } from '../../core/contract.js';
 import { apiKeyProblem } from '../../core/api-key.js';
 import { InterruptedError, UsageError } from '../../core/errors.js';
@@ -77,7 +77,10 @@ export function toSandboxServeOptions(flags: Flags): SandboxServeOptions {
   };
 }
 
-export async function runSandboxServe(ctx: Context, options: SandboxServeOptions): Promise<void> {
+export async function runSandboxServe(
+  ctx: RunOutput & RunServices,
+  options: SandboxServeOptions,
+): Promise<void> {
   const database = options.memory ? ':memory:' : (options.database ?? sandboxDatabaseFile(ctx.env));
   if (!options.memory && options.database === undefined) {
     await makeFolder(dirname(database), 0o700);

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { helpProse } from '../../cmdutil/help-text.js';
 import type { RunVerb } from '../../cmdutil/run-verb.js';
-import type { Context } from '../../context/context.js';
+import type { RunOutput, RunServices, RunState } from '../../context/context.js';
 import {
   InterruptedError,
   PetstoreError,
@@ -178,7 +178,10 @@ function junitCases(rounds: CheckResult[][], canary: boolean): JUnitCase[] {
   }));
 }
 
-export async function runSmoke(ctx: Context, options: SmokeOptions): Promise<void> {
+export async function runSmoke(
+  ctx: RunOutput & RunServices & RunState,
+  options: SmokeOptions,
+): Promise<void> {
   const target = await ctx.target();
   // Deprecation notices are one of its checks' results, not warnings of the run.
   const quiet = { warnDeprecations: false };
@@ -227,7 +230,7 @@ export async function runSmoke(ctx: Context, options: SmokeOptions): Promise<voi
 }
 
 async function report(
-  ctx: Context,
+  ctx: RunOutput & RunServices & RunState,
   options: SmokeOptions,
   run: {
     results: CheckResult[][];

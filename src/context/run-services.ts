@@ -1,0 +1,112 @@
+import type { DeprecationNotice, PetstoreClient } from '../api/client.js';
+import { proxyPasswords, proxySettingsFromEnv } from '../api/proxy-settings.js';
+import { helperKeyring, noKeyring, rememberingKeyring } from '../config/keyring.js';
+import { configDir } from '../config/paths.js';
+import type { ConfigStore } from '../config/store.js';
+import { apiKeyProblem } from '../core/api-key.js';
+import { MissingCredentialError, UsageError } from '../core/errors.js';
+import { unfindableBecause } from '../core/redaction/index.js';
+import { sanitizeLine } from '../core/sanitize.js';
+import type { ContextDeps, Context, RunOutput, RunServices } from './context.js';
+import type { Target } from './target.js';
+import { missingKeyProblem, missingUrlProblem, unusableKeyError } from './target.js';
+
+export const USER_AGENT = `petstore-cli/${__PETSTORE_VERSION__} node/${process.versions.node} ${process.platform}`;
+
+function deprecationWarning(notice: DeprecationNotice): string {
+  const sunset = notice.sunset ? `; it will be removed on ${notice.sunset}` : '';
+  return `${notice.method} ${sanitizeLine(notice.path)} is deprecated by the service${sanitizeLine(sunset)}`;
+}
+
+/**
+ * The run's services, each made on first use. `cleanups` receives what they open (clients,
+ * an embedded sandbox), released when the run closes; `self` is the whole context, which a
+ * target's resolution is given.
+ */
+export function createRunServices(
+  deps: ContextDeps,
+  output: Pick<RunOutput, 'warn' | 'warnDeprecated'>,
+  cleanups: (() => Promise<void>)[],
+  self: () => Context,
+): RunServices {
+  const { io, env, settings, redactor } = deps;
+  let target: Promise<Target> | undefined;
+  let client: Promise<PetstoreClient> | undefined;
+  let config: Promise<ConfigStore> | undefined;
+  let keyring = deps.keyring && rememberingKeyring(deps.keyring);
+  const services: RunServices = {
+    env,
+    target() {
+      target ??= deps.resolveTarget(self()).then((resolved) => {
+        if (resolved.close) cleanups.push(resolved.close);
+        return resolved;
+      });
+      return target;
+    },
+    client() {
+      client ??= services.target().then((resolved) => services.clientFor(resolved));
+      return client;
+    },
+    async clientFor(resolved, http = {}, { warnDeprecations = true } = {}) {
+      const { apiKey } = resolved;
+      if (apiKey === undefined) {
+        const noUrl = resolved.baseUrl === undefined && resolved.quickstartUrl === undefined;
+        const { message, hint } = noUrl ? missingUrlProblem(resolved) : missingKeyProblem(resolved);
+        throw noUrl
+          ? new UsageError(message, { hint })
+          : new MissingCredentialError(message, { hint });
+      }
+      redactor.add(apiKey);
+      const keyProblem = apiKeyProblem(apiKey);
+      if (keyProblem) throw unusableKeyError(resolved, keyProblem);
+      const unfindable = unfindableBecause(apiKey);
+      if (unfindable) {
+        output.warn(
+          `the API key cannot be told from data (${unfindable}), so it is not masked where a service echoes it back`,
+        );
+      }
+      const proxy = proxySettingsFromEnv(env);
+      // A proxy's password is a secret of the run like the key: masked wherever it shows.
+      for (const secret of proxyPasswords(proxy)) redactor.add(secret, { hidden: true });
+      const created = await deps.createClient(
+        { ...resolved, apiKey },
+        {
+          ...settings.http,
+          ...http,
+          userAgent: USER_AGENT,
+          transport: deps.transport,
+          proxy,
+          redact: (text) => redactor.redact(text),
+          log: settings.verbose ? (line) => io.stderr.write(`${sanitizeLine(line)}\n`) : undefined,
+          // A command that checks the notices itself (smoke) reports them as its results.
+          onDeprecation: warnDeprecations
+            ? (notice) => output.warnDeprecated(deprecationWarning(notice))
+            : undefined,
+        },
+      );
+      cleanups.unshift(() => created.close());
+      return created;
+    },
+    config() {
+      config ??= import('../config/store.js').then(
+        ({ ConfigStore }) =>
+          new ConfigStore(
+            configDir(env),
+            (message) => output.warn(message),
+            (keys, passwords) => {
+              keys.forEach((key) => redactor.add(key));
+              passwords.forEach((password) => redactor.add(password, { hidden: true }));
+            },
+          ),
+      );
+      return config;
+    },
+    keyring() {
+      keyring ??= rememberingKeyring(
+        deps.selfCommand ? helperKeyring(deps.selfCommand) : noKeyring(),
+      );
+      return keyring;
+    },
+  };
+  return services;
+}
