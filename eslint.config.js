@@ -41,7 +41,7 @@ export default tseslint.config(
         {
           patterns: [
             {
-              regex: 'context/context\\.js$',
+              regex: 'context/(context|parts)\\.js$',
               importNames: ['Context'],
               message:
                 'Take the parts of the context the function uses: RunOutput, RunServices, RunState.',

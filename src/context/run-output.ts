@@ -6,7 +6,7 @@ import { Progress } from '../output/progress.js';
 import { QueryFailedError, type Query } from '../output/query.js';
 import { renderData } from '../output/render.js';
 import { openRows, type RowsOptions } from '../output/rows.js';
-import type { ContextDeps, DataView, RunOutput } from './context.js';
+import type { ContextDeps, DataView, RunOutput } from './parts.js';
 
 /** A row of output written as it comes, through --query: its result's line, or none. */
 function queriedLine(query: Query, row: unknown): string {

@@ -7,7 +7,7 @@ import { apiKeyProblem } from '../core/api-key.js';
 import { MissingCredentialError, UsageError } from '../core/errors.js';
 import { unfindableBecause } from '../core/redaction/index.js';
 import { sanitizeLine } from '../core/sanitize.js';
-import type { ContextDeps, Context, RunOutput, RunServices } from './context.js';
+import type { ContextDeps, Context, RunOutput, RunServices } from './parts.js';
 import type { Target } from './target.js';
 import { missingKeyProblem, missingUrlProblem, unusableKeyError } from './target.js';
 

@@ -12,7 +12,10 @@ export interface PetsGetOptions {
   fields?: string[] | undefined;
 }
 
-export async function runPetsGet(ctx: RunOutput & RunServices, options: PetsGetOptions): Promise<void> {
+export async function runPetsGet(
+  ctx: RunOutput & RunServices,
+  options: PetsGetOptions,
+): Promise<void> {
   ctx.warnDeprecated(
     `GET /pets/{petId} is deprecated and will be removed on ${GET_PET_REMOVAL_DATE}; ` +
       'use "petstore pets list --status STATUS" instead.',
