@@ -78,8 +78,8 @@ export const GLOBAL_OPTIONS: readonly GlobalOption[] = [
   {
     key: 'verbose',
     flags: '-v, --verbose',
-    description: 'log HTTP exchanges to stderr, key redacted',
-    meaning: 'HTTP exchanges on stderr, key redacted',
+    description: "log HTTP exchanges to stderr (key redacted), and an error's stack trace",
+    meaning: 'HTTP exchanges on stderr, key redacted; on an error, its stack trace too',
   },
   {
     key: 'quiet',
@@ -131,9 +131,9 @@ export const GLOBAL_OPTIONS: readonly GlobalOption[] = [
   {
     key: 'progress',
     flags: '--progress <when>',
-    description: 'auto (stderr is a terminal), always or never',
+    description: 'auto (stderr is a terminal, stdout no pipe), always or never',
     meaning:
-      'a live progress line on stderr for long work: `auto` (when stderr is a terminal), `always`, `never`',
+      'a live progress line on stderr for long work: `auto` (when stderr is a terminal and stdout is not a pipe, whose reader may print to the same terminal), `always`, `never`',
   },
 ];
 

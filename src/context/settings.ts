@@ -104,14 +104,18 @@ function mayPrompt(raw: RawGlobalOptions, env: Env, io: IO): boolean {
   return io.stdinIsTTY && io.stderrIsTTY;
 }
 
-/** --progress: auto draws on a terminal's stderr only (not TERM=dumb); never with --quiet. */
+/**
+ * --progress: auto draws on a terminal's stderr only (not TERM=dumb), and not when stdout is a
+ * pipe: what reads it may print to the same terminal (`| cat`), where the line drawn in place
+ * would erase what it printed. Never with --quiet.
+ */
 function progressWanted(when: string | undefined, quiet: boolean, io: IO, env: Env): boolean {
   if (when !== undefined && !['auto', 'always', 'never'].includes(when)) {
     throw new UsageError(`--progress must be auto, always or never, got "${when}"`);
   }
   if (quiet || when === 'never') return false;
   // A dumb terminal cannot erase a line: auto draws none there.
-  return when === 'always' || (io.stderrIsTTY && env.TERM !== 'dumb');
+  return when === 'always' || (io.stderrIsTTY && env.TERM !== 'dumb' && io.stdoutIsPipe !== true);
 }
 
 export function resolveSettings(raw: RawGlobalOptions, env: Env, io: IO): Settings {

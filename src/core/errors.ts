@@ -98,7 +98,16 @@ export class NetworkError extends PetstoreError {
 
 /** `smoke` ran and at least one check failed. */
 export class SmokeFailedError extends PetstoreError {
-  readonly code = 'smoke_failed';
+  readonly code: string = 'smoke_failed';
+}
+
+/**
+ * `smoke` ran and the service refused its API key (401): the checks could not judge the
+ * deployment, so this is the key's failure (exit 3), not the service's.
+ */
+export class SmokeKeyRefusedError extends SmokeFailedError {
+  override readonly code = 'unauthorized';
+  override readonly status = 401;
 }
 
 /** The run was interrupted: Ctrl-C (SIGINT), a service manager (SIGTERM), or a closed reader. */

@@ -18,6 +18,11 @@ export type FileFlockAttempt =
 
 /** The helper's exit code when the file is locked by another. */
 const HELD_ELSEWHERE = 75;
+/**
+ * How long the helper may take to answer: opening a file can block (a FIFO with no writer, a
+ * hung network mount). Past it, the helper is ended and this lock skipped.
+ */
+const ANSWER_WITHIN_MS = 5000;
 
 export function flockFile(path: string): Promise<FileFlockAttempt> {
   return new Promise((resolve) => {
@@ -25,6 +30,7 @@ export function flockFile(path: string): Promise<FileFlockAttempt> {
     const settle = (attempt: FileFlockAttempt) => {
       if (settled) return;
       settled = true;
+      clearTimeout(timer);
       resolve(attempt);
     };
     const child = spawn(
@@ -42,6 +48,10 @@ export function flockFile(path: string): Promise<FileFlockAttempt> {
       { stdio: ['pipe', 'pipe', 'ignore'] },
     );
     const exited = new Promise<void>((done) => child.once('close', () => done()));
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      settle(undefined);
+    }, ANSWER_WITHIN_MS);
     child.once('error', () => settle(undefined));
     child.once('exit', (code) => settle(code === HELD_ELSEWHERE ? { taken: false } : undefined));
     child.stdout.once('data', () => {

@@ -1,4 +1,4 @@
-import { writeSync } from 'node:fs';
+import { fstatSync, writeSync } from 'node:fs';
 import { isatty } from 'node:tty';
 
 export interface Output {
@@ -21,6 +21,11 @@ export interface IO {
   stderr: Output;
   stdin: NodeJS.ReadableStream;
   stdoutIsTTY: boolean;
+  /**
+   * stdout is a pipe or a socket: another program reads it, and may write what it reads to
+   * the same terminal as stderr (`| cat`, `| jq`), where a line drawn in place would erase it.
+   */
+  stdoutIsPipe?: boolean | undefined;
   stderrIsTTY: boolean;
   stdinIsTTY: boolean;
   /** The terminal's width in columns when stdout is a terminal; undefined when piped. */
@@ -68,6 +73,16 @@ const STOP_SIGNALS: readonly StopSignal[] = ['SIGINT', 'SIGTERM'];
 export type Env = Readonly<Record<string, string | undefined>>;
 
 // Node's typings say boolean, but isTTY is undefined on pipes and files.
+/** The descriptor is a pipe or a socket (fstat), not a terminal, file or device. */
+function isPipe(fd: number): boolean {
+  try {
+    const info = fstatSync(fd);
+    return info.isFIFO() || info.isSocket();
+  } catch {
+    return false;
+  }
+}
+
 function isTTY(stream: { isTTY?: boolean | undefined }): boolean {
   return stream.isTTY === true;
 }
@@ -160,6 +175,9 @@ export function processIO(): IO {
       return process.stdin;
     },
     stdoutIsTTY: isTTY(process.stdout),
+    get stdoutIsPipe() {
+      return isPipe(1);
+    },
     get stderrIsTTY() {
       return isatty(2);
     },

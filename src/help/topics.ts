@@ -27,8 +27,8 @@ export const HELP_TOPICS: Record<string, HelpTopic> = {
     intro: 'Every run ends with one of these codes; scripts can rely on them.',
     table: EXIT_CODES_TABLE,
     notes: [
-      'Errors on stderr read "petstore: <message> (<code>, HTTP <status>)", with a "hint:" line where one helps.',
-      'stderr speaks to whoever reads it: when stderr is a terminal, errors are text whatever stdout is. When stderr is not a terminal and the output is json or ndjson, an error is one JSON object instead: {"code", "message", "status"}. --error-format text|json (PETSTORE_ERROR_FORMAT) forces either.',
+      'Errors on stderr read "petstore: <message> (<code>, HTTP <status>, request id <id>)", with a "hint:" line where one helps; the parenthesis holds what the service answered (code and status of its Error body, its request id), so an error of petstore\'s own has none.',
+      'stderr speaks to whoever reads it: when stderr is a terminal, errors are text whatever stdout is. When stderr is not a terminal and the output is json or ndjson, an error is one JSON object instead: {"code", "message", "status"}, and "hint", "requestId", "printed" (items printed before a list failed) and "idempotencyKey" (of a write whose outcome is unknown) where they apply. "status" is the HTTP status the service answered, or 0 when no answer decided the error (a bad flag, no key, a network failure). --error-format text|json (PETSTORE_ERROR_FORMAT) forces either.',
     ],
   },
   output: {

@@ -12,6 +12,7 @@ import {
   PetstoreError,
   ProtocolError,
   SmokeFailedError,
+  SmokeKeyRefusedError,
   UsageError,
 } from '../core/errors.js';
 import { sanitizeLine, sanitizeText } from '../core/sanitize.js';
@@ -45,6 +46,7 @@ export function exitCodeFor(error: unknown): number {
   if (error instanceof ConfigError) return ExitCode.usage;
   if (error instanceof MissingCredentialError) return ExitCode.auth;
   if (error instanceof NetworkError) return ExitCode.network;
+  if (error instanceof SmokeKeyRefusedError) return ExitCode.auth;
   if (error instanceof SmokeFailedError) return ExitCode.smokeFailed;
   if (error instanceof OutputClosedError) return ExitCode.outputClosed;
   // Like a file that cannot be written: the machine's state.

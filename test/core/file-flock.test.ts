@@ -106,3 +106,18 @@ describe('where flock cannot be used', () => {
     expect(await flockFile(missing)).toBeUndefined();
   });
 });
+
+describe.runIf(hasFlock && spawnSync('mkfifo', ['--version']).status === 0)(
+  'a file whose opening blocks (a FIFO with no writer)',
+  () => {
+    it('is skipped within a bounded wait, and leaves no helper behind', async () => {
+      const fifo = join(mkdtempSync(join(tmpdir(), 'petstore-flock-')), 'run.journal');
+      spawnSync('mkfifo', [fifo]);
+      const started = performance.now();
+      expect(await flockFile(fifo)).toBeUndefined();
+      expect(performance.now() - started).toBeLessThan(15_000);
+      const left = spawnSync('pgrep', ['-f', `flock --nonblock .* ${fifo}`], { encoding: 'utf8' });
+      expect(left.stdout.trim()).toBe('');
+    }, 30_000);
+  },
+);

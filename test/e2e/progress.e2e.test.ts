@@ -133,4 +133,25 @@ describe('progress on a terminal, and none in a pipe', () => {
     expect(listed.trimEnd().split('\n')).toHaveLength(PAGES * 100);
     expect(listed).not.toMatch(/[\r\u001b]| · /);
   }, 90_000);
+
+  it('draws nothing when stdout is a pipe whose reader prints to the same terminal (| cat)', async () => {
+    const { env } = setup();
+    const shown = await onTerminal(
+      `${quote(process.execPath)} ${quote(BIN)} pets list --all -o json | cat`,
+      env,
+    );
+    // Nothing erased what cat printed: the whole list reaches the terminal, in one piece.
+    expect(shown).not.toContain(ERASE);
+    const listed = JSON.parse(shown.replace(/\r\n/g, '\n')) as unknown[];
+    expect(listed).toHaveLength(PAGES * 100);
+  }, 90_000);
+
+  it('--progress always draws it all the same', async () => {
+    const { env } = setup();
+    const shown = await onTerminal(
+      `${quote(process.execPath)} ${quote(BIN)} pets list --all -o ndjson --progress always | wc -l`,
+      env,
+    );
+    expect(shown).toContain(ERASE);
+  }, 90_000);
 });

@@ -289,7 +289,7 @@ Examples:
   $ petstore pets add --name Rex --category-id 1
   $ petstore pets add --name Tom --category-id 2 --status pending --json
   $ petstore pets add --file pets.ndjson --concurrency 8 > created.ndjson
-  $ petstore pets add --resume pets.ndjson.2026-11-23T10-00-00-000Z.journal --retry-unknown > created.ndjson
+  $ petstore pets add --resume pets.ndjson.2026-11-23T10-00-00-000Z.journal --retry-unknown >> created.ndjson
   $ petstore pets add --name Rex --category-id 1 --dry-run
 
 With --file every record is checked before anything is sent. Each created pet is written to

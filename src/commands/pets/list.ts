@@ -88,13 +88,13 @@ export async function runPetsList(
   } else if (options.maxItems !== undefined && result.more) {
     ctx.notice(`Stopped at --max-items ${options.maxItems}; the service has more.`);
   } else if (follow && result.pages === 1 && result.lastPageUnlinked && !reachedMax) {
-    // One page and no Link: a service that does not paginate, or a list that fits one page.
-    const full = pageSize !== undefined && result.pets >= pageSize;
-    ctx.notice(
-      full
-        ? `The service sent no Link rel="next" after a full page of ${plural(result.pets)}: if it holds more, it does not say how to page to them, so only this page was listed.`
-        : `The service linked no next page (no Link rel="next"): this one page of ${plural(result.pets)} is the whole list.`,
-    );
+    // One full page and no Link: a service that does not paginate may hold more. A page that
+    // is not full is the whole list: nothing to say.
+    if (pageSize !== undefined && result.pets >= pageSize) {
+      ctx.notice(
+        `The service sent no Link rel="next" after a full page of ${plural(result.pets)}: if it holds more, it does not say how to page to them, so only this page was listed.`,
+      );
+    }
   }
 }
 

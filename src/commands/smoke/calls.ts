@@ -32,7 +32,11 @@ export function requestName(method: HttpMethod, url: URL): string {
  * field and what came back (sanitised; secrets are masked as the answer arrives).
  */
 export class SmokeCalls {
-  constructor(private readonly client: PetstoreClient) {}
+  constructor(
+    private readonly client: PetstoreClient,
+    /** Told when the service answers 401: the key was refused. */
+    private readonly onKeyRefused?: () => void,
+  ) {}
 
   async call(
     method: HttpMethod,
@@ -40,6 +44,8 @@ export class SmokeCalls {
     options: Partial<AnyRequest> = {},
   ): Promise<RawAnswer> {
     const answer = await this.client.exchange({ method, path, ...options });
+    // A request sent without the key (anonymous) is refused by design: not the key's refusal.
+    if (answer.status === 401 && options.anonymous !== true) this.onKeyRefused?.();
     const name = requestName(method, answer.url);
     const encoding = answer.headers['content-encoding'];
     expectThat(

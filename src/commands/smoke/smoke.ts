@@ -6,6 +6,7 @@ import {
   InterruptedError,
   PetstoreError,
   SmokeFailedError,
+  SmokeKeyRefusedError,
   UsageError,
 } from '../../core/errors.js';
 import { parseWholeNumber } from '../../core/parse-number.js';
@@ -191,6 +192,7 @@ export async function runSmoke(
   const rounds = options.repeat ?? (options.everyMs !== undefined ? Infinity : 1);
   const created: Pet[] = [];
   const results: CheckResult[][] = [];
+  const key = { refused: false };
   let interrupt: () => void = () => undefined;
   const interrupted = new Promise<'interrupted'>((resolve) => {
     interrupt = () => resolve('interrupted');
@@ -208,7 +210,7 @@ export async function runSmoke(
   try {
     for (let round = 1; round <= rounds && !stop.stopping; round++) {
       const env: SmokeEnvironment = {
-        calls: new SmokeCalls(client),
+        calls: new SmokeCalls(client, () => (key.refused = true)),
         unauthenticated: new SmokeCalls(unauthenticated),
         target,
         listed: [],
@@ -226,7 +228,13 @@ export async function runSmoke(
   } finally {
     stop.dispose();
   }
-  await report(ctx, options, { results, canary, created, signal: stop.signal });
+  await report(ctx, options, {
+    results,
+    canary,
+    created,
+    signal: stop.signal,
+    keyRefused: key.refused,
+  });
 }
 
 async function report(
@@ -237,6 +245,8 @@ async function report(
     canary: boolean;
     created: Pet[];
     signal: 'SIGINT' | 'SIGTERM' | undefined;
+    /** The service answered 401 to the run's own key. */
+    keyRefused: boolean;
   },
 ): Promise<void> {
   const target = await ctx.target();
@@ -281,6 +291,14 @@ async function report(
   if (cutShort && failed === 0) {
     ctx.notice(`smoke: ${summary}`);
     throw new InterruptedError(interruption, { signal });
+  }
+  if (failed > 0 && run.keyRefused) {
+    throw new SmokeKeyRefusedError(
+      `smoke: the service refused the API key of ${target.label} (401), so the checks could not judge it: ${summary}`,
+      {
+        hint: 'Check the API key: petstore auth status (PETSTORE_API_KEY overrides the stored one).',
+      },
+    );
   }
   if (failed > 0) throw new SmokeFailedError(`smoke: ${summary}`);
   ctx.notice(`smoke: ${summary}`);

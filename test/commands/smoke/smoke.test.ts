@@ -131,6 +131,26 @@ describe('petstore smoke against a service that follows the interface', () => {
     expect(result.err).not.toContain('warning:');
   });
 
+  it("a key the service refuses is the key's failure (exit 3), not the service's (exit 8)", async () => {
+    const { base } = await service();
+    const io = fakeIO();
+    const env = {
+      HOME: freshHome(),
+      PETSTORE_BASE_URL: base,
+      PETSTORE_API_KEY: 'sk_test_not_known',
+    };
+    const code = await main(['smoke', '-o', 'json'], io, env);
+    expect(code).toBe(3);
+    const error = JSON.parse(io.err().trimEnd().split('\n').at(-1)!) as Record<string, unknown>;
+    expect(error).toMatchObject({ code: 'unauthorized', status: 401 });
+    expect(error.message).toMatch(
+      /refused the API key .*\(401\), so the checks could not judge it/,
+    );
+    expect(error.hint).toContain('petstore auth status');
+    // The table still says what each check saw.
+    expect(rowsOf(io.out()).some((row) => row.outcome === 'fail')).toBe(true);
+  });
+
   it('only reads without --allow-writes', async () => {
     const { base, server } = await service();
     const result = await smoke(base, []);
