@@ -1,8 +1,10 @@
-import { CommanderError } from 'commander';
+import { CommanderError } from '@commander-js/extra-typings';
 import type { ClientFactory } from './api/create-client.js';
 import type { Transport } from './api/http.js';
 import { buildProgram } from './cli/program.js';
 import {
+  commandOfArgv,
+  commandPath,
   expandHelpCommand,
   groupNamedAlone,
   helpTopicRequest,
@@ -70,7 +72,7 @@ export async function runMain(
   let jsonErrors: boolean | undefined;
 
   const runVerb: RunVerb = async (command, toOptions, run) => {
-    const raw = command.optsWithGlobals<RawGlobalOptions>();
+    const raw = command.optsWithGlobals() as RawGlobalOptions;
     verbose = raw.verbose === true;
     // Known before any other setting is checked, so every error takes the requested form.
     jsonErrors = errorsInJson(raw, env, io);
@@ -139,8 +141,15 @@ export async function runMain(
       if (HELP_OR_VERSION.has(error.code))
         return error.exitCode === 0 ? ExitCode.ok : ExitCode.usage;
       error = usageErrorFromCommander(error, program, args);
+    } else if (error instanceof UsageError && error.hint === undefined && ctx === undefined) {
+      // A flag's value its parser refused, as commander read the command line: said with where
+      // to read what the flag takes, as a verb's own checks are.
+      error = new UsageError(error.message, {
+        hint: `Run: ${commandPath(commandOfArgv(program, args))} --help`,
+        cause: error.cause,
+      });
     }
-    jsonErrors ??= errorsInJson(program.opts<RawGlobalOptions>(), env, io);
+    jsonErrors ??= errorsInJson(program.opts(), env, io);
     if (error instanceof InterruptedError && error.immediate) {
       // Stopped at once: closing would wait for the requests still in flight.
       void ctx?.close().catch(() => undefined);

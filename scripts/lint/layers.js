@@ -28,22 +28,41 @@ export const LAYERS = {
   // The bulk engine: journal, lock, records, plan, runner. Its ports are interfaces, so it
   // reaches no client, config or context; output only for the one map of errors to exit codes.
   bulk: { may: ['core', 'output'], packages: [] },
+  // What each front end (the command line, prompts, the agent interface) does, over narrow
+  // dependencies: no commander, terminal, prompt or output format, so any front end can call it.
+  operations: { may: ['core', 'api', 'bulk'], packages: [] },
   // The target resolution starts the embedded service, through its launcher only.
   context: { may: ['core', 'api', 'config', 'output', 'sandbox/launcher.ts'], packages: [] },
   // What several nouns' verbs share (profile views, config changes) lives here, below them.
-  cmdutil: { may: ['core', 'context', 'config', 'output'], packages: ['commander'] },
+  cmdutil: {
+    may: ['core', 'context', 'config', 'output', 'operations'],
+    packages: ['commander', '@commander-js/extra-typings'],
+  },
   commands: {
-    may: ['core', 'api', 'config', 'output', 'context', 'cmdutil', 'bulk'],
-    packages: ['commander'],
+    may: ['core', 'api', 'config', 'output', 'context', 'cmdutil', 'bulk', 'operations'],
+    packages: ['commander', '@commander-js/extra-typings'],
   },
   // The sandbox's own verbs run the service.
   'commands/sandbox': {
-    may: ['core', 'api', 'config', 'output', 'context', 'cmdutil', 'commands', 'sandbox'],
-    packages: ['commander'],
+    may: [
+      'core',
+      'api',
+      'config',
+      'output',
+      'context',
+      'cmdutil',
+      'commands',
+      'sandbox',
+      'operations',
+    ],
+    packages: ['commander', '@commander-js/extra-typings'],
   },
   // The help topics and reference tables: texts the program, the man page and the README show.
   help: { may: ['core', 'context', 'output'], packages: [] },
-  cli: { may: ['core', 'context', 'cmdutil', 'commands', 'help'], packages: ['commander'] },
+  cli: {
+    may: ['core', 'context', 'cmdutil', 'commands', 'help'],
+    packages: ['commander', '@commander-js/extra-typings'],
+  },
   // The entry answers --version alone, then loads the program runner.
   // main.ts answers --version, piped help, completion's profile names and the keyring helper
   // (a child process of the tool itself) before loading the program.
@@ -53,7 +72,7 @@ export const LAYERS = {
   },
   'run-main.ts': {
     may: ['core', 'api', 'context', 'output', 'cmdutil', 'cli'],
-    packages: ['commander'],
+    packages: ['commander', '@commander-js/extra-typings'],
   },
   types: { may: [], packages: [] },
 };

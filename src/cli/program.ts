@@ -1,4 +1,4 @@
-import { Command } from 'commander';
+import { Command } from '@commander-js/extra-typings';
 import type { RunVerb } from '../cmdutil/run-verb.js';
 import { registerApi } from '../commands/api/api.js';
 import { registerDoctor } from '../commands/doctor/doctor.js';

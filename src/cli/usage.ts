@@ -1,4 +1,4 @@
-import type { Command, CommanderError } from 'commander';
+import type { CommandUnknownOpts as Command, CommanderError } from '@commander-js/extra-typings';
 import { UsageError } from '../core/errors.js';
 import { HELP_TOPIC_NAMES, topicText } from '../help/topics.js';
 
@@ -27,7 +27,7 @@ export function expandHelpCommand(program: Command, argv: readonly string[]): st
     if (!sub) {
       const topics = command === program ? ` (help topics: ${HELP_TOPIC_NAMES.join(', ')})` : '';
       throw new UsageError(`no help for '${names.join(' ')}': unknown command '${name}'`, {
-        hint: `Run: ${commandName(command)} --help${topics}`,
+        hint: `Run: ${commandPath(command)} --help${topics}`,
       });
     }
     command = sub;
@@ -65,7 +65,8 @@ export function commandOfArgv(program: Command, argv: readonly string[]): Comman
   return command;
 }
 
-function commandName(command: Command): string {
+/** The command's full name as typed: `petstore pets list`. */
+export function commandPath(command: Command): string {
   const names: string[] = [];
   for (let current: Command | null = command; current; current = current.parent) {
     names.unshift(current.name());
@@ -120,9 +121,9 @@ export function usageErrorFromCommander(
     return new UsageError(
       `the Animal Store interface has no operation to ${unknown} a pet: pets offers ${verbs}`,
       {
-        hint: `Run: ${commandName(command)} --help (petstore api PATH -X METHOD sends a request the interface does not show)`,
+        hint: `Run: ${commandPath(command)} --help (petstore api PATH -X METHOD sends a request the interface does not show)`,
       },
     );
   }
-  return new UsageError(message, { hint: `Run: ${commandName(command)} --help` });
+  return new UsageError(message, { hint: `Run: ${commandPath(command)} --help` });
 }

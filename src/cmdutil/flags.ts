@@ -1,35 +1,61 @@
 import { BULK_CONCURRENCY } from '../core/contract.js';
-import { LIST_LIMIT, isPetStatus, PET_STATUSES, type PetStatus } from '../core/interface.js';
 import { UsageError } from '../core/errors.js';
+import { parseInt64, type Int64 } from '../core/int64.js';
+import { isPetStatus, LIST_LIMIT, PET_STATUSES, type PetStatus } from '../core/interface.js';
 import { parseWholeNumber } from '../core/parse-number.js';
+import { parseFields } from './fields.js';
+
+/**
+ * Flag values as commander parses them (`.option(flags, help, parser)`): each takes the text
+ * given and returns the typed value, or throws a UsageError naming the flag. The flag is then
+ * declared once, in its verb's file, and its type is inferred from that declaration.
+ */
+
+/** A whole number in a range, for the flag named. */
+export function wholeNumberFlag(
+  flag: string,
+  range: { min: number; max: number },
+): (text: string) => number {
+  return (text) => parseWholeNumber(text, flag, range);
+}
+
+/** An int64, every digit kept, for the flag named. */
+export function int64Flag(flag: string): (text: string) => Int64 {
+  return (text) => parseInt64(text, flag);
+}
 
 /** --limit: a whole number in the interface's range. */
-export function parseLimit(text: string | undefined): number | undefined {
-  return text === undefined ? undefined : parseWholeNumber(text, '--limit', LIST_LIMIT);
-}
+export const limitFlag = wholeNumberFlag('--limit', LIST_LIMIT);
 
 /** --concurrency: requests at once for a bulk add. */
-export function parseConcurrency(text: string | undefined): number {
-  return text === undefined
-    ? BULK_CONCURRENCY.default
-    : parseWholeNumber(text, '--concurrency', BULK_CONCURRENCY);
-}
+export const concurrencyFlag = wholeNumberFlag('--concurrency', BULK_CONCURRENCY);
 
 /** --status: one of the interface's PetStatus values. */
-export function parseStatus(text: string | undefined): PetStatus | undefined {
-  if (text === undefined) return undefined;
+export function statusFlag(text: string): PetStatus {
   if (!isPetStatus(text)) {
     throw new UsageError(`--status must be one of ${PET_STATUSES.join(', ')}, got "${text}"`);
   }
   return text;
 }
 
+/** --fields id,name,...: fields of these, in the order given. */
+export function fieldsFlag(known: readonly string[]): (text: string) => string[] {
+  return (text) => parseFields(text, known) ?? [];
+}
+
+/** A text flag that must hold something, for the flag named. */
+export function nonEmptyFlag(flag: string, hint?: string): (text: string) => string {
+  return (text) => {
+    if (text.trim() === '') throw new UsageError(`${flag} must not be empty`, { hint });
+    return text;
+  };
+}
+
 /**
  * --idempotency-key: what the service matches a re-sent write by. Visible ASCII only (it goes
  * in a header), 1 to 255 characters, as the IETF draft and Stripe allow.
  */
-export function parseIdempotencyKey(text: string | undefined): string | undefined {
-  if (text === undefined) return undefined;
+export function idempotencyKeyFlag(text: string): string {
   if (!/^[\x21-\x7e]{1,255}$/.test(text)) {
     throw new UsageError(
       '--idempotency-key must be 1 to 255 visible ASCII characters (no spaces)',

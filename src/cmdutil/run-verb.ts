@@ -1,4 +1,4 @@
-import type { Command } from 'commander';
+import type { CommandUnknownOpts as Command } from '@commander-js/extra-typings';
 import type { Context } from '../context/context.js';
 import type { Env } from '../core/io.js';
 
@@ -16,6 +16,12 @@ export type RunVerb = <Options>(
   toOptions: (env: Env) => Options,
   run: VerbRun<Options>,
 ) => Promise<void>;
+
+/**
+ * What a verb's declared flags parse to, inferred from its commander declaration: each flag is
+ * declared once (name, help, parser), and its type follows from it.
+ */
+export type FlagsOf<Declared extends { opts(): unknown }> = ReturnType<Declared['opts']>;
 
 /** The verb's full name, e.g. "pets list": what a test's run override is told. */
 export function verbPath(command: Command): string {

@@ -33,20 +33,16 @@ const NEW_BULK_RUN = {
 
 describe('flags become typed options', () => {
   it.each([
-    [
-      ['pets', 'list'],
-      'pets list',
-      { status: undefined, limit: undefined, all: false, maxItems: undefined, fields: undefined },
-    ],
+    [['pets', 'list'], 'pets list', {}],
     [
       ['pets', 'list', '--status', 'sold', '--limit', ' 7 '],
       'pets list',
-      { status: 'sold', limit: 7, all: false, maxItems: undefined, fields: undefined },
+      { status: 'sold', limit: 7 },
     ],
     [
       ['pets', 'list', '--max-items', '250', '--fields', 'name, id'],
       'pets list',
-      { status: undefined, limit: undefined, all: false, maxItems: 250, fields: ['name', 'id'] },
+      { maxItems: 250, fields: ['name', 'id'] },
     ],
     [
       ['pets', 'add', '--name', 'Rex', '--category-id', '9223372036854775807'],

@@ -1,28 +1,63 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseLimit, parseStatus } from '../../src/cmdutil/flags.js';
+import {
+  fieldsFlag,
+  idempotencyKeyFlag,
+  limitFlag,
+  nonEmptyFlag,
+  statusFlag,
+} from '../../src/cmdutil/flags.js';
 import { UsageError } from '../../src/core/errors.js';
 
 describe('--limit', () => {
   it('accepts 1 to 100', () => {
-    fc.assert(fc.property(fc.integer({ min: 1, max: 100 }), (n) => parseLimit(String(n)) === n));
+    fc.assert(fc.property(fc.integer({ min: 1, max: 100 }), (n) => limitFlag(String(n)) === n));
   });
 
   it.each(['0', '101', '1.5', 'abc', '-1', '', '1e2'])('rejects %j', (text) => {
-    expect(() => parseLimit(text)).toThrow(UsageError);
-  });
-
-  it('is absent when not given', () => {
-    expect(parseLimit(undefined)).toBeUndefined();
+    expect(() => limitFlag(text)).toThrow(UsageError);
   });
 });
 
 describe('--status', () => {
   it.each(['available', 'pending', 'sold'])('accepts %s', (status) => {
-    expect(parseStatus(status)).toBe(status);
+    expect(statusFlag(status)).toBe(status);
   });
 
   it.each(['Available', 'gone', ''])('rejects %j', (status) => {
-    expect(() => parseStatus(status)).toThrow(/available, pending, sold/);
+    expect(() => statusFlag(status)).toThrow(/available, pending, sold/);
+  });
+});
+
+describe('--fields', () => {
+  it('keeps the order given, and refuses unknown or repeated names', () => {
+    const parse = fieldsFlag(['id', 'name', 'status']);
+    expect(parse('status,id')).toEqual(['status', 'id']);
+    expect(() => parse('id,colour')).toThrow('--fields: unknown field "colour"');
+    expect(() => parse('id,id')).toThrow('"id" is named twice');
+  });
+});
+
+describe('a text flag that must hold something', () => {
+  it('refuses blanks, whatever they are', () => {
+    fc.assert(
+      fc.property(fc.stringMatching(/^[ \t\n\r]*$/), (blank) => {
+        expect(() => nonEmptyFlag('--name')(blank)).toThrow('--name must not be empty');
+      }),
+    );
+    expect(nonEmptyFlag('--name')(' Rex ')).toBe(' Rex ');
+  });
+});
+
+describe('--idempotency-key', () => {
+  it('takes 1 to 255 visible ASCII characters, nothing else', () => {
+    fc.assert(
+      fc.property(fc.stringMatching(/^[\x21-\x7e]{1,255}$/), (key) => {
+        expect(idempotencyKeyFlag(key)).toBe(key);
+      }),
+    );
+    for (const bad of ['', 'with space', 'ключ', 'x'.repeat(256)]) {
+      expect(() => idempotencyKeyFlag(bad)).toThrow(UsageError);
+    }
   });
 });

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { toFaultSettings } from '../../src/commands/sandbox/fault-flags.js';
+import { Command } from '@commander-js/extra-typings';
+import { toFaultSettings, withFaultFlags } from '../../src/commands/sandbox/fault-flags.js';
 import { Faults } from '../../src/sandbox/faults.js';
 import { startSandboxServer, type RunningSandbox } from '../../src/sandbox/server.js';
 import type { FaultSettings } from '../../src/sandbox/faults.js';
@@ -104,17 +105,30 @@ describe('sandbox faults on demand', () => {
 });
 
 describe('sandbox serve fault flags', () => {
+  /** The flags as commander parses them through their declaration, then as fault settings. */
+  const faultsOf = (args: string[]) => {
+    const command = withFaultFlags(new Command('serve').exitOverride());
+    command.parse(args, { from: 'user' });
+    return toFaultSettings(command.opts());
+  };
+
   it('parses ranges, rates and shares; none asked for means no faults', () => {
-    expect(toFaultSettings({ seed: '3' })).toBeUndefined();
+    expect(faultsOf(['--seed', '3'])).toBeUndefined();
     expect(
-      toFaultSettings({
-        latency: '20-200',
-        failRate: '0.25',
-        failStatus: '500',
-        rateLimit: '50/s',
-        dropAfterSend: '0.1',
-        seed: '3',
-      }),
+      faultsOf([
+        '--latency',
+        '20-200',
+        '--fail-rate',
+        '0.25',
+        '--fail-status',
+        '500',
+        '--rate-limit',
+        '50/s',
+        '--drop-after-send',
+        '0.1',
+        '--seed',
+        '3',
+      ]),
     ).toEqual({
       latencyMs: { min: 20, max: 200 },
       failRate: 0.25,
@@ -126,11 +140,11 @@ describe('sandbox serve fault flags', () => {
   });
 
   it.each([
-    [{ latency: '200-20' }, '--latency 200-20: the range must go from low to high'],
-    [{ failRate: '1.5' }, '--fail-rate must be a number from 0 to 1, got "1.5"'],
-    [{ failStatus: '503' }, '--fail-status needs --fail-rate P'],
-    [{ rateLimit: '0' }, '--rate-limit must be a whole number from 1 to 1000000, got "0"'],
-  ])('refuses %j', (flags, message) => {
-    expect(() => toFaultSettings(flags)).toThrow(message);
+    [['--latency', '200-20'], '--latency 200-20: the range must go from low to high'],
+    [['--fail-rate', '1.5'], '--fail-rate must be a number from 0 to 1, got "1.5"'],
+    [['--fail-status', '503'], '--fail-status needs --fail-rate P'],
+    [['--rate-limit', '0'], '--rate-limit must be a whole number from 1 to 1000000, got "0"'],
+  ])('refuses %j', (args, message) => {
+    expect(() => faultsOf(args)).toThrow(message);
   });
 });

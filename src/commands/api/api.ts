@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { helpProse } from '../../cmdutil/help-text.js';
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
 import {
   BrokenLink,
   brokenLinkError,
@@ -14,12 +13,13 @@ import { finishWrite, endInterrupted } from '../../cmdutil/finish-write.js';
 import type { RunVerb } from '../../cmdutil/run-verb.js';
 import type { RunOutput, RunServices, RunState } from '../../context/context.js';
 import { credentialSecrets } from '../../core/redaction/index.js';
-import { PageLoopGuard } from '../../cmdutil/page-guard.js';
+import { PageLoopGuard } from '../../operations/page-guard.js';
 import { ApiError, PetstoreError, ProtocolError } from '../../core/errors.js';
 import { sanitizeLine } from '../../core/sanitize.js';
 import { count } from '../../output/progress.js';
 import { PageFailure, printBody, printPages } from './print.js';
-import { toApiSpec, type ApiFlags, type ApiSpec } from './request-spec.js';
+import { declareApi, type ApiFlags } from './api-flags.js';
+import { toApiSpec, type ApiSpec } from './request-spec.js';
 
 export interface ApiOptions {
   path: string;
@@ -177,69 +177,9 @@ async function runApiRequest(
     endInterrupted(interrupted, `${spec.method} ${spec.path} was answered ${result.status}`);
 }
 
-const collect = (value: string, previous: string[] = []) => [...previous, value];
-
 export function registerApi(program: Command, runVerb: RunVerb): void {
-  // -f and -F share one list, so the body's fields keep the order they were given in.
-  const fields: { typed: boolean; text: string }[] = [];
-  const field = (typed: boolean) => (text: string) => {
-    fields.push({ typed, text });
-    return fields;
-  };
-  program
-    .command('api')
-    .description('Send any request the service offers, with the profile’s key and safety')
-    .argument(
-      '<path>',
-      'path under the base URL (/store/orders), quickstart:/PATH, or a URL on its origin',
-    )
-    .option(
-      '-X, --method <method>',
-      'GET, HEAD, OPTIONS, POST, PUT, PATCH or DELETE (default: GET, POST with fields or --input)',
-    )
-    .option(
-      '-f, --raw-field <key=value>',
-      'a string field: a query parameter of a GET, else in the JSON body',
-      field(false),
-    )
-    .option(
-      '-F, --field <key=value>',
-      'a typed field: true, false, null, a number sent as typed, @FILE for a file’s text; key[] and key[sub] nest',
-      field(true),
-    )
-    .option(
-      '--input <file>',
-      'the JSON body, from a file or - for stdin (fields then go in the query)',
-    )
-    .option(
-      '-H, --header <line>',
-      "a request header, 'Name: value' (not the key: it comes from the profile)",
-      collect,
-    )
-    .option(
-      '--paginate',
-      'follow Link rel="next" pages of a list (NDJSON streams them; JSON is one array)',
-    )
-    .option('-i, --include', 'print the status and response headers on stderr')
-    .option(
-      '--idempotency-key <key>',
-      'a write: send with this Idempotency-Key (default: a new UUID)',
-    )
-    .option('--dry-run', 'print the request that would be sent (key redacted); send nothing')
-    .addHelpText(
-      'after',
-      helpProse(`
-Examples:
-  $ petstore api /store/orders
-  $ petstore api /pets -f status=sold -f limit=100 --paginate -o ndjson
-  $ petstore api -X POST /pets -F name=Rex -F categoryId=9223372036854775807
-  $ petstore api quickstart:/messages -f message=hello --dry-run
-
-Retries, the Idempotency-Key of every write, what an unanswered write means, exit codes and
-the masking of the key are those of every other command. A key is never taken on the command
-line: -H Authorization is refused.`),
-    )
-    .action((path: string, flags: ApiFlags, command: Command) =>
-      runVerb(command, () => ({ path, flags: { ...flags, fields } }), runApi),
-    );
+  const { command, fields } = declareApi(program);
+  command.action((path, flags) =>
+    runVerb(command, () => ({ path, flags: { ...flags, fields } }), runApi),
+  );
 }

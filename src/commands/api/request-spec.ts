@@ -1,23 +1,11 @@
 import { isSafeMethod, type HttpMethod } from '../../api/http.js';
-import { parseIdempotencyKey } from '../../cmdutil/flags.js';
+import type { ApiFlags } from './api-flags.js';
 import { readInputFile } from '../../cmdutil/read-input.js';
 import { UsageError } from '../../core/errors.js';
 import type { IO } from '../../core/io.js';
 import { JsonTooDeepError, MAX_JSON_DEPTH, parseJson, stringifyJson } from '../../core/json.js';
 
 /** The flags of `petstore api` as commander hands them over. */
-export interface ApiFlags {
-  method?: string;
-  /** -f and -F in the order given: `typed` for -F. */
-  fields?: { typed: boolean; text: string }[];
-  input?: string;
-  header?: string[];
-  paginate?: boolean;
-  include?: boolean;
-  dryRun?: boolean;
-  idempotencyKey?: string;
-}
-
 /** One request to send, fields and body decided. */
 export interface ApiSpec {
   method: HttpMethod;
@@ -203,7 +191,7 @@ export async function toApiSpec(path: string, flags: ApiFlags, io: IO): Promise<
     paginate: flags.paginate === true,
     include: flags.include === true,
     dryRun: flags.dryRun === true,
-    idempotencyKey: parseIdempotencyKey(flags.idempotencyKey),
+    idempotencyKey: flags.idempotencyKey,
     fieldsMadePost:
       flags.method === undefined && method === 'POST' && fields.length > 0 && input === undefined,
   };

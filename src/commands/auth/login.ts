@@ -1,4 +1,4 @@
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
 import { helpProse } from '../../cmdutil/help-text.js';
 import { changeConfig } from '../../cmdutil/config-change.js';
 import type { RunVerb } from '../../cmdutil/run-verb.js';
@@ -189,20 +189,16 @@ Examples:
   $ printf '%s\\n' "$STAGING_KEY" | petstore auth login --profile staging
   $ petstore auth login --profile staging --migrate`),
     )
-    .action(
-      (
-        flags: { verify: boolean; dryRun?: boolean; insecureStorage?: boolean; migrate?: boolean },
-        command: Command,
-      ) =>
-        runVerb(
-          command,
-          () => ({
-            verify: flags.verify,
-            dryRun: flags.dryRun === true,
-            insecureStorage: flags.insecureStorage === true,
-            migrate: flags.migrate === true,
-          }),
-          runAuthLogin,
-        ),
+    .action((flags, command) =>
+      runVerb(
+        command,
+        () => ({
+          verify: flags.verify,
+          dryRun: flags.dryRun === true,
+          insecureStorage: flags.insecureStorage === true,
+          migrate: flags.migrate === true,
+        }),
+        runAuthLogin,
+      ),
     );
 }

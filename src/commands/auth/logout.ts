@@ -1,4 +1,4 @@
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
 import { changeConfig } from '../../cmdutil/config-change.js';
 import type { RunVerb } from '../../cmdutil/run-verb.js';
 import { maskKey, storedProfile } from '../../config/profiles.js';
@@ -41,7 +41,7 @@ export function registerAuthLogout(auth: Command, runVerb: RunVerb): void {
     .description('Remove the stored key of one profile')
     .option('--dry-run', 'print what would change in the config file (keys masked); write nothing')
     .addHelpText('after', '\nExample:\n  $ petstore auth logout --profile staging')
-    .action((flags: { dryRun?: boolean }, command: Command) =>
+    .action((flags, command) =>
       runVerb(command, () => ({ dryRun: flags.dryRun === true }), runAuthLogout),
     );
 }

@@ -1,4 +1,4 @@
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
 import type { RunVerb } from '../../cmdutil/run-verb.js';
 import { KeyringUnavailableError } from '../../config/keyring.js';
 import {

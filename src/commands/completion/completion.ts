@@ -1,4 +1,4 @@
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
 import { helpProse } from '../../cmdutil/help-text.js';
 import type { RunVerb } from '../../cmdutil/run-verb.js';
 import type { RunOutput } from '../../context/context.js';
@@ -37,7 +37,7 @@ Examples:
   $ petstore completion zsh > "\${fpath[1]}/_petstore"
   $ petstore completion fish > ~/.config/fish/completions/petstore.fish`),
     )
-    .action((shell: string, _flags: unknown, command: Command) =>
+    .action((shell, _flags, command) =>
       runVerb(command, () => toCompletionOptions(shell, program), runCompletion),
     );
 }

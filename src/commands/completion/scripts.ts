@@ -1,5 +1,5 @@
 // The completion scripts, generated from the commander tree.
-import type { Command, Option } from 'commander';
+import type { CommandUnknownOpts as Command, Option } from '@commander-js/extra-typings';
 import { SHELLS, type Shell } from '../../core/contract.js';
 import { PET_STATUSES } from '../../core/interface.js';
 import { OUTPUT_FORMATS } from '../../output/formats.js';

@@ -1,4 +1,4 @@
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
 import { helpProse } from '../../cmdutil/help-text.js';
 import type { RunVerb } from '../../cmdutil/run-verb.js';
 import type { RunOutput, RunServices } from '../../context/context.js';

@@ -1,15 +1,16 @@
-import { randomUUID } from 'node:crypto';
 import { helpProse } from '../../cmdutil/help-text.js';
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
 import { replayedNotice, UNKNOWN_MESSAGE_OUTCOME } from '../../core/unknown-outcome.js';
 import { endInterrupted, finishWrite } from '../../cmdutil/finish-write.js';
-import { parseIdempotencyKey } from '../../cmdutil/flags.js';
+import { idempotencyKeyFlag } from '../../cmdutil/flags.js';
 import { readInputFile } from '../../cmdutil/read-input.js';
-import type { RunVerb } from '../../cmdutil/run-verb.js';
+import type { FlagsOf, RunVerb } from '../../cmdutil/run-verb.js';
 import type { RunOutput, RunServices, RunState } from '../../context/context.js';
 import { UsageError } from '../../core/errors.js';
 import type { MessageReceipt } from '../../core/interface.js';
 import type { Column } from '../../output/render.js';
+import { previewSendMessage, sendMessage } from '../../operations/message/send.js';
+import { writeKey } from '../../operations/write-key.js';
 
 const RECEIPT_COLUMNS: Column<MessageReceipt>[] = [
   { header: 'id', value: (receipt) => receipt.id },
@@ -30,17 +31,34 @@ export type MessageSendOptions = MessageSource & {
   dryRun: boolean;
 };
 
-interface Flags {
-  file?: string;
-  idempotencyKey?: string;
-  dryRun?: boolean;
+/** `message send`'s argument and flags, declared once. */
+function declareMessageSend(message: Command) {
+  return message
+    .command('send')
+    .description('Send a quickstart message (POST {quickstart}/messages)')
+    .argument('[TEXT]', 'the message text')
+    .option('--file <path>', 'read the message from a file, or - for standard input')
+    .option(
+      '--idempotency-key <key>',
+      'send with this Idempotency-Key (default: a new UUID)',
+      idempotencyKeyFlag,
+    )
+    .option('--dry-run', 'print the request that would be sent (key redacted); send nothing')
+    .addHelpText(
+      'after',
+      helpProse(`
+Examples:
+  $ petstore message send "Hello from the store"
+  $ git log -1 --format=%s | petstore message send --file -
+  $ petstore message send "Hello" --dry-run`),
+    );
 }
 
-export function toMessageSendOptions(text: string | undefined, flags: Flags): MessageSendOptions {
-  const rest = {
-    idempotencyKey: parseIdempotencyKey(flags.idempotencyKey),
-    dryRun: flags.dryRun === true,
-  };
+export function toMessageSendOptions(
+  text: string | undefined,
+  flags: FlagsOf<ReturnType<typeof declareMessageSend>>,
+): MessageSendOptions {
+  const rest = { idempotencyKey: flags.idempotencyKey, dryRun: flags.dryRun === true };
   if (text !== undefined && flags.file === undefined) return { text, ...rest };
   if (text === undefined && flags.file !== undefined) return { file: flags.file, ...rest };
   if (text === undefined) return { ask: true, ...rest };
@@ -73,27 +91,25 @@ export async function runMessageSend(
   options: MessageSendOptions,
 ): Promise<void> {
   const message = await messageOf(ctx, options);
-  if (message.trim() === '') throw new UsageError('the message is empty');
   const client = await ctx.client();
-  // Chosen here, not by the client, so an interrupted run can name it.
-  const idempotencyKey = options.idempotencyKey ?? randomUUID();
-  const write = {
-    idempotencyKey,
-    onReplayed: () => ctx.notice(replayedNotice('message')),
-  };
+  const request = { message, idempotencyKey: writeKey(options.idempotencyKey) };
   if (options.dryRun) {
-    ctx.printRequest(client.previewSendMessage(message, write));
+    ctx.printRequest(previewSendMessage({ client }, request));
     return;
   }
-  const { result: receipt, interrupted } = await finishWrite(
+  const { result, interrupted } = await finishWrite(
     ctx,
-    () => client.sendMessage(message, write),
+    () =>
+      sendMessage({ client }, request, {
+        onReplayed: () => ctx.notice(replayedNotice('message')),
+      }),
     UNKNOWN_MESSAGE_OUTCOME,
-    idempotencyKey,
+    request.idempotencyKey,
   );
+  const { receipt } = result;
   await ctx.render(receipt, RECEIPT_COLUMNS);
   if (interrupted) endInterrupted(interrupted, `message ${receipt.id} was sent`);
-  if (receipt.status === 'queued') {
+  if (result.queued) {
     ctx.notice(`Message ${receipt.id} is queued: accepted by the service, not yet delivered.`);
   }
   if (ctx.io.stderrIsTTY) {
@@ -103,22 +119,8 @@ export async function runMessageSend(
 }
 
 export function registerMessageSend(message: Command, runVerb: RunVerb): void {
-  message
-    .command('send')
-    .description('Send a quickstart message (POST {quickstart}/messages)')
-    .argument('[TEXT]', 'the message text')
-    .option('--file <path>', 'read the message from a file, or - for standard input')
-    .option('--idempotency-key <key>', 'send with this Idempotency-Key (default: a new UUID)')
-    .option('--dry-run', 'print the request that would be sent (key redacted); send nothing')
-    .addHelpText(
-      'after',
-      helpProse(`
-Examples:
-  $ petstore message send "Hello from the store"
-  $ git log -1 --format=%s | petstore message send --file -
-  $ petstore message send "Hello" --dry-run`),
-    )
-    .action((text: string | undefined, flags: Flags, command: Command) =>
-      runVerb(command, () => toMessageSendOptions(text, flags), runMessageSend),
-    );
+  const send = declareMessageSend(message);
+  send.action((text, flags) =>
+    runVerb(send, () => toMessageSendOptions(text, flags), runMessageSend),
+  );
 }

@@ -1,4 +1,4 @@
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
 import type { RunVerb } from '../../cmdutil/run-verb.js';
 import { registerPetsAdd } from './add.js';
 import { registerPetsGet } from './get.js';

@@ -1,4 +1,4 @@
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
 import type { RunVerb } from '../../cmdutil/run-verb.js';
 import { registerProfileList } from './list.js';
 import { registerProfileRemove } from './remove.js';

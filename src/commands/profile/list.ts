@@ -1,4 +1,4 @@
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
 import type { RunVerb } from '../../cmdutil/run-verb.js';
 import { profileNames } from '../../config/profiles.js';
 import type { RunOutput, RunServices } from '../../context/context.js';

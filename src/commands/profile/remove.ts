@@ -1,4 +1,4 @@
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
 import { changeConfig } from '../../cmdutil/config-change.js';
 import { confirmed } from '../../cmdutil/confirm.js';
 import type { RunVerb } from '../../cmdutil/run-verb.js';
@@ -71,7 +71,7 @@ export function registerProfileRemove(profile: Command, runVerb: RunVerb): void 
     .option('-y, --yes', 'do not ask for confirmation')
     .option('--dry-run', 'print what would change in the config file (keys masked); write nothing')
     .addHelpText('after', '\nExample:\n  $ petstore profile remove qa --yes')
-    .action((name: string, flags: { yes?: boolean; dryRun?: boolean }, command: Command) =>
+    .action((name, flags, command) =>
       runVerb(
         command,
         () => ({ name, yes: flags.yes === true, dryRun: flags.dryRun === true }),

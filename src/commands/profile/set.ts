@@ -1,4 +1,4 @@
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
 import { helpProse } from '../../cmdutil/help-text.js';
 import { isLoopbackHost, parseServiceUrl } from '../../api/url-policy.js';
 import { changeConfig } from '../../cmdutil/config-change.js';
@@ -93,11 +93,12 @@ Examples:
   $ petstore profile set staging --base-url https://staging.animal-store.example.com/v1
   $ petstore profile set qa --base-url https://qa.example.com/v1 --quickstart-url https://qa.example.com/quickstart`),
     )
-    .action((name: string, own: { dryRun?: boolean }, command: Command) =>
+    .action((name, own, command) =>
       runVerb(
         command,
         () => {
-          const flags = command.optsWithGlobals<{ baseUrl?: string; quickstartUrl?: string }>();
+          // The global options, as parsed (their own declaration is in context/global-options.ts).
+          const flags = command.optsWithGlobals() as { baseUrl?: string; quickstartUrl?: string };
           return {
             name,
             baseUrl: flags.baseUrl,

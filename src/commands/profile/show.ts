@@ -1,4 +1,4 @@
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
 import type { RunVerb } from '../../cmdutil/run-verb.js';
 import { noSuchProfile, profileExists, selectProfile } from '../../config/profiles.js';
 import type { RunOutput, RunServices } from '../../context/context.js';
@@ -29,7 +29,5 @@ export function registerProfileShow(profile: Command, runVerb: RunVerb): void {
     .description('Show a profile (default: the one in use): URLs, masked key, key source')
     .argument('[NAME]', 'profile name')
     .addHelpText('after', '\nExample:\n  $ petstore profile show staging')
-    .action((name: string | undefined, _flags: unknown, command: Command) =>
-      runVerb(command, () => ({ name }), runProfileShow),
-    );
+    .action((name, _flags, command) => runVerb(command, () => ({ name }), runProfileShow));
 }

@@ -1,4 +1,4 @@
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
 import { changeConfig } from '../../cmdutil/config-change.js';
 import type { RunVerb } from '../../cmdutil/run-verb.js';
 import { noSuchProfile, profileExists } from '../../config/profiles.js';
@@ -27,7 +27,7 @@ export function registerProfileUse(profile: Command, runVerb: RunVerb): void {
     .argument('<NAME>', 'profile name')
     .option('--dry-run', 'print what would change in the config file (keys masked); write nothing')
     .addHelpText('after', '\nExample:\n  $ petstore profile use staging')
-    .action((name: string, flags: { dryRun?: boolean }, command: Command) =>
+    .action((name, flags, command) =>
       runVerb(command, () => ({ name, dryRun: flags.dryRun === true }), runProfileUse),
     );
 }

@@ -1,17 +1,9 @@
 import { randomInt } from 'node:crypto';
+import type { Command, OptionValues } from '@commander-js/extra-typings';
+import type { FlagsOf } from '../../cmdutil/run-verb.js';
 import { UsageError } from '../../core/errors.js';
 import { parseDecimal, parseWholeNumber } from '../../core/parse-number.js';
 import type { FaultSettings } from '../../sandbox/faults.js';
-
-/** The fault flags of `sandbox serve`, as commander gives them. */
-export interface FaultFlags {
-  latency?: string;
-  failRate?: string;
-  failStatus?: string;
-  rateLimit?: string;
-  dropAfterSend?: string;
-  seed?: string;
-}
 
 const MAX_LATENCY_MS = { min: 0, max: 600_000 };
 const SHARE = { min: 0, max: 1 };
@@ -38,26 +30,58 @@ function parseRate(text: string): number {
   return parseWholeNumber(text.replace(/\/s$/, ''), '--rate-limit', { min: 1, max: 1_000_000 });
 }
 
+/** A share of requests, 0 to 1, for the flag named. */
+const shareFlag = (flag: string) => (text: string) => parseDecimal(text, flag, SHARE);
+
+/** `sandbox serve`'s fault flags, declared once (name, help, parser), added to its command. */
+export function withFaultFlags<Args extends unknown[], Opts extends OptionValues>(
+  command: Command<Args, Opts>,
+) {
+  return command
+    .option('--latency <ms>', 'fault: wait MS, or MIN-MAX ms, before each request', parseLatency)
+    .option(
+      '--fail-rate <p>',
+      'fault: fail this share (0..1) of requests, doing nothing',
+      shareFlag('--fail-rate'),
+    )
+    .option(
+      '--fail-status <code>',
+      'the status --fail-rate answers with (default: 503)',
+      (text: string) => parseWholeNumber(text, '--fail-status', { min: 400, max: 599 }),
+    )
+    .option('--rate-limit <n>', 'fault: answer 429 with Retry-After over N requests/s', parseRate)
+    .option(
+      '--drop-after-send <p>',
+      'fault: this share (0..1) of writes take effect, then the connection is reset unanswered',
+      shareFlag('--drop-after-send'),
+    )
+    .option(
+      '--seed <n>',
+      'seed for the fault draws, to repeat a run (default: random, shown)',
+      (text: string) => parseWholeNumber(text, '--seed', SEED),
+    );
+}
+
+/** The fault flags as parsed. */
+export type FaultFlags = Partial<
+  Pick<
+    FlagsOf<ReturnType<typeof withFaultFlags<[], { none?: never }>>>,
+    'latency' | 'failRate' | 'failStatus' | 'rateLimit' | 'dropAfterSend' | 'seed'
+  >
+>;
+
 /** Fault settings, or undefined when no fault is asked for (a seed alone changes nothing). */
 export function toFaultSettings(flags: FaultFlags): FaultSettings | undefined {
   if (flags.failStatus !== undefined && flags.failRate === undefined) {
     throw new UsageError('--fail-status needs --fail-rate P (the share of requests to fail)');
   }
   const settings: FaultSettings = {
-    latencyMs: flags.latency === undefined ? undefined : parseLatency(flags.latency),
-    failRate:
-      flags.failRate === undefined ? undefined : parseDecimal(flags.failRate, '--fail-rate', SHARE),
-    failStatus:
-      flags.failStatus === undefined
-        ? undefined
-        : parseWholeNumber(flags.failStatus, '--fail-status', { min: 400, max: 599 }),
-    rateLimitPerSecond: flags.rateLimit === undefined ? undefined : parseRate(flags.rateLimit),
-    dropAfterSend:
-      flags.dropAfterSend === undefined
-        ? undefined
-        : parseDecimal(flags.dropAfterSend, '--drop-after-send', SHARE),
-    seed:
-      flags.seed === undefined ? randomInt(SEED.max) : parseWholeNumber(flags.seed, '--seed', SEED),
+    latencyMs: flags.latency,
+    failRate: flags.failRate,
+    failStatus: flags.failStatus,
+    rateLimitPerSecond: flags.rateLimit,
+    dropAfterSend: flags.dropAfterSend,
+    seed: flags.seed ?? randomInt(SEED.max),
   };
   const anyFault =
     settings.latencyMs !== undefined ||

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
 import { confirmed } from '../../cmdutil/confirm.js';
 import type { RunVerb } from '../../cmdutil/run-verb.js';
 import { sandboxDatabaseFile } from '../../config/paths.js';
@@ -50,7 +50,7 @@ export function registerSandboxReset(sandbox: Command, runVerb: RunVerb): void {
     .option('--db <file>', 'SQLite file (default: the sandbox profile’s)')
     .option('-y, --yes', 'do not ask for confirmation')
     .addHelpText('after', '\nExample:\n  $ petstore sandbox reset --yes')
-    .action((flags: { db?: string; yes?: boolean }, command: Command) =>
+    .action((flags, command) =>
       runVerb(command, () => ({ database: flags.db, yes: flags.yes === true }), runSandboxReset),
     );
 }

@@ -2,9 +2,10 @@ import { makeFolder } from '../../core/make-folder.js';
 import { helpProse } from '../../cmdutil/help-text.js';
 import type { ServedRequest } from '../../sandbox/server.js';
 import { dirname } from 'node:path';
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
 import { isLoopbackHost } from '../../api/url-policy.js';
-import type { RunVerb } from '../../cmdutil/run-verb.js';
+import { int64Flag, wholeNumberFlag } from '../../cmdutil/flags.js';
+import type { FlagsOf, RunVerb } from '../../cmdutil/run-verb.js';
 import { sandboxDatabaseFile } from '../../config/paths.js';
 import type { RunOutput, RunServices } from '../../context/context.js';
 import { DEFAULT_SANDBOX_KEY, DEFAULT_SANDBOX_PORT, PORT } from '../../core/contract.js';
@@ -12,10 +13,8 @@ import { apiKeyProblem } from '../../core/api-key.js';
 import { InterruptedError, UsageError } from '../../core/errors.js';
 import { MIN_FINDABLE_SECRET, unfindableBecause } from '../../core/redaction/index.js';
 import type { StopSignal } from '../../core/io.js';
-import { parseInt64 } from '../../core/int64.js';
-import { parseWholeNumber } from '../../core/parse-number.js';
 import type { FaultSettings } from '../../sandbox/faults.js';
-import { toFaultSettings, type FaultFlags } from './fault-flags.js';
+import { toFaultSettings, withFaultFlags } from './fault-flags.js';
 
 export interface SandboxServeOptions {
   host: string;
@@ -30,15 +29,47 @@ export interface SandboxServeOptions {
   faults: FaultSettings | undefined;
 }
 
-interface Flags extends FaultFlags {
-  host?: string;
-  port?: string;
-  db?: string;
-  memory?: boolean;
-  apiKey?: string[];
-  idStart?: string;
-  durable?: boolean;
+/** `sandbox serve`'s flags, declared once, its fault flags with them. */
+function declareSandboxServe(sandbox: Command) {
+  const serve = sandbox
+    .command('serve')
+    .description('Serve the sandbox over HTTP until Ctrl-C')
+    .option('--host <host>', 'address to listen on', '127.0.0.1')
+    .option(
+      '--port <port>',
+      `port to listen on (0 picks a free one)`,
+      wholeNumberFlag('--port', PORT),
+      DEFAULT_SANDBOX_PORT,
+    )
+    .option('--db <file>', 'SQLite file (default: the sandbox profile’s, in the data folder)')
+    .option('--memory', 'keep data in memory only')
+    .option(
+      '--api-key <key...>',
+      `API key(s) the sandbox accepts (default: ${DEFAULT_SANDBOX_KEY})`,
+      (key: string, previous?: string[]) => [...(previous ?? []), checkedKey(key)],
+    )
+    .option(
+      '--id-start <int64>',
+      'first id to assign (e.g. beyond 2^53, for tests)',
+      int64Flag('--id-start'),
+    )
+    .option('--durable', 'sync every write to disk, so none is lost to a power cut (slower)');
+  return withFaultFlags(serve).addHelpText(
+    'after',
+    helpProse(`
+The API is served under /v1 and the quickstart operation under /quickstart.
+
+Faults are off unless asked for; the banner lists those that are on. The same --seed draws the
+same faults for the same sequence of requests.
+
+Examples:
+  $ petstore sandbox serve --port 4010 --memory
+  $ petstore sandbox serve --memory --drop-after-send 0.1 --latency 20-200 --seed 7
+  $ petstore profile set local --base-url http://127.0.0.1:4010/v1 --quickstart-url http://127.0.0.1:4010/quickstart`),
+  );
 }
+
+type Flags = FlagsOf<ReturnType<typeof declareSandboxServe>>;
 
 /**
  * A key the sandbox can accept and the client can keep out of its output: visible ASCII (what
@@ -62,16 +93,12 @@ export function toSandboxServeOptions(flags: Flags): SandboxServeOptions {
     throw new UsageError('give --db FILE or --memory, not both');
   }
   return {
-    host: flags.host ?? '127.0.0.1',
-    port:
-      flags.port === undefined
-        ? DEFAULT_SANDBOX_PORT
-        : parseWholeNumber(flags.port, '--port', PORT),
+    host: flags.host,
+    port: flags.port,
     database: flags.db,
     memory: flags.memory === true,
-    apiKeys: (flags.apiKey ?? [DEFAULT_SANDBOX_KEY]).map(checkedKey),
-    idStart:
-      flags.idStart === undefined ? undefined : BigInt(parseInt64(flags.idStart, '--id-start')),
+    apiKeys: flags.apiKey ?? [DEFAULT_SANDBOX_KEY],
+    idStart: flags.idStart === undefined ? undefined : BigInt(flags.idStart),
     durable: flags.durable === true,
     faults: toFaultSettings(flags),
   };
@@ -173,42 +200,6 @@ function listenError(error: unknown, options: SandboxServeOptions): UsageError |
 }
 
 export function registerSandboxServe(sandbox: Command, runVerb: RunVerb): void {
-  sandbox
-    .command('serve')
-    .description('Serve the sandbox over HTTP until Ctrl-C')
-    .option('--host <host>', 'address to listen on', '127.0.0.1')
-    .option('--port <port>', `port to listen on (0 picks a free one)`, String(DEFAULT_SANDBOX_PORT))
-    .option('--db <file>', 'SQLite file (default: the sandbox profile’s, in the data folder)')
-    .option('--memory', 'keep data in memory only')
-    .option(
-      '--api-key <key...>',
-      `API key(s) the sandbox accepts (default: ${DEFAULT_SANDBOX_KEY})`,
-    )
-    .option('--id-start <int64>', 'first id to assign (e.g. beyond 2^53, for tests)')
-    .option('--durable', 'sync every write to disk, so none is lost to a power cut (slower)')
-    .option('--latency <ms>', 'fault: wait MS, or MIN-MAX ms, before each request')
-    .option('--fail-rate <p>', 'fault: fail this share (0..1) of requests, doing nothing')
-    .option('--fail-status <code>', 'the status --fail-rate answers with (default: 503)')
-    .option('--rate-limit <n>', 'fault: answer 429 with Retry-After over N requests/s')
-    .option(
-      '--drop-after-send <p>',
-      'fault: this share (0..1) of writes take effect, then the connection is reset unanswered',
-    )
-    .option('--seed <n>', 'seed for the fault draws, to repeat a run (default: random, shown)')
-    .addHelpText(
-      'after',
-      helpProse(`
-The API is served under /v1 and the quickstart operation under /quickstart.
-
-Faults are off unless asked for; the banner lists those that are on. The same --seed draws the
-same faults for the same sequence of requests.
-
-Examples:
-  $ petstore sandbox serve --port 4010 --memory
-  $ petstore sandbox serve --memory --drop-after-send 0.1 --latency 20-200 --seed 7
-  $ petstore profile set local --base-url http://127.0.0.1:4010/v1 --quickstart-url http://127.0.0.1:4010/quickstart`),
-    )
-    .action((flags: Flags, command: Command) =>
-      runVerb(command, () => toSandboxServeOptions(flags), runSandboxServe),
-    );
+  const serve = declareSandboxServe(sandbox);
+  serve.action((flags) => runVerb(serve, () => toSandboxServeOptions(flags), runSandboxServe));
 }

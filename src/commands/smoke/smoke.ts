@@ -1,73 +1,77 @@
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
 import { helpProse } from '../../cmdutil/help-text.js';
-import type { RunVerb } from '../../cmdutil/run-verb.js';
+import { wholeNumberFlag } from '../../cmdutil/flags.js';
+import type { FlagsOf, RunVerb } from '../../cmdutil/run-verb.js';
 import type { RunOutput, RunServices, RunState } from '../../context/context.js';
 import {
   InterruptedError,
-  PetstoreError,
   SmokeFailedError,
   SmokeKeyRefusedError,
   UsageError,
 } from '../../core/errors.js';
-import { parseWholeNumber } from '../../core/parse-number.js';
 import { randomHex } from '../../core/random-hex.js';
 import { writeReportFile } from '../../core/report-file.js';
 import { StopController } from '../../core/stop.js';
 import type { Pet } from '../../core/interface.js';
 import { renderJUnit, type JUnitCase } from '../../output/junit.js';
 import type { Column } from '../../output/render.js';
-import { CheckInfo, SmokeCalls } from './calls.js';
 import {
   parseInterval,
-  pause,
   roundLine,
   summarize,
   type CheckResult,
   type CheckSummary,
-} from './canary.js';
-import { SMOKE_CHECKS, type SmokeEnvironment } from './checks.js';
+} from '../../operations/smoke/canary.js';
+import { INTERRUPTED, runSmokeRounds, type SmokeRunOptions } from '../../operations/smoke/run.js';
 
-export interface SmokeOptions {
-  allowWrites: boolean;
+export interface SmokeOptions extends SmokeRunOptions {
   junitFile: string | undefined;
-  /** A check slower than this fails. */
-  maxLatencyMs: number | undefined;
-  /** Rounds to run (a canary); with `everyMs` alone, until interrupted. */
-  repeat: number | undefined;
-  /** The pause between rounds. */
-  everyMs: number | undefined;
 }
 
-interface Flags {
-  allowWrites?: boolean;
-  junit?: string;
-  maxLatency?: string;
-  repeat?: string;
-  every?: string;
+/** `smoke`'s flags, declared once (name, help, parser). */
+function declareSmoke(program: Command) {
+  return program
+    .command('smoke')
+    .description('Check that a deployment answers as the interface says (exit 8 on failure)')
+    .option('--allow-writes', 'also run the checks that add a pet and send a message')
+    .option('--junit <file>', 'write the results as a JUnit XML report', (text: string) => {
+      if (text.trim() !== '') return text;
+      throw new UsageError('--junit needs a file name', { hint: 'e.g. --junit smoke.xml' });
+    })
+    .option(
+      '--max-latency <ms>',
+      'fail a check that takes longer than this',
+      wholeNumberFlag('--max-latency', { min: 1, max: 3_600_000 }),
+    )
+    .option(
+      '--repeat <n>',
+      'a canary: run the checks n times, then print a summary',
+      wholeNumberFlag('--repeat', { min: 1, max: 1_000_000 }),
+    )
+    .option(
+      '--every <duration>',
+      'a canary: pause between rounds (e.g. 10s); alone, until Ctrl-C',
+      everyFlag,
+    )
+    .addHelpText('after', SMOKE_HELP);
 }
 
-export function toSmokeOptions(flags: Flags): SmokeOptions {
-  const everyMs = flags.every === undefined ? undefined : parseInterval(flags.every);
-  if (flags.every !== undefined && everyMs === undefined) {
-    throw new UsageError(
-      `--every must be a duration such as 500ms, 10s or 5m, got "${flags.every}"`,
-    );
+/** --every: a pause between rounds. */
+function everyFlag(text: string): number {
+  const ms = parseInterval(text);
+  if (ms === undefined) {
+    throw new UsageError(`--every must be a duration such as 500ms, 10s or 5m, got "${text}"`);
   }
-  if (flags.junit !== undefined && flags.junit.trim() === '') {
-    throw new UsageError('--junit needs a file name', { hint: 'e.g. --junit smoke.xml' });
-  }
+  return ms;
+}
+
+export function toSmokeOptions(flags: FlagsOf<ReturnType<typeof declareSmoke>>): SmokeOptions {
   return {
     allowWrites: flags.allowWrites === true,
     junitFile: flags.junit,
-    maxLatencyMs:
-      flags.maxLatency === undefined
-        ? undefined
-        : parseWholeNumber(flags.maxLatency, '--max-latency', { min: 1, max: 3_600_000 }),
-    repeat:
-      flags.repeat === undefined
-        ? undefined
-        : parseWholeNumber(flags.repeat, '--repeat', { min: 1, max: 1_000_000 }),
-    everyMs,
+    maxLatencyMs: flags.maxLatency,
+    repeat: flags.repeat,
+    everyMs: flags.every,
   };
 }
 
@@ -109,60 +113,6 @@ const SUMMARY_COLUMNS: Column<CheckSummary>[] = [
  */
 const invalidKey = () => `sk_invalid_${randomHex(12)}`;
 
-/** Said of a check a signal left unrun, or ended while it waited for a read. */
-const INTERRUPTED = 'not run: interrupted';
-
-/**
- * Runs each check once, in order. A first signal ends the round: a read in flight is abandoned
- * at once (nothing is lost by it), a write is waited for; the checks left are skipped.
- */
-async function runRound(
-  env: SmokeEnvironment,
-  options: SmokeOptions,
-  stop: StopController,
-  interrupted: Promise<'interrupted'>,
-): Promise<CheckResult[]> {
-  const results: CheckResult[] = [];
-  for (const check of SMOKE_CHECKS) {
-    if (stop.stopping) {
-      results.push({ name: check.name, outcome: 'skip', durationMs: 0, detail: INTERRUPTED });
-      continue;
-    }
-    const started = performance.now();
-    let outcome: CheckResult['outcome'] = 'pass';
-    let detail: string;
-    if (check.writes && !options.allowWrites) {
-      outcome = 'skip';
-      detail = 'writes to the service: run with --allow-writes';
-    } else {
-      try {
-        const ends = check.writes ? [stop.abandoned] : [stop.abandoned, interrupted];
-        const ended = await Promise.race([check.run(env), ...ends]);
-        detail = ended === 'interrupted' ? `skip: ${INTERRUPTED}` : ended;
-        if (detail.startsWith('skip: ')) {
-          outcome = 'skip';
-          detail = detail.slice('skip: '.length);
-        }
-      } catch (error) {
-        if (error instanceof InterruptedError) throw error;
-        outcome = error instanceof CheckInfo ? 'info' : 'fail';
-        detail = error instanceof Error ? error.message : String(error);
-        if (error instanceof PetstoreError && error.status) detail += ` (HTTP ${error.status})`;
-      }
-    }
-    const durationMs = Math.round(performance.now() - started);
-    const { maxLatencyMs } = options;
-    // Not an info: what the interface leaves open is never a failure, however long it took.
-    const timed = outcome === 'pass' || outcome === 'fail';
-    if (timed && maxLatencyMs !== undefined && durationMs > maxLatencyMs) {
-      outcome = 'fail';
-      detail = `took ${durationMs} ms, over --max-latency ${maxLatencyMs} ms (${detail})`;
-    }
-    results.push({ name: check.name, outcome, durationMs, detail });
-  }
-  return results;
-}
-
 /** JUnit knows pass, fail and skip: info passes (the interface asks nothing there). */
 function junitCases(rounds: CheckResult[][], canary: boolean): JUnitCase[] {
   if (!canary) {
@@ -190,9 +140,6 @@ export async function runSmoke(
   const unauthenticated = await ctx.clientFor({ ...target, apiKey: invalidKey() }, {}, quiet);
   const canary = options.repeat !== undefined || options.everyMs !== undefined;
   const rounds = options.repeat ?? (options.everyMs !== undefined ? Infinity : 1);
-  const created: Pet[] = [];
-  const results: CheckResult[][] = [];
-  const key = { refused: false };
   let interrupt: () => void = () => undefined;
   const interrupted = new Promise<'interrupted'>((resolve) => {
     interrupt = () => resolve('interrupted');
@@ -208,33 +155,19 @@ export async function runSmoke(
       new InterruptedError(`stopped at once on a second ${signal}`, { signal, immediate: true }),
   });
   try {
-    for (let round = 1; round <= rounds && !stop.stopping; round++) {
-      const env: SmokeEnvironment = {
-        calls: new SmokeCalls(client, () => (key.refused = true)),
-        unauthenticated: new SmokeCalls(unauthenticated),
-        target,
-        listed: [],
-        created: [],
-      };
-      const done = await runRound(env, options, stop, interrupted);
-      created.push(...env.created);
-      results.push(done);
-      if (canary) {
-        ctx.notice(roundLine(round, done, Number.isFinite(rounds) ? rounds : undefined));
-      }
-      // Between rounds: a first Ctrl-C ends the pause at once, and the loop.
-      if (round < rounds && options.everyMs !== undefined) await pause(options.everyMs, stop);
-    }
+    const outcome = await runSmokeRounds(
+      { client, unauthenticated, target, stop, interrupted },
+      options,
+      (round, done) => {
+        if (canary) {
+          ctx.notice(roundLine(round, done, Number.isFinite(rounds) ? rounds : undefined));
+        }
+      },
+    );
+    await report(ctx, options, { ...outcome, canary, signal: stop.signal });
   } finally {
     stop.dispose();
   }
-  await report(ctx, options, {
-    results,
-    canary,
-    created,
-    signal: stop.signal,
-    keyRefused: key.refused,
-  });
 }
 
 async function report(
@@ -304,18 +237,7 @@ async function report(
   ctx.notice(`smoke: ${summary}`);
 }
 
-export function registerSmoke(program: Command, runVerb: RunVerb): void {
-  program
-    .command('smoke')
-    .description('Check that a deployment answers as the interface says (exit 8 on failure)')
-    .option('--allow-writes', 'also run the checks that add a pet and send a message')
-    .option('--junit <file>', 'write the results as a JUnit XML report')
-    .option('--max-latency <ms>', 'fail a check that takes longer than this')
-    .option('--repeat <n>', 'a canary: run the checks n times, then print a summary')
-    .option('--every <duration>', 'a canary: pause between rounds (e.g. 10s); alone, until Ctrl-C')
-    .addHelpText(
-      'after',
-      helpProse(`
+const SMOKE_HELP = helpProse(`
 Every answer is checked against the interface: required fields and their types, int64 ids
 kept exact, enumerations, Error bodies (code, message, status equal to the HTTP status), and
 the JSON content type. Without --allow-writes only reads are made (and one request with an
@@ -330,9 +252,9 @@ Examples:
   $ petstore --profile staging smoke
   $ petstore --profile staging smoke --allow-writes --junit smoke.xml
   $ petstore --profile staging smoke --repeat 20 --max-latency 500
-  $ petstore --profile staging smoke --every 30s`),
-    )
-    .action((flags: Flags, command: Command) =>
-      runVerb(command, () => toSmokeOptions(flags), runSmoke),
-    );
+  $ petstore --profile staging smoke --every 30s`);
+
+export function registerSmoke(program: Command, runVerb: RunVerb): void {
+  const smoke = declareSmoke(program);
+  smoke.action((flags) => runVerb(smoke, () => toSmokeOptions(flags), runSmoke));
 }

@@ -9,14 +9,11 @@ import {
   type InputDigests,
   type PetRecords,
 } from '../../bulk/records.js';
-import { readInputFile } from '../../cmdutil/read-input.js';
-import type { RunOutput } from '../../context/context.js';
 import { bootId } from '../../core/boot-id.js';
-import { BULK_MAX_BYTES } from '../../core/contract.js';
 import { UsageError } from '../../core/errors.js';
 
-/** What `pets add --file` and `--resume` are asked to do. */
-export interface PetsAddFileOptions extends RetryChoices {
+/** What a batch is asked to do (`pets add --file` and `--resume`). */
+export interface AddBatchRequest extends RetryChoices {
   /** --file: the input; with --resume, defaults to the input the journal names. */
   file: string | undefined;
   /** --resume: the journal of the run to complete. */
@@ -45,7 +42,7 @@ export interface Prepared {
   earlier: JournalContents | undefined;
 }
 
-function batchOf(options: PetsAddFileOptions, earlier: JournalContents | undefined): string {
+function batchOf(options: AddBatchRequest, earlier: JournalContents | undefined): string {
   if (earlier === undefined) return options.batchId ?? newBatchId();
   if (
     options.batchId !== undefined &&
@@ -60,7 +57,14 @@ function batchOf(options: PetsAddFileOptions, earlier: JournalContents | undefin
   return earlier.batch ?? options.batchId ?? newBatchId();
 }
 
-export async function prepare(ctx: RunOutput, options: PetsAddFileOptions): Promise<Prepared> {
+/**
+ * Reads the input (through `readInput`: a file, or `-` for what the front end was given) and
+ * the journal of the run it completes, checks every record, and plans what to send.
+ */
+export async function prepare(
+  readInput: (input: string) => Promise<string>,
+  options: AddBatchRequest,
+): Promise<Prepared> {
   const earlier =
     options.resume === undefined ? undefined : await readJournal(options.resume, bootId());
   const input = options.file ?? earlier?.input;
@@ -71,8 +75,7 @@ export async function prepare(ctx: RunOutput, options: PetsAddFileOptions): Prom
     });
   }
   const source = input === '-' ? 'standard input' : input;
-  const use = { flag: '--file', piped: 'cat pets.ndjson | petstore pets add --file -' };
-  const text = await readInputFile(input, ctx.io, use, BULK_MAX_BYTES).catch((error: unknown) => {
+  const text = await readInput(input).catch((error: unknown) => {
     if (options.file !== undefined || !(error instanceof UsageError)) throw error;
     throw new UsageError(`cannot read the input of the journaled run: ${error.message}`, {
       hint: 'If it moved, give it with --file PATH: its records are checked against the journal.',

@@ -7,10 +7,9 @@ import {
   type Pet,
 } from '../../core/interface.js';
 import { linkTarget, BrokenLink } from '../../api/link-header.js';
-import type { Target } from '../../context/target.js';
 import { INT64_MAX } from '../../core/int64.js';
 import { stringifyJson } from '../../core/json.js';
-import { PageLoopGuard } from '../../cmdutil/page-guard.js';
+import { PageLoopGuard } from '../page-guard.js';
 import { snippet } from '../../core/sanitize.js';
 import {
   CheckFailed,
@@ -22,11 +21,17 @@ import {
   type SmokeCalls,
 } from './calls.js';
 
+/** What smoke knows of the deployment it checks, besides its clients. */
+export interface SmokeTarget {
+  /** Where `message send` goes; a profile without one skips that check. */
+  quickstartUrl?: string | undefined;
+}
+
 /** What a check can use: the configured client, and one holding a key the service must refuse. */
 export interface SmokeEnvironment {
   calls: SmokeCalls;
   unauthenticated: SmokeCalls;
-  target: Target;
+  target: SmokeTarget;
   /** A pet the service listed, for the deprecated get. */
   listed: Pet[];
   /** Pets this run created, for the checks that follow. */

@@ -1,5 +1,5 @@
 import { BrokenLink, brokenLinkError, type PetsPage } from '../../api/client.js';
-import { PageLoopGuard } from '../../cmdutil/page-guard.js';
+import { PageLoopGuard } from '../page-guard.js';
 import { IncompleteListError, PetstoreError } from '../../core/errors.js';
 import type { Pet } from '../../core/interface.js';
 

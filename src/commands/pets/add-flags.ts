@@ -1,0 +1,191 @@
+import { Option, type Command } from '@commander-js/extra-typings';
+import { parseBatchId } from '../../bulk/batch.js';
+import {
+  concurrencyFlag,
+  idempotencyKeyFlag,
+  int64Flag,
+  nonEmptyFlag,
+  statusFlag,
+} from '../../cmdutil/flags.js';
+import { helpProse } from '../../cmdutil/help-text.js';
+import type { FlagsOf } from '../../cmdutil/run-verb.js';
+import { BULK_CONCURRENCY, IDEMPOTENCY_KEY_WINDOW } from '../../core/contract.js';
+import { durationText, parseDuration } from '../../core/duration.js';
+import { UsageError } from '../../core/errors.js';
+import { PET_STATUSES, type NewPet } from '../../core/interface.js';
+import type { Env } from '../../core/io.js';
+import type { PetsAddFileOptions } from './add-file.js';
+
+/** The flags of one pet, which a bulk run's records replace. */
+const ONE_PET_FLAGS = ['name', 'categoryId', 'status', 'idempotencyKey'];
+
+/**
+ * `pets add`'s flags, each declared once (name, help, parser): their parsed types are what
+ * toPetsAddOptions reads.
+ */
+export function declarePetsAdd(pets: Command) {
+  return pets
+    .command('add')
+    .description('Add an animal (POST /pets)')
+    .option('--name <name>', "the animal's name", nonEmptyFlag('--name'))
+    .option('--category-id <int64>', 'identifier of its category', int64Flag('--category-id'))
+    .option('--status <status>', PET_STATUSES.join(', '), statusFlag)
+    .addOption(
+      new Option(
+        '--file <path>',
+        'add many: a JSON array or NDJSON of NewPet records, - for stdin',
+      ).conflicts(ONE_PET_FLAGS),
+    )
+    .option(
+      '--concurrency <n>',
+      `with --file: requests at once, ${BULK_CONCURRENCY.min} to ${BULK_CONCURRENCY.max} (default ${BULK_CONCURRENCY.default})`,
+      concurrencyFlag,
+    )
+    .option('--fail-fast', 'with --file: start no more requests after the first failure')
+    .option(
+      '--idempotency-key <key>',
+      'one pet: send with this Idempotency-Key (default: a new UUID)',
+      idempotencyKeyFlag,
+    )
+    .option(
+      '--batch-id <id>',
+      'with --file: the batch its keys are made from (env PETSTORE_BATCH_ID; default: a new one); the same batch and input send the same keys, so re-running a CI job creates nothing twice',
+      (text) => parseBatchId(text, '--batch-id'),
+    )
+    .option('--dry-run', 'print the request(s) that would be sent (key redacted); send nothing')
+    .option('--journal <file>', 'with --file: where to journal the run (default: beside the input)')
+    .addOption(
+      new Option('--resume <journal>', 'complete an interrupted run from its journal').conflicts([
+        ...ONE_PET_FLAGS,
+        'journal',
+        'batchId',
+      ]),
+    )
+    .option('--retry-failed', 'with --resume: send again the records the service rejected')
+    .option(
+      '--retry-unknown',
+      'with --file or --resume: send again, with the same key, records of unknown outcome',
+    )
+    .option('--print-all', 'with --resume: also print the pets earlier runs printed')
+    .option(
+      '--key-window <duration>',
+      'how long the service keeps an Idempotency-Key (env PETSTORE_KEY_WINDOW; default 24h): a resume refuses to send again keys first sent longer ago, less 1h',
+      (text) => parseKeyWindow(text, '--key-window'),
+    )
+    .option(
+      '--ignore-key-window',
+      'with --retry-unknown: send again keys past the window all the same (each may be created twice)',
+    )
+    .addHelpText(
+      'after',
+      helpProse(`
+Examples:
+  $ petstore pets add --name Rex --category-id 1
+  $ petstore pets add --name Tom --category-id 2 --status pending --json
+  $ petstore pets add --file pets.ndjson --concurrency 8 > created.ndjson
+  $ petstore pets add --resume pets.ndjson.2026-11-23T10-00-00-000Z.journal --retry-unknown >> created.ndjson
+  $ petstore pets add --name Rex --category-id 1 --dry-run
+
+With --file every record is checked before anything is sent. Each created pet is written to
+stdout (one JSON line) as soon as the service confirms it, so an interrupted run still leaves
+a record of what it created. The run's journal (named on stderr) lets --resume complete it
+without creating any record twice; it prints only the pets earlier runs did not, so the
+outputs of all runs together hold one line per record (--print-all prints every one).
+
+Each record's Idempotency-Key stands for one attempt to create that one record: it comes from
+the run's batch, the input's file name and the record's position, never from its content, so
+two records alike are two pets. A new run is a new batch; --resume continues its journal's.
+To re-run a CI job safely where its journal is gone, name the batch: the same --batch-id and
+input send the same keys, and a service that honours them creates nothing twice (the sandbox
+does), e.g. PETSTORE_BATCH_ID="pets-$CI_PIPELINE_ID" petstore pets add --file pets.ndjson`),
+    );
+}
+
+export type PetsAddFlags = FlagsOf<ReturnType<typeof declarePetsAdd>>;
+
+/** One pet from flags, or many from a file (a new run, or one resumed from its journal). */
+export type PetsAddOptions =
+  { pet: PetDraft; idempotencyKey: string | undefined; dryRun: boolean } | PetsAddFileOptions;
+
+/** What the flags gave of one pet, each value checked; what is missing is asked for, or refused. */
+export type PetDraft = Partial<NewPet>;
+
+/** The flags that only a bulk run (--file or --resume) takes. */
+const MANY_ONLY = [
+  'batchId',
+  'keyWindow',
+  'ignoreKeyWindow',
+  'concurrency',
+  'failFast',
+  'journal',
+  'resume',
+  'retryFailed',
+  'retryUnknown',
+  'printAll',
+] as const;
+
+function toFlag(key: string): string {
+  return `--${key.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`)}`;
+}
+
+/** How long the service keeps Idempotency-Keys: a duration longer than the margin. */
+function parseKeyWindow(text: string, source: string): number {
+  const ms = parseDuration(text, IDEMPOTENCY_KEY_WINDOW.maxMs);
+  if (ms === undefined || ms <= IDEMPOTENCY_KEY_WINDOW.marginMs) {
+    throw new UsageError(
+      `${source} must be a duration longer than ${durationText(IDEMPOTENCY_KEY_WINDOW.marginMs)}, such as 24h or 7d (got ${JSON.stringify(text)})`,
+      { hint: 'Give how long the service keeps an Idempotency-Key (24h for the sandbox).' },
+    );
+  }
+  return ms;
+}
+
+/** The environment variable's value, parsed; an empty one is unset. */
+function fromEnv<T>(env: Env, variable: string, parse: (text: string, source: string) => T) {
+  const value = env[variable];
+  return value === undefined || value === '' ? undefined : parse(value, variable);
+}
+
+/** The parsed flags (and the variables that stand in for them) as one pet's or a batch's options. */
+export function toPetsAddOptions(flags: PetsAddFlags, env: Env = {}): PetsAddOptions {
+  const dryRun = flags.dryRun === true;
+  if (flags.file === undefined && flags.resume === undefined) {
+    const misplaced = MANY_ONLY.filter((key) => flags[key] !== undefined);
+    if (misplaced.length > 0) {
+      throw new UsageError(
+        `${misplaced.map(toFlag).join(', ')} go${misplaced.length === 1 ? 'es' : ''} with --file or --resume`,
+      );
+    }
+    const pet: PetDraft = {};
+    if (flags.name !== undefined) pet.name = flags.name;
+    if (flags.categoryId !== undefined) pet.categoryId = flags.categoryId;
+    if (flags.status !== undefined) pet.status = flags.status;
+    return { pet, idempotencyKey: flags.idempotencyKey, dryRun };
+  }
+  const resumeOnly = (['retryFailed', 'printAll'] as const).filter((key) => flags[key]);
+  if (resumeOnly.length > 0 && flags.resume === undefined) {
+    throw new UsageError(
+      `${resumeOnly.map(toFlag).join(' and ')} go${resumeOnly.length === 1 ? 'es' : ''} with --resume JOURNAL`,
+    );
+  }
+  return {
+    file: flags.file,
+    resume: flags.resume,
+    journal: flags.journal,
+    concurrency: flags.concurrency ?? BULK_CONCURRENCY.default,
+    failFast: flags.failFast === true,
+    dryRun,
+    retryFailed: flags.retryFailed === true,
+    retryUnknown: flags.retryUnknown === true,
+    printAll: flags.printAll === true,
+    batchId: flags.batchId ?? fromEnv(env, 'PETSTORE_BATCH_ID', parseBatchId),
+    keyWindow: {
+      windowMs:
+        flags.keyWindow ??
+        fromEnv(env, 'PETSTORE_KEY_WINDOW', parseKeyWindow) ??
+        IDEMPOTENCY_KEY_WINDOW.defaultMs,
+      marginMs: IDEMPOTENCY_KEY_WINDOW.marginMs,
+      ignore: flags.ignoreKeyWindow === true,
+    },
+  };
+}

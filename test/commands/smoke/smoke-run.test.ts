@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import { runSmoke, type SmokeOptions } from '../../../src/commands/smoke/smoke.js';
+import { SmokeKeyRefusedError } from '../../../src/core/errors.js';
+import { sandboxService } from '../../helpers/sandbox-service.js';
+import { verbContext } from '../../helpers/verb-context.js';
+
+const options: SmokeOptions = {
+  allowWrites: false,
+  junitFile: undefined,
+  maxLatencyMs: undefined,
+  repeat: undefined,
+  everyMs: undefined,
+};
+
+describe('runSmoke', () => {
+  it('prints a row per check and says the tally', async () => {
+    const { env } = await sandboxService();
+    const { ctx, io } = verbContext({ env, raw: { output: 'json' } });
+    await runSmoke(ctx, options);
+    const rows = JSON.parse(io.out()) as { outcome: string; target: string }[];
+    expect(rows.length).toBeGreaterThan(5);
+    expect(rows.filter((row) => row.outcome === 'fail')).toEqual([]);
+    expect(io.err()).toMatch(/smoke: \d+ passed, 0 failed/);
+  });
+
+  it("a refused key is the key's failure, with its hint", async () => {
+    const { env } = await sandboxService();
+    const { ctx } = verbContext({ env: { ...env, PETSTORE_API_KEY: 'sk_refused_by_sandbox' } });
+    await expect(runSmoke(ctx, options)).rejects.toBeInstanceOf(SmokeKeyRefusedError);
+  });
+
+  it('a canary prints a line per round and the summary per check', async () => {
+    const { env } = await sandboxService();
+    const { ctx, io } = verbContext({ env, raw: { output: 'json' } });
+    await runSmoke(ctx, { ...options, repeat: 2 });
+    expect(io.err().match(/^round \d/gm)).toHaveLength(2);
+    const summary = JSON.parse(io.out()) as { runs: number }[];
+    expect(summary.every((row) => row.runs === 2)).toBe(true);
+  });
+});
