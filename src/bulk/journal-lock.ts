@@ -1,10 +1,17 @@
-import { chmod, realpath, stat } from 'node:fs/promises';
-import { hostname, tmpdir } from 'node:os';
-import { basename, dirname, join } from 'node:path';
+import { stat } from 'node:fs/promises';
+import { hostname } from 'node:os';
+import { dirname } from 'node:path';
 import { UsageError } from '../core/errors.js';
 import { flockFile } from '../core/file-flock.js';
 import { LockFileError, tryLock, type LockAttempt, type LockOwner } from '../core/kernel-lock.js';
-import { makeFolder } from '../core/make-folder.js';
+import {
+  besideLockBase,
+  besideLockPath,
+  fileLocks,
+  newJournalLocks,
+  obeyedInMachineFolder,
+  type LockPlace,
+} from './journal-lock-places.js';
 
 /**
  * The locks that keep two runs from sending one journal's records at once (each would send
@@ -22,28 +29,22 @@ export type Unlock = () => Promise<void>;
 /** The journal is locked by another run. */
 export class JournalInUseError extends UsageError {}
 
-/** The journal's own path, links resolved: every name of it (`j`, `./j`, a symlink) is one. */
-async function realJournalPath(journal: string): Promise<string> {
-  try {
-    return await realpath(journal);
-  } catch {
-    // Not made yet: its folder's real path, and its name.
-    return join(await realpath(dirname(journal)).catch(() => dirname(journal)), basename(journal));
-  }
-}
-
 function ownerText(owner: LockOwner | undefined): string {
   if (!owner) return 'another petstore run';
   const since = owner.since ? ` since ${owner.since}` : '';
-  const where = owner.otherNamespace ? ' in another pid namespace (a container)' : '';
+  const where = owner.otherNamespace ? ' in another pid namespace' : '';
   return `another petstore run (pid ${owner.pid}${where} on ${owner.host}${since})`;
 }
 
 /** How to end a run that is stuck: where it runs, by the pid it has there. */
 function endStuck(owner: LockOwner | undefined, files: string[]): string {
   if (!owner) return `find it with: fuser -v ${files.join(' ')}`;
-  if (owner.host !== hostname()) return `end pid ${owner.pid} on ${owner.host}`;
-  if (owner.otherNamespace) return `end pid ${owner.pid} in the container it runs in`;
+  if (owner.host !== hostname()) {
+    return `end pid ${owner.pid} on ${owner.host} (the machine or container named so)`;
+  }
+  if (owner.otherNamespace) {
+    return `end pid ${owner.pid} in the pid namespace it runs in (a container on this machine)`;
+  }
   return `kill ${owner.pid}`;
 }
 
@@ -62,43 +63,38 @@ function inUse(
   );
 }
 
-/**
- * A lock to take: `shared`, in the machine's folder, is skipped when it cannot be used;
- * `onFile` is the lock on the journal file itself, skipped where it cannot be taken.
- */
-interface LockPlace {
-  path: string;
-  shared?: boolean;
-  onFile?: boolean;
-}
-
 /** Tries one lock; undefined when it is skipped. */
 async function attemptLock(place: LockPlace): Promise<LockAttempt | undefined> {
   if (place.onFile) {
     const attempt = await flockFile(place.path);
     return attempt && (attempt.taken ? attempt : { taken: false, owner: undefined });
   }
-  return tryLock(place.path, { shared: place.shared }).catch((error: unknown) => {
+  const attempt = await tryLock(place.path, {
+    shared: place.shared !== undefined,
+    announce: false,
+  }).catch((error: unknown) => {
     // Another user's lock file this user cannot lock: their runs still take it.
     if (place.shared && error instanceof LockFileError) return undefined;
     throw error;
   });
+  if (attempt?.taken === false && !(await obeyedInMachineFolder(place))) return undefined;
+  return attempt;
 }
 
 type Refusal = { held: string[]; heldFiles: string[]; owner: LockOwner | undefined };
 
 /** One try at every lock at `places`: all taken, or none kept and those held named. */
 async function tryAll(journal: string, places: LockPlace[]): Promise<Unlock | Refusal> {
-  const taken: Unlock[] = [];
+  const taken: Extract<LockAttempt, { taken: true }>[] = [];
   const refusal: Refusal = { held: [], heldFiles: [], owner: undefined };
   const releaseTaken = async () => {
-    for (const release of taken.splice(0).reverse()) await release();
+    for (const lock of taken.splice(0).reverse()) await lock.release();
   };
   try {
     for (const place of places) {
       const attempt = await attemptLock(place);
       if (attempt === undefined) continue;
-      if (attempt.taken) taken.push(attempt.release);
+      if (attempt.taken) taken.push(attempt);
       else {
         refusal.held.push(place.onFile ? `a lock on ${place.path} itself` : place.path);
         refusal.heldFiles.push(place.path);
@@ -112,7 +108,11 @@ async function tryAll(journal: string, places: LockPlace[]): Promise<Unlock | Re
       hint: `Petstore locks a journal with files beside it and in its own folder: ${dirname(error.path)} must be writable.`,
     });
   }
-  if (refusal.held.length === 0) return releaseTaken;
+  if (refusal.held.length === 0) {
+    // All held: only now does this run name itself their holder.
+    for (const lock of taken) lock.announce();
+    return releaseTaken;
+  }
   await releaseTaken();
   return refusal;
 }
@@ -141,70 +141,26 @@ async function takeAll(journal: string, places: LockPlace[]): Promise<Unlock> {
   }
 }
 
-/**
- * Where every run on this machine, whoever runs it and whatever its HOME or XDG folders,
- * finds the same lock for a journal file: a folder anyone may add to (mode 1777, as /tmp).
- */
-export const MACHINE_LOCKS =
-  process.platform === 'win32' ? join(tmpdir(), 'petstore-locks') : '/tmp/petstore-locks';
-
-/** The machine's locks folder; undefined if it cannot be used. */
-async function machineLocks(): Promise<string | undefined> {
-  try {
-    // Made now (the umask took bits away): opened to all, sticky as /tmp is. One that was
-    // there is left as it is.
-    if (await makeFolder(MACHINE_LOCKS, 0o1777)) await chmod(MACHINE_LOCKS, 0o1777);
-    return MACHINE_LOCKS;
-  } catch {
-    return undefined;
-  }
-}
-
-/**
- * The locks named after the journal file itself (device and inode): in the user's locks
- * folder, and in the machine's, so runs with other data folders (another HOME, a CI job
- * beside a person) reaching it by another name (a hard link) share them too.
- */
-async function fileLocks(journal: string, locksFolder: string): Promise<LockPlace[]> {
-  const name = await fileLockName(journal, locksFolder);
-  const machine = await machineLocks();
-  // Only a regular file: opening a FIFO or a device to lock it could block or do harm (such a
-  // journal is refused when it is read).
-  const regular = (await stat(journal)).isFile();
-  return [
-    ...(regular ? [{ path: journal, onFile: true }] : []),
-    { path: join(locksFolder, name) },
-    ...(machine === undefined ? [] : [{ path: join(machine, name), shared: true }]),
-  ];
-}
-
-async function fileLockName(journal: string, locksFolder: string): Promise<string> {
-  const { dev, ino } = await stat(journal);
-  await makeFolder(locksFolder, 0o700).catch((error: unknown) => {
-    const code = (error as NodeJS.ErrnoException).code ?? String(error);
-    throw new UsageError(`cannot make the folder of petstore's locks ${locksFolder}: ${code}`, {
-      hint: 'Check the permissions of its parent (XDG_STATE_HOME, HOME).',
-    });
-  });
-  return `journal-${dev}-${ino}.lock`;
-}
-
 /** The lock on the journal file itself, once it exists: taken by a new run after it made it. */
 export async function lockJournalFile(journal: string, locksFolder: string): Promise<Unlock> {
   return takeAll(journal, await fileLocks(journal, locksFolder));
 }
 
 /**
- * Takes the journal's locks: `REALPATH.lock` beside it and, for a journal that exists, the
- * lock on its file (lockJournalFile). Refused: every lock held is named, with its owner.
+ * Takes the journal's locks: `REALPATH.lock` beside it (see besideLockBase) and, for a journal
+ * that exists, the locks of its file (lockJournalFile). Refused: every lock held is named, with
+ * its owner.
  */
 export async function lockJournal(journal: string, locksFolder: string): Promise<Unlock> {
-  const real = await realJournalPath(journal);
-  const exists = await stat(real).then(
+  const exists = await stat(journal).then(
     () => true,
     () => false,
   );
-  const places: LockPlace[] = [{ path: `${real}.lock` }];
-  if (exists) places.push(...(await fileLocks(real, locksFolder)));
+  // The file's own locks go through the path as given: it reaches the journal (see
+  // besideLockBase), and the kernel names the file behind it the same from any path.
+  const base = await besideLockBase(journal);
+  const places: LockPlace[] = base === undefined ? [] : [{ path: besideLockPath(base) }];
+  if (exists) places.push(...(await fileLocks(journal, locksFolder)));
+  else if (base === undefined) places.push(...(await newJournalLocks(journal, locksFolder)));
   return takeAll(journal, places);
 }

@@ -8,10 +8,12 @@ import { spawn } from 'node:child_process';
  * first time this process closed any descriptor of the file, and the journal writer opens and
  * closes it. The helper reads from a pipe whose other end only this process holds: when this
  * process ends, however it ends, the pipe closes and the helper, and the lock, go with it.
+ * It runs in a session of its own, so a signal to this process's group (Ctrl-C, Ctrl-Z at a
+ * terminal) does not end or stop it before this process has let go of the journal.
  */
 
 export type FileFlockAttempt =
-  | { taken: true; release: () => Promise<void> }
+  | { taken: true; release: () => Promise<void>; announce: () => void }
   | { taken: false }
   /** No `flock` here (not Linux, util-linux missing) or it could not open the file. */
   | undefined;
@@ -45,7 +47,7 @@ export function flockFile(path: string): Promise<FileFlockAttempt> {
         // Says it holds the lock, then waits for the pipe from this process to close.
         'echo held; exec cat >/dev/null',
       ],
-      { stdio: ['pipe', 'pipe', 'ignore'] },
+      { stdio: ['pipe', 'pipe', 'ignore'], detached: true },
     );
     const exited = new Promise<void>((done) => child.once('close', () => done()));
     const timer = setTimeout(() => {
@@ -61,6 +63,8 @@ export function flockFile(path: string): Promise<FileFlockAttempt> {
       (child.stdin as unknown as { unref?: () => void }).unref?.();
       settle({
         taken: true,
+        // The kernel's lock on the file names no owner: the lock files beside it do.
+        announce: () => undefined,
         release: async () => {
           // Waited for, so the lock is free when release resolves.
           child.ref();

@@ -44,7 +44,17 @@ function pidNamespace(): string | undefined {
 }
 
 export type LockAttempt =
-  { taken: true; release: () => Promise<void> } | { taken: false; owner: LockOwner | undefined };
+  | {
+      taken: true;
+      release: () => Promise<void>;
+      /**
+       * Writes who holds the lock beside it. tryLock does so itself unless asked not to: a
+       * caller taking several locks writes only once it holds them all, so a run that lost
+       * the race never names itself as the holder.
+       */
+      announce: () => void;
+    }
+  | { taken: false; owner: LockOwner | undefined };
 
 /** The lock file cannot be used: not a lock file, or not writable by this user. */
 export class LockFileError extends Error {
@@ -128,8 +138,15 @@ function makeShared(path: string): void {
  * Takes the lock at `path` if no one holds it; else says who does. `shared`: a lock file in a
  * folder every user shares, made open to all (see makeShared).
  */
-export function tryLock(path: string, options: { shared?: boolean } = {}): Promise<LockAttempt> {
-  return new Promise((resolve) => resolve(tryLockNow(path, options.shared === true)));
+export function tryLock(
+  path: string,
+  options: { shared?: boolean; announce?: boolean } = {},
+): Promise<LockAttempt> {
+  return new Promise((resolve) => {
+    const attempt = tryLockNow(path, options.shared === true);
+    if (attempt.taken && options.announce !== false) attempt.announce();
+    resolve(attempt);
+  });
 }
 
 function tryLockNow(path: string, shared: boolean): LockAttempt {
@@ -151,11 +168,11 @@ function tryLockNow(path: string, shared: boolean): LockAttempt {
     }
     throw lockFileError(path, error);
   }
-  writeOwner(path);
   const held = db;
   let released = false;
   return {
     taken: true,
+    announce: () => writeOwner(path),
     release: () => {
       if (!released) {
         released = true;

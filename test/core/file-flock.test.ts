@@ -83,6 +83,31 @@ describe.runIf(hasFlock)('a lock on a file itself', () => {
     if (attempt?.taken) await attempt.release();
   });
 
+  it("is kept when its holder's whole process group gets Ctrl-C and the holder carries on", async () => {
+    const journal = journalFile();
+    const module = join(process.cwd(), 'src', 'core', 'file-flock.ts');
+    // The holder leads a group of its own, as petstore at a terminal does, and finishes its
+    // work on SIGINT rather than ending.
+    const script = `process.on('SIGINT', () => process.stdout.write('finishing\\n'));
+      import(process.argv[1]).then(async ({ flockFile }) => {
+        const attempt = await flockFile(process.argv[2]);
+        process.stdout.write(attempt && attempt.taken ? 'held\\n' : 'not held\\n');
+        setTimeout(() => process.exit(0), 60_000);
+      });`;
+    const holder = spawn(process.execPath, ['-e', script, module, journal], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+      detached: true,
+    });
+    children.push(holder);
+    const lines = holder.stdout.setEncoding('utf8');
+    expect(await new Promise((resolve) => lines.once('data', resolve))).toBe('held\n');
+    const finishing = new Promise((resolve) => lines.once('data', resolve));
+    process.kill(-(holder.pid ?? 0), 'SIGINT');
+    expect(await finishing).toBe('finishing\n');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(await flockFile(journal)).toEqual({ taken: false });
+  });
+
   it('does not keep its holder running once the holder is done', () => {
     const journal = journalFile();
     const module = join(process.cwd(), 'src', 'core', 'file-flock.ts');

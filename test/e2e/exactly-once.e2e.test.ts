@@ -495,7 +495,7 @@ describe('a resume that holds its journal', () => {
         expect(refusal).toContain('there is nothing to clear');
         if (where === 'another pid namespace') {
           expect(refusal).toContain('in another pid namespace');
-          expect(refusal).toContain('in the container it runs in');
+          expect(refusal).toContain('in the pid namespace it runs in');
         } else expect(refusal).toContain(`kill ${holder.child.pid}`);
         const first = await holder.end();
         expect(first.code, first.stderr).toBe(0);
