@@ -4,6 +4,8 @@ _petstore() {
   cur="${COMP_WORDS[COMP_CWORD]}"
   prev="${COMP_WORDS[COMP_CWORD-1]}"
   case "$prev" in
+    --input-format) COMPREPLY=($(compgen -W "json ndjson csv tsv" -- "$cur")); return ;;
+    --template) COMPREPLY=($(compgen -W "json ndjson csv tsv" -- "$cur")); return ;;
     --status) COMPREPLY=($(compgen -W "available pending sold" -- "$cur")); return ;;
     --output|-o) COMPREPLY=($(compgen -W "table json ndjson csv tsv" -- "$cur")); return ;;
     --profile) COMPREPLY=($(compgen -W "$(petstore __complete profiles 2>/dev/null)" -- "$cur")); return ;;
@@ -27,7 +29,7 @@ _petstore_words() {
     "") words="pets message profile auth sandbox smoke api doctor completion version" ;;
     "pets") words="list add get" ;;
     "pets list") words="--status --limit --all --max-items --fields" ;;
-    "pets add") words="--name --category-id --status --file --concurrency --fail-fast --idempotency-key --batch-id --dry-run --journal --resume --retry-failed --retry-unknown --print-all --key-window --ignore-key-window" ;;
+    "pets add") words="--name --category-id --status --file --input-format --template --concurrency --fail-fast --idempotency-key --batch-id --dry-run --journal --resume --retry-failed --retry-unknown --print-all --key-window --ignore-key-window" ;;
     "pets get") words="--fields" ;;
     "message") words="send" ;;
     "message send") words="--file --idempotency-key --dry-run" ;;

@@ -27,6 +27,8 @@ complete -c petstore -n '__fish_seen_subcommand_from pets; and __fish_seen_subco
 complete -c petstore -n '__fish_seen_subcommand_from pets; and __fish_seen_subcommand_from add' -l category-id
 complete -c petstore -n '__fish_seen_subcommand_from pets; and __fish_seen_subcommand_from add' -l status -xa 'available pending sold'
 complete -c petstore -n '__fish_seen_subcommand_from pets; and __fish_seen_subcommand_from add' -l file
+complete -c petstore -n '__fish_seen_subcommand_from pets; and __fish_seen_subcommand_from add' -l input-format -xa 'json ndjson csv tsv'
+complete -c petstore -n '__fish_seen_subcommand_from pets; and __fish_seen_subcommand_from add' -l template -xa 'json ndjson csv tsv'
 complete -c petstore -n '__fish_seen_subcommand_from pets; and __fish_seen_subcommand_from add' -l concurrency
 complete -c petstore -n '__fish_seen_subcommand_from pets; and __fish_seen_subcommand_from add' -l fail-fast
 complete -c petstore -n '__fish_seen_subcommand_from pets; and __fish_seen_subcommand_from add' -l idempotency-key

@@ -27,7 +27,7 @@ export const LAYERS = {
   },
   // The bulk engine: journal, lock, records, plan, runner. Its ports are interfaces, so it
   // reaches no client, config or context; output only for the one map of errors to exit codes.
-  bulk: { may: ['core', 'output'], packages: [] },
+  bulk: { may: ['core', 'output'], packages: ['csv-parse'] },
   // What each front end (the command line, prompts, the agent interface) does, over narrow
   // dependencies: no commander, terminal, prompt or output format, so any front end can call it.
   operations: { may: ['core', 'api', 'bulk'], packages: [] },

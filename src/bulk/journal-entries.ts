@@ -35,6 +35,11 @@ export interface RunHeader {
    * with another journal may have sent its keys. Absent in journals of earlier versions.
    */
   namedBatch?: boolean | undefined;
+  /**
+   * The format the input was read in (json, ndjson, csv, tsv), so a resume reads it alike;
+   * absent: as its name and first line say (journals of earlier versions read JSON only).
+   */
+  inputFormat?: string | undefined;
 }
 
 export type RecordEntry =
@@ -82,7 +87,14 @@ function headerProblem(entry: Fields): string | undefined {
     return 'a run header without its input, target or time';
   }
   if (!isCount(entry.records)) return 'a run header whose record count is not a whole number';
-  const optional = [entry.service, entry.batch, entry.digest, entry.digests, entry.boot];
+  const optional = [
+    entry.service,
+    entry.batch,
+    entry.digest,
+    entry.digests,
+    entry.boot,
+    entry.inputFormat,
+  ];
   if (!optional.every(isOptionalText)) return 'a run header with a field of the wrong type';
   if (entry.batch === '') return 'a run header with an empty batch';
   const flags = [entry.afterTornLine, entry.namedBatch];

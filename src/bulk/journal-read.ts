@@ -180,8 +180,10 @@ function readJournalNow(path: string, boot: string | undefined): JournalContents
     const ahead = serviceAhead.get(index);
     if (ahead !== undefined) keySent.byService = keySent.at + ahead;
   }
-  const { input, records, target, service, batch, digest, digests, namedBatch } = header;
+  const { input, records, target, service, batch, digest, digests, namedBatch, inputFormat } =
+    header;
   return {
+    inputFormat,
     input,
     records,
     target,

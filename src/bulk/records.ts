@@ -29,6 +29,42 @@ export interface PetRecords {
   readonly count: number;
   /** The record at this 0-based position. */
   at(index: number): NewPet;
+  /**
+   * How many records carried an `id` (a listing read back), which is ignored: the service
+   * assigns ids, so these records are created as new pets.
+   */
+  readonly ignoredIds: number;
+}
+
+/** The record without the `id` a listing carries, and whether it had one. */
+function withoutId(value: unknown): { value: unknown; hadId: boolean } {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    return { value, hadId: false };
+  }
+  if (!Object.hasOwn(value, 'id')) return { value, hadId: false };
+  const rest = { ...(value as Record<string, unknown>) };
+  delete rest.id;
+  return { value: rest, hadId: true };
+}
+
+/** What the hint of a bad input says a good one is, by its format. */
+const FORMAT_HINTS: Record<string, string> = {
+  json: 'Give a JSON array of pets, or one JSON object per line (NDJSON), each with name and categoryId.',
+  csv: 'Give a header row (name,categoryId,status), then one pet per row; petstore pets add --template csv prints one.',
+  tsv: 'Give a header row (name, categoryId, status, tab-separated), then one pet per row; petstore pets add --template tsv prints one.',
+};
+
+/** The error for an input with bad records: each named (up to a cap), nothing sent. */
+export function badRecords(source: string, problems: string[], format = 'json'): UsageError {
+  const shown = problems.slice(0, MAX_REPORTED_PROBLEMS).join('; ');
+  const more =
+    problems.length > MAX_REPORTED_PROBLEMS
+      ? ` (and ${problems.length - MAX_REPORTED_PROBLEMS} more)`
+      : '';
+  const count = problems.length === 1 ? '1 bad record' : `${problems.length} bad records`;
+  return new UsageError(`${source}: ${count}: ${shown}${more}; nothing was sent`, {
+    hint: FORMAT_HINTS[format] ?? FORMAT_HINTS.json,
+  });
 }
 
 /**
@@ -37,14 +73,25 @@ export interface PetRecords {
  * not JSON among them. int64 values keep every digit. An NDJSON record is parsed again when it
  * is sent, so the input's text and two offsets per record are all that is kept.
  */
-export function parsePetsFile(text: string, source: string): PetRecords {
+export function parsePetsFile(
+  text: string,
+  source: string,
+  format?: 'json' | 'ndjson',
+): PetRecords {
   const problems: string[] = [];
   let records: PetRecords;
-  if (text.trimStart().startsWith('[')) {
+  let ignoredIds = 0;
+  const checked = (raw: unknown): string | undefined => {
+    const { value, hadId } = withoutId(raw);
+    if (hadId) ignoredIds++;
+    return recordProblem(value);
+  };
+  if (format === 'json' || (format === undefined && text.trimStart().startsWith('['))) {
     let parsed: unknown;
     try {
       parsed = parseJson(text);
     } catch (error) {
+      refuseDelimited(text.trimStart().split('\n', 1)[0]!, source);
       const reason = error instanceof JsonTooDeepError ? error.message : (error as Error).message;
       throw new UsageError(`${source} is not valid JSON: ${reason}; nothing was sent`);
     }
@@ -54,11 +101,11 @@ export function parsePetsFile(text: string, source: string): PetRecords {
     const twice = new Map(duplicateKeys(text).map(({ key, item }) => [item, key]));
     parsed.forEach((value, index) => {
       const key = twice.get(index);
-      const problem = key === undefined ? recordProblem(value) : duplicateProblem(key);
+      const problem = key === undefined ? checked(value) : duplicateProblem(key);
       if (problem) problems.push(`item ${index + 1}: ${problem}`);
     });
-    const items = parsed as NewPet[];
-    records = { count: items.length, at: (index) => items[index]! };
+    const items = parsed.map((value) => withoutId(value).value as NewPet);
+    records = { count: items.length, at: (index) => items[index]!, ignoredIds };
   } else {
     const starts: number[] = [];
     const ends: number[] = [];
@@ -71,8 +118,9 @@ export function parsePetsFile(text: string, source: string): PetRecords {
         try {
           const value = parseJson(lineText);
           const twice = firstDuplicateKey(lineText);
-          problem = twice === undefined ? recordProblem(value) : duplicateProblem(twice);
+          problem = twice === undefined ? checked(value) : duplicateProblem(twice);
         } catch (error) {
+          if (starts.length === 0) refuseDelimited(lineText, source);
           problem = parseProblem(error);
         }
         if (problem) problems.push(`line ${line}: ${problem}`);
@@ -83,22 +131,38 @@ export function parsePetsFile(text: string, source: string): PetRecords {
     }
     records = {
       count: starts.length,
-      at: (index) => parseJson(text.slice(starts[index], ends[index])) as NewPet,
+      at: (index) => withoutId(parseJson(text.slice(starts[index], ends[index]))).value as NewPet,
+      ignoredIds,
     };
   }
   if (records.count === 0) throw new UsageError(`${source} holds no pets`);
-  if (problems.length > 0) {
-    const shown = problems.slice(0, MAX_REPORTED_PROBLEMS).join('; ');
-    const more =
-      problems.length > MAX_REPORTED_PROBLEMS
-        ? ` (and ${problems.length - MAX_REPORTED_PROBLEMS} more)`
-        : '';
-    const count = problems.length === 1 ? '1 bad record' : `${problems.length} bad records`;
-    throw new UsageError(`${source}: ${count}: ${shown}${more}; nothing was sent`, {
-      hint: 'Give a JSON array of pets, or one JSON object per line (NDJSON), each with name and categoryId.',
-    });
-  }
+  if (problems.length > 0) throw badRecords(source, problems);
   return records;
+}
+
+/**
+ * The first line of a CSV or TSV file: a header naming a pet's fields. JSON never starts so, so
+ * it tells a file given as JSON that is not.
+ */
+export function delimitedHeader(line: string): 'csv' | 'tsv' | undefined {
+  for (const [separator, format] of [
+    ['\t', 'tsv'],
+    [',', 'csv'],
+  ] as const) {
+    const cells = line.split(separator).map((cell) => cell.trim().toLowerCase());
+    if (cells.length > 1 && cells.includes('name')) return format;
+  }
+  return undefined;
+}
+
+/** A JSON input whose first line is a CSV or TSV header: say so, rather than "not JSON". */
+function refuseDelimited(firstLine: string, source: string): void {
+  const format = delimitedHeader(firstLine.replace(/^\uFEFF/, ''));
+  if (format === undefined) return;
+  throw new UsageError(
+    `${source} looks like ${format.toUpperCase()} (its first line is a header: ${firstLine.trim().slice(0, 80)}), not JSON; nothing was sent`,
+    { hint: `Give --input-format ${format}, or name the file .${format}.` },
+  );
 }
 
 /** The digest a record is recognised by when a run is resumed (its content, as given). */

@@ -1,3 +1,4 @@
+import { guardFormula } from '../core/formula-guard.js';
 import { sanitizeLine, withoutInvisible } from '../core/sanitize.js';
 
 /** A value as plain text: int64 digit for digit, nested values as compact JSON. */
@@ -23,25 +24,9 @@ const INVISIBLE_BUT_BREAKS = /(?![\t\n\r])[\p{Cc}\p{Cf}\p{DI}]/gu;
 /** Unicode's line and paragraph separators: line breaks too, to a reader that knows them. */
 const UNICODE_BREAKS = /[\u2028\u2029]/g;
 const NEEDS_QUOTES = /[",\r\n]/;
-/**
- * What a spreadsheet runs as a formula (CSV injection, OWASP): a cell whose first character,
- * after any blanks or line breaks (every Unicode white space, U+2028 and U+3000 too) and
- * invisible default-ignorable characters, is = + - @ in any form that normalises to one
- * (full-width, small) or the minus sign U+2212; or a cell starting with a tab or CR.
- */
-const LEADING_BLANKS = /^[\p{White_Space}\p{DI}]*/u;
-const FORMULA_SIGN = /^[=+\-@\u2212]/;
-
-function startsFormula(text: string): boolean {
-  if (text.startsWith('\t') || text.startsWith('\r')) return true;
-  const rest = text.replace(LEADING_BLANKS, '');
-  if (rest === '') return false;
-  return FORMULA_SIGN.test(String.fromCodePoint(rest.codePointAt(0)!).normalize('NFKC'));
-}
-
 /** Text a spreadsheet would run as a formula gets a leading apostrophe; numbers never. */
 function guarded(value: unknown, text: string): string {
-  return typeof value === 'string' && startsFormula(text) ? `'${text}` : text;
+  return typeof value === 'string' ? guardFormula(text) : text;
 }
 
 /**

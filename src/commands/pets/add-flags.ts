@@ -1,5 +1,6 @@
 import { Option, type Command } from '@commander-js/extra-typings';
 import { parseBatchId } from '../../bulk/batch.js';
+import { INPUT_FORMATS, type InputFormat } from '../../bulk/input-format.js';
 import {
   concurrencyFlag,
   idempotencyKeyFlag,
@@ -33,8 +34,22 @@ export function declarePetsAdd(pets: Command) {
     .addOption(
       new Option(
         '--file <path>',
-        'add many: a JSON array or NDJSON of NewPet records, - for stdin',
+        'add many: a JSON array, NDJSON, or CSV or TSV with a header row (what pets list -o writes reads back); - for stdin',
       ).conflicts(ONE_PET_FLAGS),
+    )
+    .addOption(
+      new Option(
+        '--input-format <format>',
+        'with --file: how to read it (default: by its extension, else by its first line)',
+      ).choices(INPUT_FORMATS),
+    )
+    .addOption(
+      new Option(
+        '--template <format>',
+        'print the start of an input file (CSV, TSV: the header row; JSON, NDJSON: one example record) and exit',
+      )
+        .choices(INPUT_FORMATS)
+        .conflicts(['file', 'resume', ...ONE_PET_FLAGS, 'dryRun']),
     )
     .option(
       '--concurrency <n>',
@@ -83,10 +98,15 @@ Examples:
   $ petstore pets add --name Rex --category-id 1
   $ petstore pets add --name Tom --category-id 2 --status pending --json
   $ petstore pets add --file pets.ndjson --concurrency 8 > created.ndjson
+  $ petstore pets add --template csv > pets.csv
+  $ petstore --profile staging pets list --all -o csv > staging.csv; petstore pets add --file staging.csv
   $ petstore pets add --resume pets.ndjson.2026-11-23T10-00-00-000Z.journal --retry-unknown >> created.ndjson
   $ petstore pets add --name Rex --category-id 1 --dry-run
 
-With --file every record is checked before anything is sent. Each created pet is written to
+With --file every record is checked before anything is sent. A listing reads back in every
+format pets list -o writes data in (json, ndjson, csv, tsv): an id field or column is ignored,
+with one notice, and those records are created as new pets (the service gives each its own id).
+In CSV and TSV an empty status cell is a pet without a status. Each created pet is written to
 stdout (one JSON line) as soon as the service confirms it, so an interrupted run still leaves
 a record of what it created. The run's journal (named on stderr) lets --resume complete it
 without creating any record twice; it prints only the pets earlier runs did not, so the
@@ -105,13 +125,16 @@ export type PetsAddFlags = FlagsOf<ReturnType<typeof declarePetsAdd>>;
 
 /** One pet from flags, or many from a file (a new run, or one resumed from its journal). */
 export type PetsAddOptions =
-  { pet: PetDraft; idempotencyKey: string | undefined; dryRun: boolean } | PetsAddFileOptions;
+  | { pet: PetDraft; idempotencyKey: string | undefined; dryRun: boolean }
+  | PetsAddFileOptions
+  | { template: InputFormat };
 
 /** What the flags gave of one pet, each value checked; what is missing is asked for, or refused. */
 export type PetDraft = Partial<NewPet>;
 
 /** The flags that only a bulk run (--file or --resume) takes. */
 const MANY_ONLY = [
+  'inputFormat',
   'batchId',
   'keyWindow',
   'ignoreKeyWindow',
@@ -149,6 +172,7 @@ function fromEnv<T>(env: Env, variable: string, parse: (text: string, source: st
 /** The parsed flags (and the variables that stand in for them) as one pet's or a batch's options. */
 export function toPetsAddOptions(flags: PetsAddFlags, env: Env = {}): PetsAddOptions {
   const dryRun = flags.dryRun === true;
+  if (flags.template !== undefined) return { template: flags.template };
   if (flags.file === undefined && flags.resume === undefined) {
     const misplaced = MANY_ONLY.filter((key) => flags[key] !== undefined);
     if (misplaced.length > 0) {
@@ -170,6 +194,7 @@ export function toPetsAddOptions(flags: PetsAddFlags, env: Env = {}): PetsAddOpt
   }
   return {
     file: flags.file,
+    inputFormat: flags.inputFormat,
     resume: flags.resume,
     journal: flags.journal,
     concurrency: flags.concurrency ?? BULK_CONCURRENCY.default,

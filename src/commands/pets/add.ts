@@ -1,4 +1,5 @@
 import type { Command } from '@commander-js/extra-typings';
+import { petTemplate } from '../../bulk/template.js';
 import { endInterrupted, finishWrite } from '../../cmdutil/finish-write.js';
 import type { RunVerb } from '../../cmdutil/run-verb.js';
 import type { RunOutput, RunServices, RunState } from '../../context/context.js';
@@ -18,6 +19,10 @@ export async function runPetsAdd(
   ctx: RunOutput & RunServices & RunState,
   options: PetsAddOptions,
 ): Promise<void> {
+  if ('template' in options) {
+    ctx.io.stdout.write(petTemplate(options.template));
+    return;
+  }
   if (!('pet' in options)) {
     await runPetsAddFile(ctx, options);
     return;

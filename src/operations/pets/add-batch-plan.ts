@@ -3,12 +3,8 @@ import { newBatchId, recordKey } from '../../bulk/batch.js';
 import { readJournal, type JournalContents } from '../../bulk/journal-read.js';
 import type { KeyWindow } from '../../bulk/key-window.js';
 import { planRun, type Plan, type RetryChoices } from '../../bulk/plan.js';
-import {
-  digestInput,
-  parsePetsFile,
-  type InputDigests,
-  type PetRecords,
-} from '../../bulk/records.js';
+import { INPUT_FORMATS, readPetRecords, type InputFormat } from '../../bulk/input-format.js';
+import { digestInput, type InputDigests, type PetRecords } from '../../bulk/records.js';
 import { bootId } from '../../core/boot-id.js';
 import { UsageError } from '../../core/errors.js';
 
@@ -18,6 +14,8 @@ export interface AddBatchRequest extends RetryChoices {
   file: string | undefined;
   /** --resume: the journal of the run to complete. */
   resume: string | undefined;
+  /** --input-format: how to read the input; else as its name or its first line says. */
+  inputFormat?: InputFormat | undefined;
   /** --journal: where a new run keeps its journal. */
   journal: string | undefined;
   /** --batch-id (or PETSTORE_BATCH_ID): the batch a new run's keys are made from. */
@@ -35,6 +33,8 @@ export interface AddBatchRequest extends RetryChoices {
 export interface Prepared {
   input: string;
   records: PetRecords;
+  /** The format the input was read in, when it was given, named or seen (else JSON of either kind). */
+  inputFormat: InputFormat | undefined;
   digests: InputDigests;
   batch: string;
   namedBatch: boolean;
@@ -55,6 +55,14 @@ function batchOf(options: AddBatchRequest, earlier: JournalContents | undefined)
     );
   }
   return earlier.batch ?? options.batchId ?? newBatchId();
+}
+
+/** The format a journaled run read its input in, when it says one this version knows. */
+function journaledFormat(earlier: JournalContents | undefined): InputFormat | undefined {
+  const format = earlier?.inputFormat;
+  return (INPUT_FORMATS as readonly string[]).includes(format ?? '')
+    ? (format as InputFormat)
+    : undefined;
 }
 
 /**
@@ -81,7 +89,10 @@ export async function prepare(
       hint: 'If it moved, give it with --file PATH: its records are checked against the journal.',
     });
   });
-  const records = parsePetsFile(text, source);
+  const { records, format } = await readPetRecords(text, source, {
+    given: options.inputFormat ?? journaledFormat(earlier),
+    name: input,
+  });
   const digests = digestInput(records);
   const batch = batchOf(options, earlier);
   // Journals of earlier versions do not say: their batch may have been named.
@@ -100,5 +111,5 @@ export async function prepare(
     earlier,
     options,
   );
-  return { input, records, digests, batch, namedBatch, plan, earlier };
+  return { input, records, inputFormat: format, digests, batch, namedBatch, plan, earlier };
 }

@@ -133,6 +133,13 @@ async function addFromFile(
   const prepared = await prepare((input) => deps.readInput(input), request);
   const { input, plan, earlier } = prepared;
   const { client, target } = deps;
+  const ids = prepared.records.ignoredIds;
+  if (ids > 0 && request.resume === undefined) {
+    const which = ids === prepared.records.count ? 'every record' : `${ids} records`;
+    events.warn(
+      `${which} of ${input === '-' ? 'standard input' : input} carries an id, which is ignored: they are created as new pets, and the service gives each its own id.`,
+    );
+  }
   if (earlier?.service !== undefined && earlier.service !== target.service) {
     throw new UsageError(
       `the journaled run sent to ${earlier.target} (${earlier.service}); this one would send to ${target.label} (${target.service}); nothing was sent`,

@@ -52,6 +52,7 @@ export async function openJournal(
     digests: prepared.digests.compact,
     boot: bootId(),
     namedBatch: prepared.namedBatch,
+    inputFormat: prepared.inputFormat,
   };
   if (request.resume !== undefined && unlock !== undefined) {
     const journal = await JournalWriter.append(request.resume, unlock);

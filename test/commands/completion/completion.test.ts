@@ -17,9 +17,11 @@ describe('petstore completion', () => {
       '"") words="pets message profile auth sandbox smoke api doctor completion version"',
     );
     expect(out).toContain(
-      '"pets add") words="--name --category-id --status --file --concurrency --fail-fast --idempotency-key --batch-id --dry-run --journal --resume --retry-failed --retry-unknown --print-all --key-window --ignore-key-window"',
+      '"pets add") words="--name --category-id --status --file --input-format --template --concurrency --fail-fast --idempotency-key --batch-id --dry-run --journal --resume --retry-failed --retry-unknown --print-all --key-window --ignore-key-window"',
     );
     expect(out).toContain('compgen -W "available pending sold"');
+    // Choices declared on a flag are offered without a list of their own.
+    expect(out).toContain('--input-format) COMPREPLY=($(compgen -W "json ndjson csv tsv"');
     expect(out).toContain('complete -F _petstore petstore');
   });
 

@@ -1,0 +1,183 @@
+import { UsageError } from '../core/errors.js';
+import { unguardFormula } from '../core/formula-guard.js';
+import { parseInt64 } from '../core/int64.js';
+import { newPetProblem, type NewPet } from '../core/interface.js';
+import { badRecords, type PetRecords } from './records.js';
+
+/**
+ * CSV and TSV input for `pets add --file`: a header row naming the columns, then one pet per
+ * row. What `pets list -o csv|tsv` writes reads back exactly: CSV by RFC 4180 (quoted fields,
+ * line breaks inside quotes, CRLF), TSV with `\t \n \r \\` escapes and no quoting, and the
+ * apostrophe that guards a formula taken off (core/formula-guard.ts). An empty status cell
+ * means no status; an `id` column is ignored (the service assigns ids).
+ */
+
+export type DelimitedFormat = 'csv' | 'tsv';
+
+/** The columns a pet file may have: NewPet's fields, and the id a listing carries. */
+const FIELDS = ['name', 'categoryId', 'status'] as const;
+type Field = (typeof FIELDS)[number];
+const IGNORED = 'id';
+
+/** One row as read: its cells, and the line it starts on. */
+interface Row {
+  cells: string[];
+  line: number;
+}
+
+/** Rows of CSV, by csv-parse (loaded only for CSV input). */
+async function csvRows(text: string, source: string): Promise<Row[]> {
+  const { parse } = await import('csv-parse/sync');
+  try {
+    // With info, each record comes with the byte offset it ends at.
+    const parsed = parse(text, {
+      bom: true,
+      info: true,
+      skip_empty_lines: true,
+      relax_column_count: true,
+      // A quote inside a field not itself quoted is a character, as spreadsheets take it.
+      relax_quotes: true,
+    }) as unknown as { record: string[]; info: { bytes: number } }[];
+    const lineOf = lineCounter(Buffer.from(text));
+    let end = 0;
+    return parsed.map(({ record, info }) => {
+      const line = lineOf(end);
+      end = info.bytes;
+      return { cells: record, line };
+    });
+  } catch (error) {
+    const { code, lines } = error as { code?: string; lines?: number };
+    const where = lines === undefined ? '' : `, line ${lines}`;
+    const reason =
+      code === 'CSV_QUOTE_NOT_CLOSED'
+        ? 'a quoted field is never closed (a " is missing)'
+        : (error as Error).message;
+    throw new UsageError(`${source}${where}: not valid CSV: ${reason}; nothing was sent`, {
+      hint: 'Quote a field that holds a comma, a quote or a line break ("a ""b"", c"), as RFC 4180 does.',
+    });
+  }
+}
+
+/**
+ * The line a record starts on, from the byte offset the one before it ended at: the lines up to
+ * there, and the empty lines after it (which the parser skips). Offsets only grow, so counting
+ * goes once over the input.
+ */
+function lineCounter(bytes: Buffer): (offset: number) => number {
+  let position = 0;
+  let line = 1;
+  return (offset) => {
+    for (; position < offset; position++) if (bytes[position] === 0x0a) line++;
+    let blank = 0;
+    for (let at = offset; bytes[at] === 0x0a || bytes[at] === 0x0d; at++) {
+      if (bytes[at] === 0x0a) blank++;
+    }
+    return line + blank;
+  };
+}
+
+const TSV_ESCAPES: Record<string, string> = { t: '\t', n: '\n', r: '\r', '\\': '\\' };
+
+/** Rows of TSV: one per line, cells split at tabs, `\t \n \r \\` undone. */
+function tsvRows(text: string): Row[] {
+  const rows: Row[] = [];
+  const lines = text.split('\n');
+  lines.forEach((raw, index) => {
+    const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
+    if (line.trim() === '') return;
+    const cells = line
+      .split('\t')
+      .map((cell) => cell.replace(/\\([tnr\\])/g, (_, c: string) => TSV_ESCAPES[c]!));
+    rows.push({ cells, line: index + 1 });
+  });
+  return rows;
+}
+
+/** Which field each column holds (undefined: the ignored id), from the header row. */
+function columnsOf(header: Row, source: string, format: DelimitedFormat): (Field | undefined)[] {
+  const seen = new Set<string>();
+  const columns = header.cells.map((cell, index) => {
+    const name = cell.trim();
+    const where = `${source}, line ${header.line}, column ${index + 1}`;
+    const field = [...FIELDS, IGNORED].find((known) => known.toLowerCase() === name.toLowerCase());
+    if (field === undefined) {
+      throw new UsageError(
+        `${where}: unknown column "${name}": a pet has ${FIELDS.join(', ')} (an id column is ignored); nothing was sent`,
+        { hint: `The first line of a ${format.toUpperCase()} input names its columns.` },
+      );
+    }
+    if (seen.has(field)) {
+      throw new UsageError(`${where}: the column ${field} is given twice; nothing was sent`);
+    }
+    seen.add(field);
+    return field === IGNORED ? undefined : (field as Field);
+  });
+  for (const needed of ['name', 'categoryId'] as const) {
+    if (!seen.has(needed)) {
+      throw new UsageError(
+        `${source}: no ${needed} column in its header (line ${header.line}: ${header.cells.join(format === 'csv' ? ',' : '\\t')}); nothing was sent`,
+        {
+          hint: `Start the file with a header row, e.g. name${format === 'csv' ? ',' : '\t'}categoryId${format === 'csv' ? ',' : '\t'}status (petstore pets add --template ${format} prints one).`,
+        },
+      );
+    }
+  }
+  return columns;
+}
+
+/** Valid values for the fields a problem is not about, so each cell is checked alone. */
+const PLACEHOLDER: NewPet = { name: 'x', categoryId: 0 };
+
+/** A cell as its field's value, or what is wrong with it. */
+function cellValue(field: Field, cell: string): { value?: unknown; problem?: string } {
+  if (field === 'categoryId') {
+    if (cell.trim() === '') return { problem: 'categoryId is empty' };
+    try {
+      return { value: parseInt64(cell, 'categoryId') };
+    } catch (error) {
+      return { problem: (error as Error).message };
+    }
+  }
+  const text = unguardFormula(cell);
+  // An empty status cell is a pet without a status, as -o csv writes one.
+  if (field === 'status' && text === '') return {};
+  const problem = newPetProblem({ ...PLACEHOLDER, [field]: text });
+  return problem ? { problem: problem.message } : { value: text };
+}
+
+/** Reads CSV or TSV pets; every bad row is reported by line and column before anything is sent. */
+export async function parseDelimitedPets(
+  text: string,
+  source: string,
+  format: DelimitedFormat,
+): Promise<PetRecords> {
+  const rows = format === 'csv' ? await csvRows(text, source) : tsvRows(text);
+  const header = rows.shift();
+  if (header === undefined) throw new UsageError(`${source} holds no pets`);
+  const columns = columnsOf(header, source, format);
+  const pets: NewPet[] = [];
+  const problems: string[] = [];
+  for (const row of rows) {
+    if (row.cells.length !== columns.length) {
+      problems.push(
+        `line ${row.line}: ${row.cells.length} cells, the header has ${columns.length}`,
+      );
+      continue;
+    }
+    const pet: Record<string, unknown> = {};
+    columns.forEach((field, index) => {
+      if (field === undefined) return;
+      const { value, problem } = cellValue(field, row.cells[index]!);
+      if (problem) problems.push(`line ${row.line}, column ${index + 1} (${field}): ${problem}`);
+      else if (value !== undefined) pet[field] = value;
+    });
+    pets.push(pet as unknown as NewPet);
+  }
+  if (pets.length === 0 && problems.length === 0) throw new UsageError(`${source} holds no pets`);
+  if (problems.length > 0) throw badRecords(source, problems, format);
+  return {
+    count: pets.length,
+    at: (index) => pets[index]!,
+    ignoredIds: columns.includes(undefined) ? pets.length : 0,
+  };
+}

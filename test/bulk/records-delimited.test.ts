@@ -1,0 +1,153 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { readPetRecords, type InputFormat } from '../../src/bulk/input-format.js';
+import type { PetRecords } from '../../src/bulk/records.js';
+import { toInt64 } from '../../src/core/int64.js';
+import { newPetProblem, PET_STATUSES, type Pet } from '../../src/core/interface.js';
+import { OUTPUT_FORMAT_SPECS } from '../../src/output/formats.js';
+import { PET_COLUMNS } from '../../src/commands/pets/columns.js';
+
+const read = async (text: string, name: string, given?: InputFormat) =>
+  (await readPetRecords(text, name, { name, given })).records;
+const all = (records: PetRecords) => Array.from({ length: records.count }, (_, i) => records.at(i));
+
+/** Names a spreadsheet export must carry whole: separators, quotes, breaks, formula signs, scripts. */
+const hostileName = fc
+  .array(
+    fc.constantFrom(
+      ',',
+      '"',
+      "'",
+      '\n',
+      '\r\n',
+      '\r',
+      '\t',
+      '\\',
+      '\\t',
+      ' ',
+      '=',
+      '+',
+      '-',
+      '@',
+      '\u2212',
+      '＝',
+      'Rex',
+      'é',
+      '🐶',
+      '👩‍👩‍👧',
+      'שלום',
+      'مرحبا',
+      '中文',
+      'a',
+    ),
+    { minLength: 1, maxLength: 10 },
+  )
+  .map((parts) => parts.join(''))
+  .filter((name) => newPetProblem({ name, categoryId: 1 }) === undefined);
+
+const pet = fc.record(
+  {
+    id: fc.bigInt({ min: 1n, max: 2n ** 63n - 1n }).map(toInt64),
+    name: hostileName,
+    categoryId: fc.bigInt({ min: -(2n ** 63n), max: 2n ** 63n - 1n }).map(toInt64),
+    status: fc.constantFrom(...PET_STATUSES),
+  },
+  { requiredKeys: ['id', 'name', 'categoryId'] },
+);
+
+/** What `pets list -o FORMAT` writes for these pets, by the format's own writer. */
+function listed(format: 'csv' | 'tsv', pets: Pet[]): string {
+  const form = OUTPUT_FORMAT_SPECS[format].lines(PET_COLUMNS);
+  return form.header + pets.map((p) => form.line(p)).join('');
+}
+
+describe('CSV and TSV input', () => {
+  it.each(['csv', 'tsv'] as const)(
+    'reads back what pets list -o %s writes, hostile names and int64 exact, the id left out',
+    async (format) => {
+      await fc.assert(
+        fc.asyncProperty(fc.array(pet, { minLength: 1, maxLength: 20 }), async (pets) => {
+          const records = await read(listed(format, pets), `pets.${format}`);
+          expect(records.ignoredIds).toBe(pets.length);
+          expect(all(records)).toEqual(pets.map(({ id: _id, ...rest }) => rest));
+        }),
+        { numRuns: 300 },
+      );
+    },
+  );
+
+  it('takes a byte order mark, CRLF, blank lines, columns in any order and an empty status', async () => {
+    const text =
+      '\uFEFFStatus,categoryId,name\r\n\r\nsold,9223372036854775807,Rex\r\n,2,"a\r\nb"\r\n';
+    expect(all(await read(text, 'in.csv'))).toEqual([
+      { status: 'sold', categoryId: 9223372036854775807n, name: 'Rex' },
+      { categoryId: 2, name: 'a\r\nb' },
+    ]);
+  });
+
+  it('names the line and the column of every bad cell, lines counted across quoted breaks', async () => {
+    const text = 'name,categoryId,status\n"two\nlines",1,\n\nRex,x1,\n ,2,SOLD\n';
+    await expect(read(text, 'in.csv')).rejects.toThrow(
+      'in.csv: 3 bad records: line 5, column 2 (categoryId): categoryId must be a whole number (int64), got "x1"; line 6, column 1 (name): "name" must be a non-empty string; line 6, column 3 (status)',
+    );
+    await expect(read('name,categoryId\nRex,1,extra\n', 'in.csv')).rejects.toThrow(
+      'line 2: 3 cells, the header has 2',
+    );
+    await expect(read('name,categoryId\n"Rex,1\n', 'in.csv')).rejects.toThrow(
+      /line 2: not valid CSV: a quoted field is never closed/,
+    );
+  });
+
+  it('refuses unknown, doubled and missing columns by name', async () => {
+    await expect(read('name,categoryId,colour\n', 'in.csv')).rejects.toThrow(
+      'in.csv, line 1, column 3: unknown column "colour"',
+    );
+    await expect(read('name\tname\tcategoryId\n', 'in.tsv')).rejects.toThrow(
+      'column 2: the column name is given twice',
+    );
+    await expect(read('name,status\nRex,sold\n', 'in.csv')).rejects.toThrow(
+      /no categoryId column in its header/,
+    );
+  });
+
+  it('says what a file looks like when its content is not its format', async () => {
+    await expect(read('[{"name":"Rex","categoryId":1}]', 'pets.csv')).rejects.toThrow(
+      'pets.csv looks like JSON, not CSV (by its name)',
+    );
+    await expect(read('id,name,categoryId\n1,Rex,1\n', 'pets.json')).rejects.toThrow(
+      'pets.json looks like CSV (its first line is a header: id,name,categoryId), not JSON',
+    );
+    await expect(read('name\tcategoryId\nRex\t1\n', 'pets.ndjson')).rejects.toThrow(
+      /looks like TSV/,
+    );
+  });
+
+  it('reads standard input by its first line: a header is CSV or TSV, JSON as before', async () => {
+    expect(all(await read('name,categoryId\nRex,1\n', '-'))).toEqual([
+      { name: 'Rex', categoryId: 1 },
+    ]);
+    expect(all(await read('name\tcategoryId\nRex\t1\n', '-'))).toEqual([
+      { name: 'Rex', categoryId: 1 },
+    ]);
+    expect(all(await read('{"name":"Rex","categoryId":1}\n', '-'))).toEqual([
+      { name: 'Rex', categoryId: 1 },
+    ]);
+    // --input-format wins over the name.
+    expect(all(await read('name,categoryId\nRex,1\n', 'pets.txt', 'csv'))).toHaveLength(1);
+  });
+
+  it('ignores the id of JSON and NDJSON listings too, and counts them', async () => {
+    const records = await read(
+      '{"id":5,"name":"Rex","categoryId":1}\n{"name":"Tom","categoryId":2}\n',
+      'p.ndjson',
+    );
+    expect(records.ignoredIds).toBe(1);
+    expect(all(records)).toEqual([
+      { name: 'Rex', categoryId: 1 },
+      { name: 'Tom', categoryId: 2 },
+    ]);
+    const array = await read('[{"id":5,"name":"Rex","categoryId":1}]', 'p.json');
+    expect(array.ignoredIds).toBe(1);
+    expect(all(array)).toEqual([{ name: 'Rex', categoryId: 1 }]);
+  });
+});

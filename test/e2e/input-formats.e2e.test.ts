@@ -1,0 +1,83 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { startSandboxServer } from '../../src/sandbox/server.js';
+import { runCli } from '../helpers/run-cli.js';
+
+/** pets add's templates, and input read from a pipe in the format given or seen. */
+
+const KEY = 'sk_input_formats';
+const servers: { close(): Promise<void> }[] = [];
+afterEach(async () => {
+  for (const server of servers.splice(0)) await server.close();
+});
+
+async function sandbox() {
+  const server = await startSandboxServer({
+    host: '127.0.0.1',
+    port: 0,
+    database: ':memory:',
+    apiKeys: [KEY],
+  });
+  servers.push(server);
+  return { PETSTORE_BASE_URL: server.apiBaseUrl, PETSTORE_API_KEY: KEY };
+}
+
+describe('pets add --template, then --file', () => {
+  it.each([
+    ['csv', 'name,categoryId,status\r\n'],
+    ['tsv', 'name\tcategoryId\tstatus\n'],
+    ['ndjson', '{"name":"Rex","categoryId":1,"status":"available"}\n'],
+  ])('%s: the template is the start of an input pets add reads', async (format, template) => {
+    const printed = await runCli(['pets', 'add', '--template', format]);
+    expect(printed).toMatchObject({ code: 0, stdout: template, stderr: '' });
+    const env = await sandbox();
+    const rows =
+      format === 'csv'
+        ? 'Tom,2,\r\n'
+        : format === 'tsv'
+          ? 'Tom\t2\t\n'
+          : '{"name":"Tom","categoryId":2}\n';
+    const added = await runCli(
+      ['pets', 'add', '--file', '-', '--input-format', format, '-o', 'ndjson'],
+      { env, input: template + rows },
+    );
+    expect(added.code, added.stderr).toBe(0);
+    expect(added.stdout).toContain('"name":"Tom"');
+  });
+
+  it('a JSON template reads back as one pet', async () => {
+    const printed = await runCli(['pets', 'add', '--template', 'json']);
+    expect(printed.code).toBe(0);
+    const added = await runCli(
+      ['pets', 'add', '--file', '-', '--input-format', 'json', '-o', 'ndjson'],
+      {
+        env: await sandbox(),
+        input: printed.stdout,
+      },
+    );
+    expect(added.code, added.stderr).toBe(0);
+    expect(added.stdout).toMatch(
+      /^\{"id":\d+,"name":"Rex","categoryId":1,"status":"available"\}\n$/,
+    );
+  });
+
+  it('refuses --template with a pet or a file, and --input-format without --file', async () => {
+    const both = await runCli(['pets', 'add', '--template', 'csv', '--name', 'Rex']);
+    expect(both.code).toBe(2);
+    expect(both.stderr).toMatch(/--template.*cannot be used with.*--name/);
+    const alone = await runCli([
+      'pets',
+      'add',
+      '--input-format',
+      'csv',
+      '--name',
+      'Rex',
+      '--category-id',
+      '1',
+    ]);
+    expect(alone.code).toBe(2);
+    expect(alone.stderr).toContain('--input-format goes with --file or --resume');
+    const unknown = await runCli(['pets', 'add', '--template', 'xml']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toMatch(/json, ndjson, csv, tsv/);
+  });
+});
