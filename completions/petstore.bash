@@ -26,11 +26,14 @@ _petstore() {
 }
 _petstore_words() {
   case "$1" in
-    "") words="pets message profile auth sandbox smoke api doctor completion version" ;;
+    "") words="pets journal message profile auth sandbox smoke api doctor completion version" ;;
     "pets") words="list add get" ;;
     "pets list") words="--status --limit --all --max-items --fields" ;;
     "pets add") words="--name --category-id --status --file --input-format --template --concurrency --fail-fast --idempotency-key --batch-id --dry-run --journal --resume --retry-failed --retry-unknown --print-all --key-window --ignore-key-window" ;;
     "pets get") words="--fields" ;;
+    "journal") words="list prune" ;;
+    "journal list") words="" ;;
+    "journal prune") words="--older-than --force --dry-run" ;;
     "message") words="send" ;;
     "message send") words="--file --idempotency-key --dry-run" ;;
     "profile") words="list show use set remove" ;;

@@ -63,7 +63,22 @@ export interface ClockEntry {
   service: string;
 }
 
-export type JournalEntry = RunHeader | RecordEntry | ClockEntry;
+/**
+ * A record's whole story in a compacted journal (see journal-compact.ts): its outcome, the
+ * attempt that decided it (its key is made again from the batch), the pet it became or the
+ * error that refused it. `printed: false` for a pet no run printed.
+ */
+export interface DoneEntry {
+  type: 'done';
+  record: number;
+  attempt?: number | undefined;
+  pet?: Pet | undefined;
+  printed?: false | undefined;
+  replayed?: true | undefined;
+  error?: ErrorSummary | undefined;
+}
+
+export type JournalEntry = RunHeader | RecordEntry | ClockEntry | DoneEntry;
 
 /** An entry made ready to append, so appending it later costs one system call. */
 export type EncodedEntry = Buffer;
@@ -142,6 +157,21 @@ function recordProblem(entry: Fields, records: number): string | undefined {
   }
 }
 
+function doneProblem(entry: Fields, records: number): string | undefined {
+  const { record, attempt, pet, error } = entry;
+  if (!isCount(record)) return 'a record number that is not a whole number from 1';
+  if (record > records) return `record ${record}, past the ${records} the run read`;
+  if (attempt !== undefined && !isCount(attempt)) return 'a done entry with a bad attempt';
+  if ((pet === undefined) === (error === undefined)) return 'a done entry without one outcome';
+  if (pet !== undefined && (!isObject(pet) || !isInt64(pet.id)))
+    return 'a done entry without a pet';
+  if (error !== undefined) return errorProblem(error);
+  const flags = entry.printed === undefined || entry.printed === false;
+  return flags && (entry.replayed === undefined || entry.replayed === true)
+    ? undefined
+    : 'a done entry with a field of the wrong type';
+}
+
 /**
  * The entry a parsed line holds, or what is wrong with it. `records` is the count of the run
  * header read before it (undefined before any): a record entry must name one of them.
@@ -152,6 +182,7 @@ export function checkEntry(value: unknown, records: number | undefined): Journal
     return headerProblem(value) ?? (value as unknown as RunHeader);
   }
   if (records === undefined) return 'no run header before it';
+  if (value.type === 'done') return doneProblem(value, records) ?? (value as unknown as DoneEntry);
   if (value.type === 'clock') {
     const valid = isText(value.at) && isText(value.service);
     return valid ? (value as unknown as ClockEntry) : 'a clock entry without its times';

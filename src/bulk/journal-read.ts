@@ -3,8 +3,11 @@ import { UsageError } from '../core/errors.js';
 import { parseJson } from '../core/json.js';
 import { FileShapeError, readRegularFile } from '../core/read-file.js';
 import { checkEntry, type JournalEntry, type RunHeader } from './journal-entries.js';
+import { basename } from 'node:path';
+import { recordKey } from './batch.js';
 import {
   apply,
+  doneState,
   settleQueued,
   type BeforeAttempt,
   type Queued,
@@ -20,6 +23,8 @@ export interface JournalContents extends Omit<
   'type' | 'version' | 'at' | 'boot' | 'afterTornLine'
 > {
   states: Map<number, RecordState>;
+  /** When its first run started (ISO 8601). */
+  started: string;
 }
 
 /** A journal of a million records is some 300 MiB; past this it is not one. */
@@ -32,9 +37,14 @@ export function journalReadError(path: string, error: unknown): UsageError {
     });
   }
   const code = (error as NodeJS.ErrnoException).code ?? 'unknown error';
-  return new UsageError(`cannot read the journal ${path}: ${code}`, {
-    hint: 'Give the path the first line of the interrupted run named.',
-  });
+  return new UsageError(
+    code === 'ENOENT'
+      ? `no journal ${path}: no such file, and no journal of a batch of that id`
+      : `cannot read the journal ${path}: ${code}`,
+    {
+      hint: 'Give the path or the batch id the interrupted run named (petstore journal list shows them).',
+    },
+  );
 }
 
 function notAJournal(path: string): UsageError {
@@ -84,6 +94,24 @@ function nextHeader(
   return header;
 }
 
+/**
+ * What a compacted journal's entry leaves out: the record's key, made again from the batch and
+ * the input's name as its first run read it, and its digest, as the header keeps it.
+ */
+function doneKnown(
+  header: RunHeader,
+  record: number,
+  attempt: number,
+): { key: string; digest: string } | undefined {
+  if (header.batch === undefined || header.digests === undefined) return undefined;
+  const digest = Buffer.from(header.digests, 'base64')
+    .subarray((record - 1) * 8, record * 8)
+    .toString('hex');
+  if (digest.length !== 16) return undefined;
+  const inputName = header.input === '-' ? '-' : basename(header.input);
+  return { key: recordKey(header.batch, inputName, record, attempt), digest };
+}
+
 /** The lines of a file, decoded one at a time: no string as large as the file is ever made. */
 function* linesOf(bytes: Buffer): Generator<string> {
   for (let start = 0; start < bytes.length;) {
@@ -127,6 +155,7 @@ function readJournalNow(path: string, boot: string | undefined): JournalContents
   const before: BeforeAttempt = new Map();
   /** A line that is no entry, kept until what follows it says whether a crash tore it. */
   let torn: { line: number; why: string } | undefined;
+  let started: string | undefined;
   let number = 0;
   for (const line of linesOf(bytes)) {
     number++;
@@ -156,6 +185,7 @@ function readJournalNow(path: string, boot: string | undefined): JournalContents
       throw damaged(path, number, entry);
     }
     if (isRunHeader(entry)) {
+      started ??= entry.at;
       header = nextHeader(path, number, header, entry);
       Object.assign(run, { boot: entry.boot, at: Date.parse(entry.at), index: run.index + 1 });
       continue;
@@ -166,6 +196,13 @@ function readJournalNow(path: string, boot: string | undefined): JournalContents
       if (Number.isFinite(ahead) && !serviceAhead.has(run.index)) {
         serviceAhead.set(run.index, ahead);
       }
+      continue;
+    }
+    if (entry.type === 'done') {
+      const known = doneKnown(header, entry.record, entry.attempt ?? 1);
+      if (known === undefined)
+        throw damaged(path, number, 'a done entry in a journal without its batch or digests');
+      states.set(entry.record, doneState(entry, known, run));
       continue;
     }
     const problem = apply(states, before, entry, run);
@@ -183,6 +220,7 @@ function readJournalNow(path: string, boot: string | undefined): JournalContents
   const { input, records, target, service, batch, digest, digests, namedBatch, inputFormat } =
     header;
   return {
+    started: started ?? header.at,
     inputFormat,
     input,
     records,

@@ -1,5 +1,5 @@
 import type { Pet } from '../core/interface.js';
-import type { ErrorSummary, RecordEntry } from './journal-entries.js';
+import type { DoneEntry, ErrorSummary, RecordEntry } from './journal-entries.js';
 
 /**
  * What a journal's record entries make of each record: its outcome, its key, which attempt
@@ -184,4 +184,30 @@ export function settleQueued(
     }
   }
   return settled;
+}
+
+/**
+ * The state a compacted journal's `done` entry stands for: its key made again from the batch
+ * (`key`), its digest the one the header keeps (`digest`, the first 8 bytes), first sent when
+ * the journal's first run started.
+ */
+export function doneState(
+  entry: DoneEntry,
+  known: { key: string; digest: string },
+  run: RunRead,
+): RecordState {
+  const common = {
+    ...known,
+    attempt: entry.attempt ?? 1,
+    keySent: { at: run.at, byService: undefined },
+  };
+  return entry.pet !== undefined
+    ? {
+        outcome: 'created',
+        pet: entry.pet,
+        printed: entry.printed !== false,
+        replayed: entry.replayed === true,
+        ...common,
+      }
+    : { outcome: 'failed', error: entry.error, ...common };
 }

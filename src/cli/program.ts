@@ -5,6 +5,7 @@ import { registerDoctor } from '../commands/doctor/doctor.js';
 import { registerAuth } from '../commands/auth/index.js';
 import { registerCompletion } from '../commands/completion/completion.js';
 import { registerMessage } from '../commands/message/index.js';
+import { registerJournal } from '../commands/journal/index.js';
 import { registerPets } from '../commands/pets/index.js';
 import { registerProfile } from '../commands/profile/index.js';
 import { registerSandbox } from '../commands/sandbox/index.js';
@@ -63,6 +64,7 @@ export function buildProgram(io: IO, runVerb: RunVerb): Command {
     .showSuggestionAfterError();
 
   registerPets(program, runVerb);
+  registerJournal(program, runVerb);
   registerMessage(program, runVerb);
   registerProfile(program, runVerb);
   registerAuth(program, runVerb);

@@ -20,6 +20,16 @@ export function dataDir(env: Env): string {
   return join(env.XDG_DATA_HOME || join(home(env), '.local', 'share'), 'petstore');
 }
 
+/** $XDG_STATE_HOME/petstore, else ~/.local/state/petstore: what runs leave behind them. */
+export function stateDir(env: Env): string {
+  return join(env.XDG_STATE_HOME || join(home(env), '.local', 'state'), 'petstore');
+}
+
+/** Where bulk runs keep their journals, unless --journal says otherwise. */
+export function journalsDir(env: Env): string {
+  return join(stateDir(env), 'journals');
+}
+
 /** The built-in sandbox profile's SQLite file. */
 export function sandboxDatabaseFile(env: Env): string {
   return join(dataDir(env), 'sandbox.db');

@@ -34,6 +34,7 @@ function journalOf(input: PlanInput, sent: number[]): JournalContents {
   }
   return {
     input: '/in/pets.ndjson',
+    started: '2026-11-25T00:00:00.000Z',
     records: input.records.count,
     target: 't',
     batch: 'b1',

@@ -68,13 +68,15 @@ export function declarePetsAdd(pets: Command) {
       (text) => parseBatchId(text, '--batch-id'),
     )
     .option('--dry-run', 'print the request(s) that would be sent (key redacted); send nothing')
-    .option('--journal <file>', 'with --file: where to journal the run (default: beside the input)')
+    .option(
+      '--journal <file>',
+      'with --file: where to journal the run (default: the journals folder, see journal list)',
+    )
     .addOption(
-      new Option('--resume <journal>', 'complete an interrupted run from its journal').conflicts([
-        ...ONE_PET_FLAGS,
-        'journal',
-        'batchId',
-      ]),
+      new Option(
+        '--resume <journal>',
+        'complete an interrupted run from its journal: its path, or its batch id',
+      ).conflicts([...ONE_PET_FLAGS, 'journal', 'batchId']),
     )
     .option('--retry-failed', 'with --resume: send again the records the service rejected')
     .option(
@@ -100,7 +102,7 @@ Examples:
   $ petstore pets add --file pets.ndjson --concurrency 8 > created.ndjson
   $ petstore pets add --template csv > pets.csv
   $ petstore --profile staging pets list --all -o csv > staging.csv; petstore pets add --file staging.csv
-  $ petstore pets add --resume pets.ndjson.2026-11-23T10-00-00-000Z.journal --retry-unknown >> created.ndjson
+  $ petstore pets add --resume 5b0e8f1c-2d4a-4c39-9a57-0e6f3c1d2b7a --retry-unknown >> created.ndjson
   $ petstore pets add --name Rex --category-id 1 --dry-run
 
 With --file every record is checked before anything is sent. A listing reads back in every

@@ -1,8 +1,9 @@
 import { constants } from 'node:fs';
 import { access } from 'node:fs/promises';
-import { resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import type { PetstoreClient, RequestPreview } from '../../api/client.js';
 import { concludeBulk } from '../../bulk/conclude.js';
+import { compactJournal } from '../../bulk/journal-compact.js';
 import { lockJournal } from '../../bulk/journal-lock.js';
 import { journalReadError } from '../../bulk/journal-read.js';
 import { JournalWriter } from '../../bulk/journal-writer.js';
@@ -15,6 +16,7 @@ import { parseHttpDate } from '../../core/http-date.js';
 import type { Pet } from '../../core/interface.js';
 import type { SignalSource } from '../../core/stop.js';
 import { prepare, type AddBatchRequest, type Prepared } from './add-batch-plan.js';
+import { findJournal } from '../journal/find.js';
 import { locksFolder, openJournal } from './batch-journal.js';
 
 export type { AddBatchRequest } from './add-batch-plan.js';
@@ -33,8 +35,10 @@ export interface AddBatchDeps {
   target: BatchTarget;
   /** Reads the input: a path, or `-` for the front end's standard input. */
   readInput(input: string): Promise<string>;
-  /** The user's data folder: journals without a writable place beside their input, locks. */
+  /** The user's data folder: the locks on journals. */
   dataDir: string;
+  /** Where new runs keep their journals, and where `--resume BATCH` looks. */
+  journalsDir: string;
   /** Ctrl-C and SIGTERM: a first lets the writes in flight finish, a second stops at once. */
   signals: SignalSource;
   /** The command (or call) that completes the run from its journal, as its driver words it. */
@@ -100,9 +104,14 @@ export interface AddBatchOutcome {
  */
 export async function addBatch(
   deps: AddBatchDeps,
-  request: AddBatchRequest,
+  asked: AddBatchRequest,
   events: AddBatchEvents,
 ): Promise<AddBatchOutcome | DryRunOutcome> {
+  // --resume takes a journal's path or its batch id.
+  const request =
+    asked.resume === undefined
+      ? asked
+      : { ...asked, resume: await findJournal(asked.resume, deps.journalsDir) };
   // A resumed run holds the journal's lock from before it reads it until it ends, so no other
   // run can change what it planned from (a dry run only reads).
   if (request.resume !== undefined) {
@@ -163,11 +172,14 @@ async function addFromFile(
     resolve(request.journal) === resolve(input)
   ) {
     throw new UsageError('--journal names the input file; the journal needs a file of its own', {
-      hint: 'Leave --journal out (one is made beside the input), or give another path.',
+      hint: 'Leave --journal out (one is made in the journals folder), or give another path.',
     });
   }
   const journal = await openJournal(deps, request, prepared, unlock);
-  const resume = deps.resumeCommand(journal.path, input);
+  // A batch made for this run has one journal: in the journals folder, its id names it.
+  const byBatch =
+    !prepared.namedBatch && dirname(resolve(journal.path)) === resolve(deps.journalsDir);
+  const resume = deps.resumeCommand(byBatch ? prepared.batch : journal.path, input);
   events.onJournal({
     journal: journal.path,
     resume,
@@ -175,7 +187,16 @@ async function addFromFile(
     toSend: plan.send.length,
   });
   try {
-    return await send(deps, request, events, prepared, { journal, resume });
+    const outcome = await send(deps, request, events, prepared, { journal, resume });
+    const { unknown, notAttempted } = outcome.counts;
+    if (unknown === 0 && notAttempted === 0) {
+      // Finished: made small while this run still holds it (see bulk/journal-compact.ts).
+      await journal.sync();
+      await compactJournal(journal.path).catch((error: unknown) =>
+        events.warn(`the journal ${journal.path} was left whole, not compacted: ${String(error)}`),
+      );
+    }
+    return outcome;
   } finally {
     await journal.close();
   }

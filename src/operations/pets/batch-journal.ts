@@ -1,6 +1,4 @@
-import { constants } from 'node:fs';
-import { access, realpath } from 'node:fs/promises';
-import { basename, dirname, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { RunHeader } from '../../bulk/journal-entries.js';
 import { JournalWriter } from '../../bulk/journal-writer.js';
 import { bootId } from '../../core/boot-id.js';
@@ -8,24 +6,15 @@ import { makeFolder } from '../../core/make-folder.js';
 import type { AddBatchRequest, Prepared } from './add-batch-plan.js';
 
 /**
- * Where a new run keeps its journal: beside the input when that folder is writable, else in
- * the data folder. The name carries the time, so no earlier journal is ever overwritten.
+ * Where a new run keeps its journal: in the journals folder (the user's state folder), named
+ * by the time and the batch, so `journal list` finds it, `--resume BATCH` names it, and no
+ * earlier journal is ever overwritten.
  */
-async function defaultJournalPath(dataDir: string, input: string): Promise<string> {
+async function defaultJournalPath(journalsDir: string, batch: string): Promise<string> {
   const stamp = new Date().toISOString().replace(/[:.]/g, '-');
-  if (input !== '-') {
-    // Beside the file itself: /dev/stdin or a link name would put it elsewhere (in /dev).
-    const real = await realpath(input).catch(() => resolve(input));
-    const beside = `${real}.${stamp}.journal`;
-    const writable = await access(dirname(beside), constants.W_OK).then(
-      () => true,
-      () => false,
-    );
-    if (writable) return beside;
-  }
-  const folder = join(dataDir, 'journals');
-  await makeFolder(folder, 0o700);
-  return join(folder, `${input === '-' ? 'stdin' : basename(input)}.${stamp}.journal`);
+  await makeFolder(journalsDir, 0o700);
+  // A named batch may hold / and :, which a file name cannot.
+  return join(journalsDir, `${stamp}.${batch.replace(/[/:]/g, '_')}.journal`);
 }
 
 /** Where the locks on journal files (by device and inode) are kept: the user's data folder. */
@@ -33,7 +22,7 @@ export const locksFolder = (dataDir: string) => join(dataDir, 'locks');
 
 /** The journal of this run: the resumed one, appended to, or a new one. */
 export async function openJournal(
-  deps: { target: { label: string; service: string }; dataDir: string },
+  deps: { target: { label: string; service: string }; dataDir: string; journalsDir: string },
   request: AddBatchRequest,
   prepared: Prepared,
   unlock: (() => Promise<void>) | undefined,
@@ -63,6 +52,6 @@ export async function openJournal(
     });
     return journal;
   }
-  const path = request.journal ?? (await defaultJournalPath(deps.dataDir, input));
+  const path = request.journal ?? (await defaultJournalPath(deps.journalsDir, prepared.batch));
   return JournalWriter.create(path, header, locksFolder(deps.dataDir));
 }

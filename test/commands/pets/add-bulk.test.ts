@@ -345,11 +345,14 @@ describe('pets add --file, through a recording transport', () => {
     expect(code).toBe(0);
     expect(io.out().trimEnd().split('\n')).toHaveLength(40);
     expect(unjournaled).toEqual([]);
+    // Finished, the journal is compacted: a done line per record, printed unless it says not.
     const entries = readFileSync(journal, 'utf8')
       .trimEnd()
       .split('\n')
-      .map((line) => JSON.parse(line) as { type: string; record?: number });
-    const printed = entries.filter((entry) => entry.type === 'printed').map((e) => e.record);
+      .map((line) => JSON.parse(line) as { type: string; record?: number; printed?: false });
+    const printed = entries
+      .filter((entry) => entry.type === 'done' && entry.printed !== false)
+      .map((e) => e.record);
     expect(printed.sort((a, b) => a! - b!)).toEqual(Array.from({ length: 40 }, (_, i) => i + 1));
     transport.verify();
   });

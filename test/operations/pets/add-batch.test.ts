@@ -84,6 +84,7 @@ async function setup(names: string[]) {
     target: { label: 'the test sandbox', service: service.env.PETSTORE_BASE_URL },
     readInput: (path: string) => Promise.resolve(readFileSync(path, 'utf8')),
     dataDir: join(folder, 'data'),
+    journalsDir: join(folder, 'state', 'journals'),
     signals: { onSignal: () => () => undefined },
     resumeCommand: (journal: string) => `resume ${journal}`,
   };

@@ -1,0 +1,27 @@
+import { durationText } from '../../core/duration.js';
+import type { Column } from '../../output/render.js';
+import type { JournalSummary } from '../../operations/journal/list.js';
+
+/** How long ago a journal was last written, as a person reads it. */
+const age = (journal: JournalSummary, now: number) =>
+  durationText(Math.max(0, now - Date.parse(journal.updated)));
+
+/** The columns of a journal; JSON gives every field of its summary. */
+export function journalColumns(now: number): Column<JournalSummary>[] {
+  return [
+    { header: 'batch', value: (journal) => journal.batch, placeholder: '-' },
+    { header: 'input', value: (journal) => journal.input, placeholder: '-', shrinkable: true },
+    { header: 'created', value: (journal) => journal.created },
+    { header: 'failed', value: (journal) => journal.failed },
+    { header: 'unknown', value: (journal) => journal.unknown },
+    { header: 'unsent', value: (journal) => journal.unsent },
+    { header: 'age', value: (journal) => age(journal, now) },
+    {
+      header: 'finished',
+      value: (journal) =>
+        journal.problem !== undefined ? 'damaged' : journal.finished ? 'yes' : 'no',
+      tone: (journal) => (journal.finished ? 'good' : 'warn'),
+    },
+    { header: 'path', value: (journal) => journal.path, shrinkable: true },
+  ];
+}

@@ -1,0 +1,98 @@
+import { Option, type Command } from '@commander-js/extra-typings';
+import { helpProse } from '../../cmdutil/help-text.js';
+import type { FlagsOf, RunVerb } from '../../cmdutil/run-verb.js';
+import { dataDir, journalsDir } from '../../config/paths.js';
+import type { RunOutput, RunServices } from '../../context/context.js';
+import { durationText, parseDuration } from '../../core/duration.js';
+import { UsageError } from '../../core/errors.js';
+import { locksFolder } from '../../operations/pets/batch-journal.js';
+import { pruneJournals } from '../../operations/journal/prune.js';
+import { journalColumns } from './columns.js';
+
+/** Ten years: past it, an age is a typo. */
+const MAX_AGE_MS = 3650 * 24 * 3600 * 1000;
+
+function parseAge(text: string): number {
+  const ms = parseDuration(text, MAX_AGE_MS);
+  if (ms === undefined) {
+    throw new UsageError(
+      `--older-than must be a duration such as 12h, 7d or 30m (got ${JSON.stringify(text)})`,
+    );
+  }
+  return ms;
+}
+
+function declareJournalPrune(journal: Command) {
+  return journal
+    .command('prune')
+    .description('Remove finished journals (unfinished ones only with --force)')
+    .option(
+      '--older-than <duration>',
+      'only journals last written longer ago than this (e.g. 7d)',
+      parseAge,
+    )
+    .addOption(
+      new Option(
+        '--force',
+        'remove unfinished journals too: their unknown and unsent records can then never be completed exactly once',
+      ),
+    )
+    .option('--dry-run', 'print the journals that would be removed; remove nothing')
+    .addHelpText(
+      'after',
+      helpProse(`
+The journals removed are printed (as journal list prints them); what is kept, and why, goes to
+stderr. A journal a run is using is never removed.
+
+Examples:
+  $ petstore journal prune --older-than 7d
+  $ petstore journal prune --dry-run`),
+    );
+}
+
+export type JournalPruneOptions = FlagsOf<ReturnType<typeof declareJournalPrune>>;
+
+export async function runJournalPrune(
+  ctx: RunOutput & Pick<RunServices, 'env'>,
+  options: JournalPruneOptions,
+): Promise<void> {
+  const now = Date.now();
+  const outcome = await pruneJournals(
+    { folder: journalsDir(ctx.env), locksFolder: locksFolder(dataDir(ctx.env)), now },
+    {
+      olderThanMs: options.olderThan,
+      force: options.force === true,
+      dryRun: options.dryRun === true,
+    },
+  );
+  for (const { journal, lost } of outcome.removed) {
+    if (lost !== undefined) {
+      ctx.warn(
+        `${options.dryRun ? 'would remove' : 'removed'} the unfinished journal ${journal.path} (batch ${journal.batch ?? '-'}): ${lost} can no longer be completed exactly once`,
+      );
+    }
+  }
+  const unfinished = outcome.kept.filter(({ why }) => why !== 'in use by a run');
+  for (const { journal, why } of outcome.kept) {
+    ctx.notice(`kept ${journal.path}: ${why}`);
+  }
+  await ctx.render(
+    outcome.removed.map(({ journal }) => journal),
+    journalColumns(now),
+  );
+  const verb = options.dryRun ? 'Would remove' : 'Removed';
+  const age =
+    options.olderThan === undefined ? '' : ` older than ${durationText(options.olderThan)}`;
+  const count = (n: number) => (n === 1 ? '1 journal' : `${n} journals`);
+  ctx.notice(
+    `${verb} ${count(outcome.removed.length)}${age}` +
+      (unfinished.length > 0
+        ? `; kept ${count(unfinished.length)} unfinished (--force removes them).`
+        : '.'),
+  );
+}
+
+export function registerJournalPrune(journal: Command, runVerb: RunVerb): void {
+  const prune = declareJournalPrune(journal);
+  prune.action((flags) => runVerb(prune, () => flags, runJournalPrune));
+}

@@ -1,0 +1,90 @@
+import { readdir, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { readJournal } from '../../bulk/journal-read.js';
+import { bootId } from '../../core/boot-id.js';
+
+/** What `journal list` says of one journal: its batch, input, outcomes and age. */
+export interface JournalSummary {
+  path: string;
+  /** The batch its keys are made from: what `pets add --resume BATCH` takes. */
+  batch: string | undefined;
+  /** The input's path, or "-" for standard input. */
+  input: string | undefined;
+  /** The profile or URL it sent to. */
+  target: string | undefined;
+  records: number;
+  created: number;
+  failed: number;
+  unknown: number;
+  /** Never sent: the run stopped before them. */
+  unsent: number;
+  /** When its first run started, and when a run last wrote to it (ISO 8601). */
+  started: string | undefined;
+  updated: string;
+  /**
+   * Every record has a known outcome (created, or refused by the service): a resume would send
+   * nothing unless asked to retry the refused. Else unknown or unsent records remain, which
+   * only this journal can complete exactly once.
+   */
+  finished: boolean;
+  /** Why it could not be read (damaged, not a journal); its counts are then zero. */
+  problem?: string | undefined;
+}
+
+/** The summary of one journal file. */
+export async function summarizeJournal(path: string): Promise<JournalSummary> {
+  const info = await stat(path);
+  const updated = info.mtime.toISOString();
+  try {
+    const journal = await readJournal(path, bootId());
+    const counts = { created: 0, failed: 0, unknown: 0 };
+    for (const state of journal.states.values()) {
+      counts[
+        state.outcome === 'created' ? 'created' : state.outcome === 'failed' ? 'failed' : 'unknown'
+      ]++;
+    }
+    const unsent = journal.records - journal.states.size;
+    return {
+      path,
+      batch: journal.batch,
+      input: journal.input,
+      target: journal.target,
+      records: journal.records,
+      ...counts,
+      unsent,
+      started: journal.started,
+      updated,
+      finished: counts.unknown === 0 && unsent === 0,
+    };
+  } catch (error) {
+    return {
+      path,
+      batch: undefined,
+      input: undefined,
+      target: undefined,
+      records: 0,
+      created: 0,
+      failed: 0,
+      unknown: 0,
+      unsent: 0,
+      started: undefined,
+      updated,
+      finished: false,
+      problem: error instanceof Error ? error.message : String(error),
+    };
+  }
+}
+
+/** The journals in a folder (`*.journal`), oldest first; none when it does not exist. */
+export async function listJournals(folder: string): Promise<JournalSummary[]> {
+  const names = await readdir(folder).catch((error: unknown) => {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw error;
+  });
+  const summaries = await Promise.all(
+    names
+      .filter((name) => name.endsWith('.journal'))
+      .map((name) => summarizeJournal(join(folder, name))),
+  );
+  return summaries.sort((a, b) => (a.started ?? a.updated).localeCompare(b.started ?? b.updated));
+}

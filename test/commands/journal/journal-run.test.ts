@@ -1,0 +1,73 @@
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runJournalList } from '../../../src/commands/journal/list.js';
+import { runJournalPrune } from '../../../src/commands/journal/prune.js';
+import { runPetsAddFile } from '../../../src/commands/pets/add-file.js';
+import { IDEMPOTENCY_KEY_WINDOW } from '../../../src/core/contract.js';
+import type { JournalSummary } from '../../../src/operations/journal/list.js';
+import { sandboxService } from '../../helpers/sandbox-service.js';
+import { verbContext } from '../../helpers/verb-context.js';
+
+/** `journal list` and `journal prune` called directly, over journals a batch run left. */
+
+async function setup() {
+  const service = await sandboxService();
+  const env = { ...service.env, XDG_STATE_HOME: mkdtempSync(join(tmpdir(), 'petstore-state-')) };
+  const input = join(mkdtempSync(join(tmpdir(), 'petstore-jrun-')), 'pets.csv');
+  writeFileSync(input, 'name,categoryId\nA,1\nB,2\n');
+  const { ctx } = verbContext({ env, raw: { output: 'ndjson' } });
+  await runPetsAddFile(ctx, {
+    file: input,
+    resume: undefined,
+    journal: undefined,
+    batchId: undefined,
+    concurrency: 2,
+    failFast: false,
+    dryRun: false,
+    retryFailed: false,
+    retryUnknown: false,
+    printAll: false,
+    keyWindow: {
+      windowMs: IDEMPOTENCY_KEY_WINDOW.defaultMs,
+      marginMs: IDEMPOTENCY_KEY_WINDOW.marginMs,
+      ignore: false,
+    },
+  });
+  return { env, input };
+}
+
+describe('journal list and prune', () => {
+  it('list: one row per journal, with its counts; a table at a terminal', async () => {
+    const { env, input } = await setup();
+    const json = verbContext({ env, raw: { output: 'json' } });
+    await runJournalList(json.ctx);
+    const [journal] = JSON.parse(json.io.out()) as JournalSummary[];
+    expect(journal).toMatchObject({ input, records: 2, created: 2, finished: true });
+
+    const table = verbContext({ env, raw: { output: 'table' }, tty: true });
+    await runJournalList(table.ctx);
+    expect(table.io.out()).toMatch(/BATCH.*INPUT.*CREATED.*FINISHED/);
+    expect(table.io.out()).toContain(journal!.batch);
+  });
+
+  it('prune: --older-than spares a recent journal; then it goes, and the list is empty', async () => {
+    const { env } = await setup();
+    const spared = verbContext({ env, raw: { output: 'json' } });
+    await runJournalPrune(spared.ctx, { olderThan: 3_600_000 });
+    expect(JSON.parse(spared.io.out())).toEqual([]);
+    expect(spared.io.err()).toContain('Removed 0 journals older than 60 min.');
+
+    const pruned = verbContext({ env, raw: { output: 'json' } });
+    await runJournalPrune(pruned.ctx, {});
+    const [gone] = JSON.parse(pruned.io.out()) as JournalSummary[];
+    expect(existsSync(gone!.path)).toBe(false);
+    expect(existsSync(`${gone!.path}.lock`)).toBe(false);
+
+    const empty = verbContext({ env, raw: { output: 'table' }, tty: true });
+    await runJournalList(empty.ctx);
+    expect(empty.io.out()).toBe('');
+    expect(empty.io.err()).toMatch(/No journals in \S+petstore\/journals\./);
+  });
+});
