@@ -3,6 +3,7 @@ import type { ClientFactory } from './api/create-client.js';
 import type { Transport } from './api/http.js';
 import { buildProgram } from './cli/program.js';
 import {
+  asksForHelp,
   commandOfArgv,
   commandPath,
   expandHelpCommand,
@@ -142,10 +143,16 @@ export async function runMain(
         return error.exitCode === 0 ? ExitCode.ok : ExitCode.usage;
       error = usageErrorFromCommander(error, program, args);
     } else if (error instanceof UsageError && error.hint === undefined && ctx === undefined) {
+      const command = commandOfArgv(program, args);
+      // Help asked for beside a bad value: the help is what was asked for.
+      if (asksForHelp(args)) {
+        command.outputHelp();
+        return ExitCode.ok;
+      }
       // A flag's value its parser refused, as commander read the command line: said with where
       // to read what the flag takes, as a verb's own checks are.
       error = new UsageError(error.message, {
-        hint: `Run: ${commandPath(commandOfArgv(program, args))} --help`,
+        hint: `Run: ${commandPath(command)} --help`,
         cause: error.cause,
       });
     }

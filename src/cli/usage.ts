@@ -39,13 +39,39 @@ function findSubcommand(command: Command, name: string): Command | undefined {
   return command.commands.find((c) => c.name() === name || c.aliases().includes(name));
 }
 
-/** True when the option, written as `token` without `=value`, takes the next token as value. */
-function takesValue(command: Command, token: string): boolean {
+/** The option a flag names, in the command or the groups above it. */
+function optionOf(command: Command, flag: string) {
   for (let current: Command | null = command; current; current = current.parent) {
-    const option = current.options.find((o) => o.long === token || o.short === token);
-    if (option) return option.required || option.optional;
+    const option = current.options.find((o) => o.long === flag || o.short === flag);
+    if (option) return option;
   }
-  return false;
+  return undefined;
+}
+
+/**
+ * True when the option, written as `token` without `=value`, takes the next token as value.
+ * Short flags run together (`-qo json`): the first that takes a value takes the rest of the
+ * token, or, when it is the last, the next token.
+ */
+function takesValue(command: Command, token: string): boolean {
+  if (!token.startsWith('--') && token.length > 2) {
+    const letters = token.slice(1);
+    for (let at = 0; at < letters.length; at++) {
+      const option = optionOf(command, `-${letters[at]}`);
+      if (option && (option.required || option.optional)) return at === letters.length - 1;
+    }
+    return false;
+  }
+  const option = optionOf(command, token);
+  return option !== undefined && (option.required || option.optional);
+}
+
+/** True when the command line asks for help (`-h`, `--help`) before any `--`. */
+export function asksForHelp(argv: readonly string[]): boolean {
+  const end = argv.indexOf('--');
+  return (end === -1 ? argv : argv.slice(0, end)).some(
+    (token) => token === '-h' || token === '--help',
+  );
 }
 
 /** The command the user was running: `pets add` in `petstore --json pets add --nme x`. */

@@ -91,10 +91,10 @@ export async function runMessageSend(
   options: MessageSendOptions,
 ): Promise<void> {
   const message = await messageOf(ctx, options);
-  const client = await ctx.client();
+  const client = () => ctx.client();
   const request = { message, idempotencyKey: writeKey(options.idempotencyKey) };
   if (options.dryRun) {
-    ctx.printRequest(previewSendMessage({ client }, request));
+    ctx.printRequest(await previewSendMessage({ client }, request));
     return;
   }
   const { result, interrupted } = await finishWrite(

@@ -27,8 +27,6 @@ export async function runPetsAddFile(
   ctx: RunOutput & RunServices & RunState,
   options: PetsAddFileOptions,
 ): Promise<void> {
-  const client = await ctx.client();
-  const target = await ctx.target();
   const json = ctx.settings.errorsAsJson;
   const progress = ctx.progressLine();
   const notCreated = new NotCreatedReport(ctx);
@@ -40,19 +38,23 @@ export async function runPetsAddFile(
     const about = { ...counts, batchId: run.batch, journal: run.journal };
     ctx.io.stderr.write(stringifyJson({ summary: about }) + '\n');
   };
+  let reachedWith: readonly string[] = [];
   const use = { flag: '--file', piped: 'cat pets.ndjson | petstore pets add --file -' };
   const outcome = await addBatch(
     {
-      client,
-      target: {
-        label: target.label,
-        service: target.embeddedSandbox ? 'sandbox' : (target.baseUrl ?? target.label),
+      // Reached once the input is checked: a bad input is refused as such, whatever the key.
+      connect: async () => {
+        const client = await ctx.client();
+        const target = await ctx.target();
+        reachedWith = target.reachedWith;
+        const service = target.embeddedSandbox ? 'sandbox' : (target.baseUrl ?? target.label);
+        return { client, target: { label: target.label, service } };
       },
       readInput: (input) => readInputFile(input, ctx.io, use, BULK_MAX_BYTES),
       dataDir: dataDir(ctx.env),
       journalsDir: journalsDir(ctx.env),
       signals: ctx.io,
-      resumeCommand: (path, input) => resumeCommand(path, input, target.reachedWith),
+      resumeCommand: (path, input) => resumeCommand(path, input, reachedWith),
     },
     options,
     {
@@ -69,6 +71,8 @@ export async function runPetsAddFile(
       },
       rows: ctx.lineRows(PET_COLUMNS),
       printTable: async (pets) => {
+        // The run is over: its progress line goes before the table, not among its rows.
+        progress.done();
         await ctx.render(pets, PET_COLUMNS);
         await ctx.io.stdoutFlushed();
         return !ctx.io.stdoutClosed();

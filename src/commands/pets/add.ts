@@ -28,10 +28,10 @@ export async function runPetsAdd(
     return;
   }
   const pet = await completePet(ctx, options.pet);
-  const client = await ctx.client();
+  const client = () => ctx.client();
   const request = { pet, idempotencyKey: writeKey(options.idempotencyKey) };
   if (options.dryRun) {
-    ctx.printRequest(previewAddPet({ client }, request));
+    ctx.printRequest(await previewAddPet({ client }, request));
     return;
   }
   const { result, interrupted } = await finishWrite(

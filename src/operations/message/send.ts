@@ -19,6 +19,12 @@ export interface SendMessageResult {
 
 type MessageWriter = Pick<PetstoreClient, 'sendMessage' | 'previewSendMessage'>;
 
+/**
+ * The client, made when first needed: the message is checked before the service is reached,
+ * so an empty one is refused as such (exit 2) whatever the key or profile.
+ */
+type Connect = () => Promise<MessageWriter>;
+
 /** The message as the interface takes it, and not empty: refused before anything is sent. */
 export function checkedMessage(message: string): string {
   const problem = messageProblem({ message });
@@ -29,12 +35,15 @@ export function checkedMessage(message: string): string {
 
 /** Sends a quickstart message (`POST {quickstart}/messages`) with its Idempotency-Key. */
 export async function sendMessage(
-  deps: { client: MessageWriter },
+  deps: { client: Connect },
   request: SendMessageRequest,
   events: { onReplayed?: () => void } = {},
 ): Promise<SendMessageResult> {
   const answer = { replayed: false };
-  const receipt = await deps.client.sendMessage(checkedMessage(request.message), {
+  const message = checkedMessage(request.message);
+  const receipt = await (
+    await deps.client()
+  ).sendMessage(message, {
     idempotencyKey: request.idempotencyKey,
     onReplayed: () => {
       answer.replayed = true;
@@ -45,11 +54,12 @@ export async function sendMessage(
 }
 
 /** What sendMessage would send, the key redacted: nothing is sent. */
-export function previewSendMessage(
-  deps: { client: MessageWriter },
+export async function previewSendMessage(
+  deps: { client: Connect },
   request: SendMessageRequest,
-): RequestPreview {
-  return deps.client.previewSendMessage(checkedMessage(request.message), {
+): Promise<RequestPreview> {
+  const message = checkedMessage(request.message);
+  return (await deps.client()).previewSendMessage(message, {
     idempotencyKey: request.idempotencyKey,
   });
 }

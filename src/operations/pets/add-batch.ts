@@ -29,10 +29,20 @@ export interface BatchTarget {
   service: string;
 }
 
-/** What a batch uses: the service, the files it keeps, and the process it runs in. */
-export interface AddBatchDeps {
+/** The service a batch sends to, and how it is reached. */
+export interface BatchService {
   client: Pick<PetstoreClient, 'createPet' | 'previewCreatePet' | 'listPetsPage'>;
   target: BatchTarget;
+}
+
+/** What a batch uses: the service, the files it keeps, and the process it runs in. */
+export interface AddBatchDeps {
+  /**
+   * Reaches the service: called once the input and the journal are read and checked, so a bad
+   * input is refused as such (exit 2) whatever the key or profile, and nothing is started
+   * (not even the embedded sandbox) for an input that cannot be sent.
+   */
+  connect(): Promise<BatchService>;
   /** Reads the input: a path, or `-` for the front end's standard input. */
   readInput(input: string): Promise<string>;
   /** The user's data folder: the locks on journals. */
@@ -44,6 +54,9 @@ export interface AddBatchDeps {
   /** The command (or call) that completes the run from its journal, as its driver words it. */
   resumeCommand(journal: string, input: string): string;
 }
+
+/** A batch's dependencies once it has reached the service. */
+type Connected = Omit<AddBatchDeps, 'connect'> & BatchService;
 
 /** A record that did not end created: its 1-based position, its name, a hint. */
 type RecordReport = Parameters<BulkPorts['reportRecord']>[1];
@@ -141,7 +154,8 @@ async function addFromFile(
 ): Promise<AddBatchOutcome | DryRunOutcome> {
   const prepared = await prepare((input) => deps.readInput(input), request);
   const { input, plan, earlier } = prepared;
-  const { client, target } = deps;
+  const connected: Connected = { ...deps, ...(await deps.connect()) };
+  const { client, target } = connected;
   const ids = prepared.records.ignoredIds;
   if (ids > 0 && request.resume === undefined) {
     const which = ids === prepared.records.count ? 'every record' : `${ids} records`;
@@ -157,7 +171,7 @@ async function addFromFile(
       },
     );
   }
-  await checkKeyWindow(deps, request, prepared, events);
+  await checkKeyWindow(connected, request, prepared, events);
   if (request.dryRun) {
     // One request per record that would be sent, with the record it is for.
     for (let position = 0; position < plan.send.length; position++) {
@@ -175,7 +189,7 @@ async function addFromFile(
       hint: 'Leave --journal out (one is made in the journals folder), or give another path.',
     });
   }
-  const journal = await openJournal(deps, request, prepared, unlock);
+  const journal = await openJournal(connected, request, prepared, unlock);
   // A batch made for this run has one journal: in the journals folder, its id names it.
   const byBatch =
     !prepared.namedBatch && dirname(resolve(journal.path)) === resolve(deps.journalsDir);
@@ -187,7 +201,7 @@ async function addFromFile(
     toSend: plan.send.length,
   });
   try {
-    const outcome = await send(deps, request, events, prepared, { journal, resume });
+    const outcome = await send(connected, request, events, prepared, { journal, resume });
     const { unknown, notAttempted } = outcome.counts;
     if (unknown === 0 && notAttempted === 0) {
       // Finished: made small while this run still holds it (see bulk/journal-compact.ts).
@@ -208,7 +222,7 @@ async function addFromFile(
  * (one GET) when this machine's finds none past: this machine's may have been set back.
  */
 async function checkKeyWindow(
-  deps: AddBatchDeps,
+  deps: Connected,
   request: AddBatchRequest,
   { plan, earlier }: Prepared,
   events: Pick<AddBatchEvents, 'warn'>,
@@ -254,7 +268,7 @@ function keyReusedHint(batch: string): string {
 }
 
 async function send(
-  deps: AddBatchDeps,
+  deps: Connected,
   request: AddBatchRequest,
   events: AddBatchEvents,
   prepared: Prepared,

@@ -23,6 +23,12 @@ export interface AddPetEvents {
 type PetWriter = Pick<PetstoreClient, 'createPet' | 'previewCreatePet'>;
 
 /**
+ * The client, made when first needed: the pet is checked before the service is reached, so a
+ * bad pet is refused as such (exit 2) whatever the key or profile.
+ */
+type Connect = () => Promise<PetWriter>;
+
+/**
  * The pet as NewPet requires it, checked before anything is sent: every front end (flags,
  * prompts, an agent's arguments) is held to the same rule. Refused: a UsageError naming what
  * is wrong.
@@ -36,12 +42,15 @@ export function checkedPet(pet: NewPet): NewPet {
 
 /** Adds one pet (`POST /pets`) with its Idempotency-Key. */
 export async function addPet(
-  deps: { client: PetWriter },
+  deps: { client: Connect },
   request: AddPetRequest,
   events: AddPetEvents = {},
 ): Promise<AddPetResult> {
   const answer = { replayed: false };
-  const pet = await deps.client.createPet(checkedPet(request.pet), {
+  const checked = checkedPet(request.pet);
+  const pet = await (
+    await deps.client()
+  ).createPet(checked, {
     idempotencyKey: request.idempotencyKey,
     onReplayed: () => {
       answer.replayed = true;
@@ -52,8 +61,12 @@ export async function addPet(
 }
 
 /** What addPet would send, the key redacted: nothing is sent. */
-export function previewAddPet(deps: { client: PetWriter }, request: AddPetRequest): RequestPreview {
-  return deps.client.previewCreatePet(checkedPet(request.pet), {
+export async function previewAddPet(
+  deps: { client: Connect },
+  request: AddPetRequest,
+): Promise<RequestPreview> {
+  const checked = checkedPet(request.pet);
+  return (await deps.client()).previewCreatePet(checked, {
     idempotencyKey: request.idempotencyKey,
   });
 }

@@ -139,6 +139,20 @@ describe('petstore pets list', () => {
     expect(io.out()).toBe('');
   });
 
+  it('a bad value beside --help shows the help; combined short flags still find the command', async () => {
+    for (const args of [
+      ['--help', '--limit', 'x'],
+      ['--status', 'bogus', '-h'],
+    ]) {
+      const io = fakeIO();
+      expect(await main(['pets', 'list', ...args], io, env)).toBe(0);
+      expect(io.out()).toContain('Usage: petstore pets list');
+    }
+    const io = fakeIO({ tty: true });
+    expect(await main(['-qo', 'json', 'pets', 'list', '--limit', 'x'], io, env)).toBe(2);
+    expect(io.err()).toContain('hint: Run: petstore pets list --help');
+  });
+
   it('exits 3 without sending when no key is configured', async () => {
     const io = fakeIO({ tty: true });
     expect(

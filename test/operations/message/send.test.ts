@@ -3,9 +3,11 @@ import type { WriteOptions } from '../../../src/api/options.js';
 import type { MessageReceipt } from '../../../src/core/interface.js';
 import { previewSendMessage, sendMessage } from '../../../src/operations/message/send.js';
 
+/** A service, reached through `client()`, which counts how often it was connected to. */
 function messageWriter(status: string, replay = false) {
   const sent: string[] = [];
-  const client = {
+  const connections = { count: 0 };
+  const service = {
     sendMessage(message: string, write: WriteOptions = {}): Promise<MessageReceipt> {
       sent.push(message);
       if (replay) write.onReplayed?.({ afterUnansweredSend: false });
@@ -20,7 +22,11 @@ function messageWriter(status: string, replay = false) {
       };
     },
   };
-  return { client, sent };
+  const client = () => {
+    connections.count++;
+    return Promise.resolve(service);
+  };
+  return { client, sent, connections };
 }
 
 describe('sendMessage', () => {
@@ -45,14 +51,18 @@ describe('sendMessage', () => {
     expect(result.replayed).toBe(true);
   });
 
-  it('an empty or blank message is refused before anything is sent, dry run or not', async () => {
+  it('an empty or blank message is refused before the service is reached, dry run or not', async () => {
     for (const message of ['', ' ', '\n\t']) {
-      const { client, sent } = messageWriter('queued');
+      const { client, sent, connections } = messageWriter('queued');
       await expect(sendMessage({ client }, { message, idempotencyKey: 'k' })).rejects.toThrow(
         'the message is empty',
       );
-      expect(() => previewSendMessage({ client }, { message, idempotencyKey: 'k' })).toThrow();
+      await expect(
+        previewSendMessage({ client }, { message, idempotencyKey: 'k' }),
+      ).rejects.toThrow();
       expect(sent).toEqual([]);
+      // No client was made: a missing key or a bad profile cannot hide the message's problem.
+      expect(connections.count).toBe(0);
     }
   });
 });

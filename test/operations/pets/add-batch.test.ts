@@ -79,9 +79,12 @@ async function setup(names: string[]) {
     input,
     names.map((name) => `${JSON.stringify({ name, categoryId: 1 })}\n`).join(''),
   );
-  const deps = {
+  const reached = {
     client: client({ baseUrl: service.env.PETSTORE_BASE_URL }).instance,
     target: { label: 'the test sandbox', service: service.env.PETSTORE_BASE_URL },
+  };
+  const deps = {
+    connect: () => Promise.resolve(reached),
     readInput: (path: string) => Promise.resolve(readFileSync(path, 'utf8')),
     dataDir: join(folder, 'data'),
     journalsDir: join(folder, 'state', 'journals'),
@@ -142,9 +145,18 @@ describe('addBatch', () => {
   it('refuses an input with a bad record before sending anything', async () => {
     const { service, input, deps } = await setup(['A']);
     writeFileSync(input, '{"name":"A","categoryId":1}\n{"name":"B"}\n');
-    await expect(addBatch(deps, request({ file: input }), recorder().events)).rejects.toThrow(
-      /line 2: "categoryId" is required; nothing was sent/,
+    // The service is not even reached: no key, profile or sandbox can hide the input's fault.
+    let connected = 0;
+    const counting = { ...deps, connect: () => (connected++, deps.connect()) };
+    for (const bad of [input, `${input}.missing`]) {
+      await expect(addBatch(counting, request({ file: bad }), recorder().events)).rejects.toThrow(
+        /line 2: "categoryId" is required; nothing was sent|ENOENT/,
+      );
+    }
+    await expect(addBatch(counting, request({ resume: input }), recorder().events)).rejects.toThrow(
+      /not a petstore journal/,
     );
+    expect(connected).toBe(0);
     expect(await service.names()).toEqual([]);
   });
 });

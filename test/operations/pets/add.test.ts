@@ -10,7 +10,8 @@ import { writeKey } from '../../../src/operations/write-key.js';
 /** A service that creates what it is sent; `replay` answers as a replay of an earlier send. */
 function petWriter(options: { replay?: boolean } = {}) {
   const sent: { pet: NewPet; options: WriteOptions }[] = [];
-  const client = {
+  const connections = { count: 0 };
+  const service = {
     createPet(pet: NewPet, write: WriteOptions = {}): Promise<Pet> {
       sent.push({ pet, options: write });
       if (options.replay) write.onReplayed?.({ afterUnansweredSend: false });
@@ -25,7 +26,11 @@ function petWriter(options: { replay?: boolean } = {}) {
       };
     },
   };
-  return { client, sent };
+  const client = () => {
+    connections.count++;
+    return Promise.resolve(service);
+  };
+  return { client, sent, connections };
 }
 
 describe('addPet', () => {
@@ -68,18 +73,19 @@ describe('addPet', () => {
     );
     await fc.assert(
       fc.asyncProperty(notNewPets, async (pet) => {
-        const { client, sent } = petWriter();
+        const { client, sent, connections } = petWriter();
         const request = { pet: pet as unknown as NewPet, idempotencyKey: 'k' };
         await expect(addPet({ client }, request)).rejects.toThrow(UsageError);
-        expect(() => previewAddPet({ client }, request)).toThrow(/nothing was sent/);
+        await expect(previewAddPet({ client }, request)).rejects.toThrow(/nothing was sent/);
         expect(sent).toHaveLength(0);
+        expect(connections.count).toBe(0);
       }),
     );
   });
 
-  it('a dry run shows the request with the key it would send, and sends nothing', () => {
+  it('a dry run shows the request with the key it would send, and sends nothing', async () => {
     const { client, sent } = petWriter();
-    const preview = previewAddPet(
+    const preview = await previewAddPet(
       { client },
       { pet: { name: 'Rex', categoryId: 1n }, idempotencyKey: 'k-9' },
     );
