@@ -1,4 +1,4 @@
-import { open, rename, stat } from 'node:fs/promises';
+import { open, realpath, rename, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { parseJson } from '../core/json.js';
 import { randomHex } from '../core/random-hex.js';
@@ -39,7 +39,9 @@ async function firstHeader(path: string): Promise<RunHeader> {
   }
 }
 
-export async function compactJournal(path: string): Promise<Compacted | undefined> {
+export async function compactJournal(given: string): Promise<Compacted | undefined> {
+  // The journal itself, not a link to it: renamed over, a link would become a second journal.
+  const path = await realpath(given);
   const journal = await readJournal(path);
   if (journal.states.size !== journal.records) return undefined;
   const lines: Buffer[] = [];

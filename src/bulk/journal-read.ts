@@ -98,15 +98,21 @@ function nextHeader(
  * What a compacted journal's entry leaves out: the record's key, made again from the batch and
  * the input's name as its first run read it, and its digest, as the header keeps it.
  */
+const decodedDigests = new WeakMap<RunHeader, Buffer>();
+
 function doneKnown(
   header: RunHeader,
   record: number,
   attempt: number,
 ): { key: string; digest: string } | undefined {
   if (header.batch === undefined || header.digests === undefined) return undefined;
-  const digest = Buffer.from(header.digests, 'base64')
-    .subarray((record - 1) * 8, record * 8)
-    .toString('hex');
+  // Decoded once per journal, not once per record.
+  let digests = decodedDigests.get(header);
+  if (digests === undefined) {
+    digests = Buffer.from(header.digests, 'base64');
+    decodedDigests.set(header, digests);
+  }
+  const digest = digests.subarray((record - 1) * 8, record * 8).toString('hex');
   if (digest.length !== 16) return undefined;
   const inputName = header.input === '-' ? '-' : basename(header.input);
   return { key: recordKey(header.batch, inputName, record, attempt), digest };

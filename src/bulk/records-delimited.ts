@@ -37,6 +37,8 @@ async function csvRows(text: string, source: string): Promise<Row[]> {
       relax_column_count: true,
       // A quote inside a field not itself quoted is a character, as spreadsheets take it.
       relax_quotes: true,
+      // Every line end, in any mix: rows added by hand to a CRLF file (a template) end in LF.
+      record_delimiter: ['\r\n', '\n', '\r'],
     }) as unknown as { record: string[]; info: { bytes: number } }[];
     const lineOf = lineCounter(Buffer.from(text));
     let end = 0;
@@ -64,13 +66,16 @@ async function csvRows(text: string, source: string): Promise<Row[]> {
  * goes once over the input.
  */
 function lineCounter(bytes: Buffer): (offset: number) => number {
+  // A line ends at LF, at CR, or at CR LF (one end, not two).
+  const endsAt = (at: number) =>
+    bytes[at] === 0x0a || (bytes[at] === 0x0d && bytes[at + 1] !== 0x0a);
   let position = 0;
   let line = 1;
   return (offset) => {
-    for (; position < offset; position++) if (bytes[position] === 0x0a) line++;
+    for (; position < offset; position++) if (endsAt(position)) line++;
     let blank = 0;
     for (let at = offset; bytes[at] === 0x0a || bytes[at] === 0x0d; at++) {
-      if (bytes[at] === 0x0a) blank++;
+      if (endsAt(at)) blank++;
     }
     return line + blank;
   };
@@ -81,9 +86,9 @@ const TSV_ESCAPES: Record<string, string> = { t: '\t', n: '\n', r: '\r', '\\': '
 /** Rows of TSV: one per line, cells split at tabs, `\t \n \r \\` undone. */
 function tsvRows(text: string): Row[] {
   const rows: Row[] = [];
-  const lines = text.split('\n');
-  lines.forEach((raw, index) => {
-    const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
+  // Any line end, in any mix (CR alone too): -o tsv escapes a CR inside a cell.
+  const lines = text.split(/\r\n|\n|\r/);
+  lines.forEach((line, index) => {
     if (line.trim() === '') return;
     const cells = line
       .split('\t')
@@ -93,14 +98,40 @@ function tsvRows(text: string): Row[] {
   return rows;
 }
 
-/** Which field each column holds (undefined: the ignored id), from the header row. */
-function columnsOf(header: Row, source: string, format: DelimitedFormat): (Field | undefined)[] {
+/** What a column holds: a field of NewPet, the id a listing carries, or nothing (no name). */
+type ColumnKind = Field | typeof IGNORED | '';
+
+/** A header of one cell that names the fields with another separator: say which. */
+function otherSeparator(name: string, format: DelimitedFormat): string | undefined {
+  const separators = format === 'csv' ? [';', '\t', '|'] : [',', ';', '|'];
+  return separators.find((separator) =>
+    name.split(separator).some((part) => part.trim().toLowerCase() === 'name'),
+  );
+}
+
+/** Which field each column holds, from the header row. */
+function columnsOf(header: Row, source: string, format: DelimitedFormat): ColumnKind[] {
   const seen = new Set<string>();
-  const columns = header.cells.map((cell, index) => {
+  const columns = header.cells.map((cell, index): ColumnKind => {
     const name = cell.trim();
+    // A column a sheet left without a name: its cells must be empty (checked per row).
+    if (name === '') return '';
     const where = `${source}, line ${header.line}, column ${index + 1}`;
     const field = [...FIELDS, IGNORED].find((known) => known.toLowerCase() === name.toLowerCase());
     if (field === undefined) {
+      const separator = otherSeparator(name, format);
+      if (separator !== undefined) {
+        const shown = separator === '\t' ? 'tabs' : `"${separator}"`;
+        throw new UsageError(
+          `${where}: the header is one cell, "${name}": its columns are separated by ${shown}, not ${format === 'csv' ? 'commas' : 'tabs'}; nothing was sent`,
+          {
+            hint:
+              separator === '\t'
+                ? 'Give --input-format tsv, or name the file .tsv.'
+                : 'Save the sheet as CSV with commas (or as TSV, tab-separated), then add it again.',
+          },
+        );
+      }
       throw new UsageError(
         `${where}: unknown column "${name}": a pet has ${FIELDS.join(', ')} (an id column is ignored); nothing was sent`,
         { hint: `The first line of a ${format.toUpperCase()} input names its columns.` },
@@ -110,14 +141,15 @@ function columnsOf(header: Row, source: string, format: DelimitedFormat): (Field
       throw new UsageError(`${where}: the column ${field} is given twice; nothing was sent`);
     }
     seen.add(field);
-    return field === IGNORED ? undefined : (field as Field);
+    return field as ColumnKind;
   });
   for (const needed of ['name', 'categoryId'] as const) {
     if (!seen.has(needed)) {
+      const separator = format === 'csv' ? ',' : '\t';
       throw new UsageError(
         `${source}: no ${needed} column in its header (line ${header.line}: ${header.cells.join(format === 'csv' ? ',' : '\\t')}); nothing was sent`,
         {
-          hint: `Start the file with a header row, e.g. name${format === 'csv' ? ',' : '\t'}categoryId${format === 'csv' ? ',' : '\t'}status (petstore pets add --template ${format} prints one).`,
+          hint: `Start the file with a header row, e.g. name${separator}categoryId${separator}status (petstore pets add --template ${format} prints one).`,
         },
       );
     }
@@ -138,11 +170,16 @@ function cellValue(field: Field, cell: string): { value?: unknown; problem?: str
       return { problem: (error as Error).message };
     }
   }
-  const text = unguardFormula(cell);
+  // A status is a word: blanks a sheet left around it are not part of it (a name's are).
+  const text = field === 'status' ? unguardFormula(cell).trim() : unguardFormula(cell);
   // An empty status cell is a pet without a status, as -o csv writes one.
   if (field === 'status' && text === '') return {};
   const problem = newPetProblem({ ...PLACEHOLDER, [field]: text });
-  return problem ? { problem: problem.message } : { value: text };
+  if (!problem) return { value: text };
+  return {
+    problem:
+      field === 'status' ? `${problem.message}, got ${JSON.stringify(cell)}` : problem.message,
+  };
 }
 
 /** Reads CSV or TSV pets; every bad row is reported by line and column before anything is sent. */
@@ -157,19 +194,33 @@ export async function parseDelimitedPets(
   const columns = columnsOf(header, source, format);
   const pets: NewPet[] = [];
   const problems: string[] = [];
+  let ids = 0;
+  const plural = (count: number, noun: string) => `${count} ${noun}${count === 1 ? '' : 's'}`;
   for (const row of rows) {
+    // A row a sheet left empty (separators only, or blanks): no record.
+    if (row.cells.every((cell) => cell.trim() === '')) continue;
     if (row.cells.length !== columns.length) {
       problems.push(
-        `line ${row.line}: ${row.cells.length} cells, the header has ${columns.length}`,
+        `line ${row.line}: ${plural(row.cells.length, 'cell')}, the header has ${columns.length}`,
       );
       continue;
     }
     const pet: Record<string, unknown> = {};
-    columns.forEach((field, index) => {
-      if (field === undefined) return;
-      const { value, problem } = cellValue(field, row.cells[index]!);
-      if (problem) problems.push(`line ${row.line}, column ${index + 1} (${field}): ${problem}`);
-      else if (value !== undefined) pet[field] = value;
+    columns.forEach((kind, index) => {
+      const cell = row.cells[index]!;
+      if (kind === IGNORED) {
+        if (cell.trim() !== '') ids++;
+        return;
+      }
+      if (kind === '') {
+        if (cell.trim() !== '') {
+          problems.push(`line ${row.line}, column ${index + 1}: a value in a column with no name`);
+        }
+        return;
+      }
+      const { value, problem } = cellValue(kind, cell);
+      if (problem) problems.push(`line ${row.line}, column ${index + 1} (${kind}): ${problem}`);
+      else if (value !== undefined) pet[kind] = value;
     });
     pets.push(pet as unknown as NewPet);
   }
@@ -178,6 +229,6 @@ export async function parseDelimitedPets(
   return {
     count: pets.length,
     at: (index) => pets[index]!,
-    ignoredIds: columns.includes(undefined) ? pets.length : 0,
+    ignoredIds: ids,
   };
 }

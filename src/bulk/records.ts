@@ -91,8 +91,17 @@ export function parsePetsFile(
     try {
       parsed = parseJson(text);
     } catch (error) {
-      refuseDelimited(text.trimStart().split('\n', 1)[0]!, source);
+      const first = text.trimStart().split('\n', 1)[0]!;
+      refuseDelimited(first, source);
       const reason = error instanceof JsonTooDeepError ? error.message : (error as Error).message;
+      if (isJsonObject(first)) {
+        throw new UsageError(
+          `${source} is not one JSON array but one object a line (NDJSON); nothing was sent`,
+          {
+            hint: 'Give --input-format ndjson, or name the file .ndjson.',
+          },
+        );
+      }
       throw new UsageError(`${source} is not valid JSON: ${reason}; nothing was sent`);
     }
     if (!Array.isArray(parsed)) throw new UsageError(`${source} must hold a JSON array of pets`);
@@ -149,10 +158,25 @@ export function delimitedHeader(line: string): 'csv' | 'tsv' | undefined {
     ['\t', 'tsv'],
     [',', 'csv'],
   ] as const) {
-    const cells = line.split(separator).map((cell) => cell.trim().toLowerCase());
+    // Quoted or not: `"name","categoryId"` is what R's write.csv writes.
+    const cells = line.split(separator).map((cell) =>
+      cell
+        .trim()
+        .replace(/^"(.*)"$/, '$1')
+        .toLowerCase(),
+    );
     if (cells.length > 1 && cells.includes('name')) return format;
   }
   return undefined;
+}
+
+function isJsonObject(line: string): boolean {
+  try {
+    const value = parseJson(line);
+    return typeof value === 'object' && value !== null && !Array.isArray(value);
+  } catch {
+    return false;
+  }
 }
 
 /** A JSON input whose first line is a CSV or TSV header: say so, rather than "not JSON". */

@@ -150,4 +150,50 @@ describe('CSV and TSV input', () => {
     expect(array.ignoredIds).toBe(1);
     expect(all(array)).toEqual([{ name: 'Rex', categoryId: 1 }]);
   });
+
+  it('takes any mix of CRLF, LF and CR (rows added by hand to a CRLF template), lines counted alike', async () => {
+    const text = 'name,categoryId,status\r\nRex,1,available\nTom,2,\rAmy,3,sold\r\n';
+    expect(all(await read(text, 'mixed.csv'))).toEqual([
+      { name: 'Rex', categoryId: 1, status: 'available' },
+      { name: 'Tom', categoryId: 2 },
+      { name: 'Amy', categoryId: 3, status: 'sold' },
+    ]);
+    await expect(read('name,categoryId\rRex,1\rTom,2\rx,bad\r', 'cr.csv')).rejects.toThrow(
+      'line 4, column 2 (categoryId)',
+    );
+    expect(all(await read('name\tcategoryId\rRex\t1\r\nTom\t2\n', 'cr.tsv'))).toHaveLength(2);
+  });
+
+  it('skips what a sheet leaves empty, trims a status, and shows a bad one', async () => {
+    const text = 'name,categoryId,status,\n,,,\n   \nRex,1, sold ,\n';
+    expect(all(await read(text, 'sheet.csv'))).toEqual([
+      { name: 'Rex', categoryId: 1, status: 'sold' },
+    ]);
+    await expect(read('name,categoryId,\nRex,1,x\n', 'n.csv')).rejects.toThrow(
+      'line 2, column 3: a value in a column with no name',
+    );
+    await expect(read('name,categoryId,status\nRex,1,Sold\n', 's.csv')).rejects.toThrow(
+      'got "Sold"',
+    );
+  });
+
+  it('says which separator a one-cell header uses, and what a quoted header or NDJSON in .json is', async () => {
+    await expect(read('name;categoryId;status\nRex;1;sold\n', 'semi.csv')).rejects.toThrow(
+      'its columns are separated by ";", not commas',
+    );
+    await expect(read('name\tcategoryId\nRex\t1\n', 'tabs.csv')).rejects.toThrow(
+      'separated by tabs, not commas',
+    );
+    expect(all(await read('"name","categoryId"\n"Rex","1"\n', '-'))).toEqual([
+      { name: 'Rex', categoryId: 1 },
+    ]);
+    await expect(
+      read('{"name":"A","categoryId":1}\n{"name":"B","categoryId":2}\n', 'p.json'),
+    ).rejects.toThrow('is not one JSON array but one object a line (NDJSON)');
+  });
+
+  it('counts only the id cells that hold an id', async () => {
+    const records = await read('id,name,categoryId\n5,Rex,1\n,Tom,2\n', 'ids.csv');
+    expect(records.ignoredIds).toBe(1);
+  });
 });

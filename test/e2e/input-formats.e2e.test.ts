@@ -1,3 +1,6 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startSandboxServer } from '../../src/sandbox/server.js';
 import { runCli } from '../helpers/run-cli.js';
@@ -79,5 +82,60 @@ describe('pets add --template, then --file', () => {
     const unknown = await runCli(['pets', 'add', '--template', 'xml']);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toMatch(/json, ndjson, csv, tsv/);
+  });
+
+  it('--template takes no other flag of pets add', async () => {
+    const ran = await runCli(['pets', 'add', '--template', 'csv', '--journal', 'j']);
+    expect(ran.code).toBe(2);
+    expect(ran.stderr).toContain(
+      '--template prints a template and takes no other flag of pets add (got --journal)',
+    );
+  });
+
+  it('refuses UTF-16 and workbooks with how to convert them, sending nothing', async () => {
+    const env = await sandbox();
+    const utf16 = Buffer.concat([
+      Buffer.from([0xff, 0xfe]),
+      Buffer.from('name,categoryId\nRex,1\n', 'utf16le'),
+    ]);
+    const zip = Buffer.from('PK\u0003\u0004 a workbook');
+    for (const [bytes, said] of [
+      [utf16, 'is UTF-16 text (or binary), not UTF-8'],
+      [zip, 'is a zip file (a spreadsheet workbook such as .xlsx?)'],
+    ] as const) {
+      const ran = await runCli(['pets', 'add', '--file', '-', '--input-format', 'csv'], {
+        env,
+        input: bytes.toString('latin1'),
+      });
+      expect(ran.code).toBe(2);
+      expect(ran.stderr).toContain(said);
+    }
+  });
+
+  it('a resume in CSV appends rows without a second header', async () => {
+    const env = await sandbox();
+    const dir = mkdtempSync(join(tmpdir(), 'petstore-csv-resume-'));
+    const input = join(dir, 'p.csv');
+    writeFileSync(input, `name,categoryId\nA,1\n${'x'.repeat(300)},2\nC,3\n`);
+    const first = await runCli(
+      [
+        'pets',
+        'add',
+        '--file',
+        input,
+        '--fail-fast',
+        '--concurrency',
+        '1',
+        '-o',
+        'csv',
+        '--journal',
+        join(dir, 'j'),
+      ],
+      { env },
+    );
+    expect(first.code).toBe(5);
+    expect(first.stdout).toMatch(/^id,name,categoryId,status\r\n\d+,A,1,\r\n$/);
+    const resumed = await runCli(['pets', 'add', '--resume', join(dir, 'j'), '-o', 'csv'], { env });
+    expect(resumed.stdout).toMatch(/^\d+,C,3,\r\n$/);
   });
 });

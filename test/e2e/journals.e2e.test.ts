@@ -1,4 +1,13 @@
-import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -151,7 +160,7 @@ describe('journals', () => {
     expect(existsSync(open!.path)).toBe(true);
     const forced = await cli('journal', 'prune', '--force');
     expect(forced.stderr).toContain(
-      `removed the unfinished journal ${open!.path} (batch ${open!.batch}): 1 never sent of 2 records can no longer be completed exactly once`,
+      `removed the unfinished journal ${open!.path} (batch ${open!.batch}): 1 never sent of 2 records; what it held can no longer be completed exactly once`,
     );
     expect(await list()).toEqual([]);
   });
@@ -168,5 +177,59 @@ describe('journals', () => {
     const two = await cli('pets', 'add', '--resume', 'nightly-7');
     expect(two.code).toBe(2);
     expect(two.stderr).toContain('batch nightly-7 has 2 journals');
+  });
+
+  it('lists and leaves alone what is no journal; compacts through a link; clears what a killed compaction left', async () => {
+    const { input, cli, list, env } = await setup();
+    const folder = join(env.HOME, '.local', 'state', 'petstore', 'journals');
+    // A journal kept elsewhere, reached through a link in the journals folder.
+    const elsewhere = join(mkdtempSync(join(tmpdir(), 'petstore-elsewhere-')), 'real.journal');
+    const stopped = await cli(
+      'pets',
+      'add',
+      '--file',
+      input('l.csv', [REFUSED, 'C']),
+      '--fail-fast',
+      '--concurrency',
+      '1',
+      '--journal',
+      elsewhere,
+    );
+    expect(stopped.code).toBe(5);
+    mkdirSync(folder, { recursive: true });
+    symlinkSync(elsewhere, join(folder, 'link.journal'));
+    symlinkSync('/nonexistent', join(folder, 'dangling.journal'));
+    mkdirSync(join(folder, 'a-folder.journal'));
+    writeFileSync(join(folder, 'notes.journal'), 'my notes\n');
+    writeFileSync(join(folder, 'x.journal.compacting-abc123'), 'left by a kill');
+
+    const listed = await list();
+    expect(listed.map((j) => j.path.slice(folder.length + 1)).sort()).toEqual([
+      'a-folder.journal',
+      'dangling.journal',
+      'link.journal',
+      'notes.journal',
+    ]);
+    const resumed = await cli('pets', 'add', '--resume', join(folder, 'link.journal'));
+    expect(resumed.code).toBe(5);
+    // Compacted where it is: the link is still a link.
+    expect(lstatSync(join(folder, 'link.journal')).isSymbolicLink()).toBe(true);
+    expect(readFileSync(elsewhere, 'utf8')).toContain('"type":"done"');
+
+    const pruned = await cli('journal', 'prune', '--force');
+    expect(pruned.code, pruned.stderr).toBe(0);
+    expect(readdirSync(folder).sort()).toEqual([
+      'a-folder.journal',
+      'dangling.journal',
+      'link.journal',
+      'notes.journal',
+    ]);
+  });
+
+  it('ignores a relative XDG_STATE_HOME, as the XDG specification says', async () => {
+    const { input, cli, env } = await setup({ XDG_STATE_HOME: 'relative/state' });
+    const added = await cli('pets', 'add', '--file', input('r2.csv', ['B']));
+    expect(added.code, added.stderr).toBe(0);
+    expect(added.stderr).toContain(join(env.HOME, '.local', 'state', 'petstore', 'journals'));
   });
 });

@@ -68,7 +68,7 @@ export async function runJournalPrune(
   for (const { journal, lost } of outcome.removed) {
     if (lost !== undefined) {
       ctx.warn(
-        `${options.dryRun ? 'would remove' : 'removed'} the unfinished journal ${journal.path} (batch ${journal.batch ?? '-'}): ${lost} can no longer be completed exactly once`,
+        `${options.dryRun ? 'would remove' : 'removed'} the unfinished journal ${journal.path} (batch ${journal.batch ?? '-'}): ${lost}; what it held can no longer be completed exactly once`,
       );
     }
   }

@@ -69,7 +69,7 @@ export async function runPetsAddFile(
             : `Journal: ${journal} (if the run stops, complete it with: ${resume} --retry-unknown)`,
         );
       },
-      rows: ctx.lineRows(PET_COLUMNS),
+      rows: resumedRows(ctx.lineRows(PET_COLUMNS), options),
       printTable: async (pets) => {
         // The run is over: its progress line goes before the table, not among its rows.
         progress.done();
@@ -97,6 +97,18 @@ export async function runPetsAddFile(
     return;
   }
   report(ctx, outcome, notCreated, writeJsonSummary);
+}
+
+/**
+ * A resume's rows follow the first run's on the same output (`>> created.csv`): no second CSV
+ * or TSV header in the middle of the file. --print-all writes every row again, header first.
+ */
+function resumedRows(
+  rows: ReturnType<RunOutput['lineRows']>,
+  options: PetsAddFileOptions,
+): ReturnType<RunOutput['lineRows']> {
+  if (rows === undefined || options.resume === undefined || options.printAll) return rows;
+  return { ...rows, header: '' };
 }
 
 /** What the run did: the earlier prints, the records not created, the summary, the error. */

@@ -174,7 +174,17 @@ function fromEnv<T>(env: Env, variable: string, parse: (text: string, source: st
 /** The parsed flags (and the variables that stand in for them) as one pet's or a batch's options. */
 export function toPetsAddOptions(flags: PetsAddFlags, env: Env = {}): PetsAddOptions {
   const dryRun = flags.dryRun === true;
-  if (flags.template !== undefined) return { template: flags.template };
+  if (flags.template !== undefined) {
+    const others = Object.keys(flags).filter(
+      (key) => key !== 'template' && flags[key as keyof PetsAddFlags] !== undefined,
+    );
+    if (others.length > 0) {
+      throw new UsageError(
+        `--template prints a template and takes no other flag of pets add (got ${others.map(toFlag).join(', ')})`,
+      );
+    }
+    return { template: flags.template };
+  }
   if (flags.file === undefined && flags.resume === undefined) {
     const misplaced = MANY_ONLY.filter((key) => flags[key] !== undefined);
     if (misplaced.length > 0) {

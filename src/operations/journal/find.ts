@@ -13,7 +13,11 @@ export async function findJournal(given: string, journalsDir: string): Promise<s
     () => false,
   );
   if (exists) return given;
-  const matching = (await listJournals(journalsDir)).filter((journal) => journal.batch === given);
+  // A run names its journal after its batch: only those are read, not every journal.
+  const named = `.${given.replace(/[/:]/g, '_')}.journal`;
+  const matching = (await listJournals(journalsDir, (name) => name.endsWith(named))).filter(
+    (journal) => journal.batch === given,
+  );
   if (matching.length === 1) return matching[0]!.path;
   if (matching.length > 1) {
     throw new UsageError(

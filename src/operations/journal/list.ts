@@ -1,4 +1,4 @@
-import { readdir, stat } from 'node:fs/promises';
+import { lstat, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { readJournal } from '../../bulk/journal-read.js';
 import { bootId } from '../../core/boot-id.js';
@@ -29,12 +29,22 @@ export interface JournalSummary {
   finished: boolean;
   /** Why it could not be read (damaged, not a journal); its counts are then zero. */
   problem?: string | undefined;
+  /** It is no petstore journal at all (another file, a folder, a link to nothing): never pruned. */
+  foreign?: boolean | undefined;
 }
 
 /** The summary of one journal file. */
 export async function summarizeJournal(path: string): Promise<JournalSummary> {
-  const info = await stat(path);
+  const info = await lstat(path);
   const updated = info.mtime.toISOString();
+  if (!info.isFile()) {
+    const what = info.isSymbolicLink()
+      ? 'a link'
+      : info.isDirectory()
+        ? 'a folder'
+        : 'not a regular file';
+    return unreadable(path, updated, `${what}, not a journal file`, true);
+  }
   try {
     const journal = await readJournal(path, bootId());
     const counts = { created: 0, failed: 0, unknown: 0 };
@@ -57,33 +67,47 @@ export async function summarizeJournal(path: string): Promise<JournalSummary> {
       finished: counts.unknown === 0 && unsent === 0,
     };
   } catch (error) {
-    return {
-      path,
-      batch: undefined,
-      input: undefined,
-      target: undefined,
-      records: 0,
-      created: 0,
-      failed: 0,
-      unknown: 0,
-      unsent: 0,
-      started: undefined,
-      updated,
-      finished: false,
-      problem: error instanceof Error ? error.message : String(error),
-    };
+    const problem = error instanceof Error ? error.message : String(error);
+    return unreadable(path, updated, problem, problem.includes('is not a petstore journal'));
   }
 }
 
+function unreadable(
+  path: string,
+  updated: string,
+  problem: string,
+  foreign: boolean,
+): JournalSummary {
+  return {
+    path,
+    batch: undefined,
+    input: undefined,
+    target: undefined,
+    records: 0,
+    created: 0,
+    failed: 0,
+    unknown: 0,
+    unsent: 0,
+    started: undefined,
+    updated,
+    finished: false,
+    problem,
+    foreign,
+  };
+}
+
 /** The journals in a folder (`*.journal`), oldest first; none when it does not exist. */
-export async function listJournals(folder: string): Promise<JournalSummary[]> {
+export async function listJournals(
+  folder: string,
+  named: (name: string) => boolean = () => true,
+): Promise<JournalSummary[]> {
   const names = await readdir(folder).catch((error: unknown) => {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
     throw error;
   });
   const summaries = await Promise.all(
     names
-      .filter((name) => name.endsWith('.journal'))
+      .filter((name) => name.endsWith('.journal') && named(name))
       .map((name) => summarizeJournal(join(folder, name))),
   );
   return summaries.sort((a, b) => (a.started ?? a.updated).localeCompare(b.started ?? b.updated));

@@ -1,7 +1,9 @@
-import { rm } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { readdir, rm } from 'node:fs/promises';
+import { join } from 'node:path';
 import { JournalInUseError, lockJournal } from '../../bulk/journal-lock.js';
 import { besideLockPath } from '../../bulk/journal-lock-places.js';
-import { listJournals, type JournalSummary } from './list.js';
+import { listJournals, summarizeJournal, type JournalSummary } from './list.js';
 
 /** What `journal prune` is asked to remove. */
 export interface PruneRequest {
@@ -28,12 +30,12 @@ export interface PruneOutcome {
 
 /** What an unfinished journal alone knows: the records a resume would complete exactly once. */
 export function unfinishedText(journal: JournalSummary): string {
-  if (journal.problem !== undefined) return `unreadable: ${journal.problem}`;
+  if (journal.problem !== undefined) return `damaged (${journal.problem.replace(/[.;]\s*$/, '')})`;
   const parts = [
     journal.unknown > 0 ? `${journal.unknown} of unknown outcome` : '',
     journal.unsent > 0 ? `${journal.unsent} never sent` : '',
   ].filter(Boolean);
-  return `${parts.join(' and ')} of ${journal.records} records`;
+  return `${parts.join(' and ')} of ${journal.records} record${journal.records === 1 ? '' : 's'}`;
 }
 
 /**
@@ -46,34 +48,71 @@ export async function pruneJournals(
   request: PruneRequest,
 ): Promise<PruneOutcome> {
   const outcome: PruneOutcome = { removed: [], kept: [] };
-  for (const journal of await listJournals(deps.folder)) {
-    const age = deps.now - Date.parse(journal.updated);
+  for (const listed of await listJournals(deps.folder)) {
+    // Not ours to judge or remove: another file, a folder, a link.
+    if (listed.foreign) continue;
+    const age = deps.now - Date.parse(listed.updated);
     if (request.olderThanMs !== undefined && age < request.olderThanMs) continue;
-    if (!journal.finished && !request.force) {
-      outcome.kept.push({ journal, why: unfinishedText(journal) });
-      continue;
-    }
-    const lost = journal.finished ? undefined : unfinishedText(journal);
     if (request.dryRun) {
-      outcome.removed.push({ journal, lost });
+      await decide(listed, request, outcome, () => undefined);
       continue;
     }
-    // Held while it goes: a run resuming it now keeps it.
-    const unlock = await lockJournal(journal.path, deps.locksFolder).catch((error: unknown) => {
+    // Held while it is judged and removed: a run resuming it now keeps it, and what it says
+    // is what the journal holds once no run writes to it.
+    const unlock = await lockJournal(listed.path, deps.locksFolder).catch((error: unknown) => {
       if (error instanceof JournalInUseError) return undefined;
       throw error;
     });
     if (unlock === undefined) {
-      outcome.kept.push({ journal, why: 'in use by a run' });
+      outcome.kept.push({ journal: listed, why: 'in use by a run' });
       continue;
     }
     try {
-      const lock = besideLockPath(journal.path);
-      for (const file of [journal.path, lock, `${lock}.owner`]) await rm(file, { force: true });
+      const journal = await summarizeJournal(listed.path);
+      await decide(journal, request, outcome, async () => {
+        const lock = besideLockPath(journal.path);
+        for (const file of [journal.path, lock, `${lock}.owner`]) await rm(file, { force: true });
+      });
     } finally {
       await unlock();
     }
-    outcome.removed.push({ journal, lost });
   }
+  if (!request.dryRun) await removeOrphans(deps);
   return outcome;
+}
+
+/** Removes the journal if the request allows it (`remove`), and says which it did. */
+async function decide(
+  journal: JournalSummary,
+  request: PruneRequest,
+  outcome: PruneOutcome,
+  remove: () => Promise<void> | undefined,
+): Promise<void> {
+  if (!journal.finished && !request.force) {
+    outcome.kept.push({ journal, why: unfinishedText(journal) });
+    return;
+  }
+  await remove();
+  outcome.removed.push({ journal, lost: journal.finished ? undefined : unfinishedText(journal) });
+}
+
+/**
+ * What a compaction killed part way left (`NAME.journal.compacting-…`): its journal is whole
+ * (see bulk/journal-compact.ts), so the copy goes once no run holds that journal.
+ */
+async function removeOrphans(deps: { folder: string; locksFolder: string }): Promise<void> {
+  for (const name of await readdir(deps.folder).catch(() => [])) {
+    const match = /^(.*\.journal)\.compacting-[0-9a-f]+$/.exec(name);
+    if (!match) continue;
+    const journal = join(deps.folder, match[1]!);
+    const unlock = existsSync(journal)
+      ? await lockJournal(journal, deps.locksFolder).catch(() => undefined)
+      : () => Promise.resolve();
+    if (unlock === undefined) continue;
+    try {
+      await rm(join(deps.folder, name), { force: true });
+    } finally {
+      await unlock();
+    }
+  }
 }

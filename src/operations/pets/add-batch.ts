@@ -158,9 +158,11 @@ async function addFromFile(
   const { client, target } = connected;
   const ids = prepared.records.ignoredIds;
   if (ids > 0 && request.resume === undefined) {
-    const which = ids === prepared.records.count ? 'every record' : `${ids} records`;
+    const which =
+      ids === prepared.records.count ? 'every record' : ids === 1 ? '1 record' : `${ids} records`;
+    const carry = ids === 1 || ids === prepared.records.count ? 'carries' : 'carry';
     events.warn(
-      `${which} of ${input === '-' ? 'standard input' : input} carries an id, which is ignored: they are created as new pets, and the service gives each its own id.`,
+      `${which} of ${input === '-' ? 'standard input' : input} ${carry} an id, which is ignored: ${ids === 1 ? 'it is created as a new pet' : 'they are created as new pets'}, and the service gives each its own id.`,
     );
   }
   if (earlier?.service !== undefined && earlier.service !== target.service) {

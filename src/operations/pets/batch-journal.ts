@@ -44,7 +44,7 @@ export async function openJournal(
     inputFormat: prepared.inputFormat,
   };
   if (request.resume !== undefined && unlock !== undefined) {
-    const journal = await JournalWriter.append(request.resume, unlock);
+    const journal = await JournalWriter.append(resolve(request.resume), unlock);
     const resumed = journal.endedTornLine ? { ...header, afterTornLine: true } : header;
     await journal.write(resumed).catch(async (error: unknown) => {
       await journal.close();
@@ -52,6 +52,9 @@ export async function openJournal(
     });
     return journal;
   }
-  const path = request.journal ?? (await defaultJournalPath(deps.journalsDir, prepared.batch));
+  // Absolute, so the command that completes the run works from any folder.
+  const path = resolve(
+    request.journal ?? (await defaultJournalPath(deps.journalsDir, prepared.batch)),
+  );
   return JournalWriter.create(path, header, locksFolder(deps.dataDir));
 }
