@@ -25,9 +25,20 @@ interface Row {
   line: number;
 }
 
+/** What csv-parse's refusals mean, for whoever fixes the sheet. */
+const CSV_PROBLEMS: Record<string, string> = {
+  CSV_QUOTE_NOT_CLOSED: 'a quoted field starts here and is never closed (a " is missing)',
+  CSV_INVALID_CLOSING_QUOTE:
+    'text after a closing quote (a quote inside a quoted field is written twice: "a ""b""")',
+  INVALID_OPENING_QUOTE:
+    'a quote inside a field that is not quoted (quote the whole field and write the quote twice)',
+};
+
 /** Rows of CSV, by csv-parse (loaded only for CSV input). */
 async function csvRows(text: string, source: string): Promise<Row[]> {
   const { parse } = await import('csv-parse/sync');
+  const lineOf = lineCounter(Buffer.from(text));
+  let lastEnd = 0;
   try {
     // With info, each record comes with the byte offset it ends at.
     const parsed = parse(text, {
@@ -35,12 +46,17 @@ async function csvRows(text: string, source: string): Promise<Row[]> {
       info: true,
       skip_empty_lines: true,
       relax_column_count: true,
-      // A quote inside a field not itself quoted is a character, as spreadsheets take it.
-      relax_quotes: true,
+      // RFC 4180 quoting, strictly: a quote out of place is refused, never taken as text that
+      // would change a name without a word.
+      relax_quotes: false,
+      // Where the last whole record ended: an unclosed quote opens in the record after it.
+      on_record: (record: string[], context: { bytes: number }) => {
+        lastEnd = context.bytes;
+        return record;
+      },
       // Every line end, in any mix: rows added by hand to a CRLF file (a template) end in LF.
       record_delimiter: ['\r\n', '\n', '\r'],
     }) as unknown as { record: string[]; info: { bytes: number } }[];
-    const lineOf = lineCounter(Buffer.from(text));
     let end = 0;
     return parsed.map(({ record, info }) => {
       const line = lineOf(end);
@@ -49,11 +65,10 @@ async function csvRows(text: string, source: string): Promise<Row[]> {
     });
   } catch (error) {
     const { code, lines } = error as { code?: string; lines?: number };
-    const where = lines === undefined ? '' : `, line ${lines}`;
-    const reason =
-      code === 'CSV_QUOTE_NOT_CLOSED'
-        ? 'a quoted field is never closed (a " is missing)'
-        : (error as Error).message;
+    // An unclosed quote runs to the end of the file: say where its record starts.
+    const line = code === 'CSV_QUOTE_NOT_CLOSED' ? lineOf(lastEnd) : lines;
+    const where = line === undefined ? '' : `, line ${line}`;
+    const reason = CSV_PROBLEMS[code ?? ''] ?? (error as Error).message;
     throw new UsageError(`${source}${where}: not valid CSV: ${reason}; nothing was sent`, {
       hint: 'Quote a field that holds a comma, a quote or a line break ("a ""b"", c"), as RFC 4180 does.',
     });
@@ -128,7 +143,9 @@ function columnsOf(header: Row, source: string, format: DelimitedFormat): Column
             hint:
               separator === '\t'
                 ? 'Give --input-format tsv, or name the file .tsv.'
-                : 'Save the sheet as CSV with commas (or as TSV, tab-separated), then add it again.',
+                : separator === ','
+                  ? 'Give --input-format csv, or name the file .csv.'
+                  : 'Save the sheet as CSV with commas (or as TSV, tab-separated), then add it again.',
           },
         );
       }

@@ -94,7 +94,7 @@ describe('CSV and TSV input', () => {
       'line 2: 3 cells, the header has 2',
     );
     await expect(read('name,categoryId\n"Rex,1\n', 'in.csv')).rejects.toThrow(
-      /line 2: not valid CSV: a quoted field is never closed/,
+      /line 2: not valid CSV: a quoted field starts here and is never closed/,
     );
   });
 
@@ -195,5 +195,17 @@ describe('CSV and TSV input', () => {
   it('counts only the id cells that hold an id', async () => {
     const records = await read('id,name,categoryId\n5,Rex,1\n,Tom,2\n', 'ids.csv');
     expect(records.ignoredIds).toBe(1);
+  });
+
+  it('refuses a quote out of place rather than changing the name, and finds where an open quote starts', async () => {
+    for (const row of ['"B""C"y,2', '"D" ,3', 'x"y,4']) {
+      await expect(read(`name,categoryId\n${row}\n`, 'q.csv')).rejects.toThrow(
+        /q\.csv, line 2: not valid CSV: (text after a closing quote|a quote inside a field that is not quoted)/,
+      );
+    }
+    const open = 'name,categoryId\nA,1\n"B,2\nC,3\nD,4\n';
+    await expect(read(open, 'u.csv')).rejects.toThrow(
+      'u.csv, line 3: not valid CSV: a quoted field starts here and is never closed',
+    );
   });
 });

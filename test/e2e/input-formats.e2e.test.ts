@@ -100,7 +100,7 @@ describe('pets add --template, then --file', () => {
     ]);
     const zip = Buffer.from('PK\u0003\u0004 a workbook');
     for (const [bytes, said] of [
-      [utf16, 'is UTF-16 text (or binary), not UTF-8'],
+      [utf16, 'is UTF-16 text, not UTF-8'],
       [zip, 'is a zip file (a spreadsheet workbook such as .xlsx?)'],
     ] as const) {
       const ran = await runCli(['pets', 'add', '--file', '-', '--input-format', 'csv'], {

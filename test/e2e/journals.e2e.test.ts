@@ -218,6 +218,10 @@ describe('journals', () => {
 
     const pruned = await cli('journal', 'prune', '--force');
     expect(pruned.code, pruned.stderr).toBe(0);
+    expect(pruned.stderr).toContain(
+      `kept ${join(folder, 'notes.journal')}: not a petstore journal`,
+    );
+    expect(pruned.stderr).not.toContain('unfinished');
     expect(readdirSync(folder).sort()).toEqual([
       'a-folder.journal',
       'dangling.journal',

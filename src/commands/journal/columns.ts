@@ -19,7 +19,13 @@ export function journalColumns(now: number): Column<JournalSummary>[] {
     {
       header: 'finished',
       value: (journal) =>
-        journal.problem !== undefined ? 'damaged' : journal.finished ? 'yes' : 'no',
+        journal.foreign
+          ? 'not a journal'
+          : journal.problem !== undefined
+            ? 'damaged'
+            : journal.finished
+              ? 'yes'
+              : 'no',
       tone: (journal) => (journal.finished ? 'good' : 'warn'),
     },
     { header: 'path', value: (journal) => journal.path, shrinkable: true },

@@ -72,7 +72,9 @@ export async function runJournalPrune(
       );
     }
   }
-  const unfinished = outcome.kept.filter(({ why }) => why !== 'in use by a run');
+  const unfinished = outcome.kept.filter(
+    ({ why, foreign }) => why !== 'in use by a run' && foreign !== true,
+  );
   for (const { journal, why } of outcome.kept) {
     ctx.notice(`kept ${journal.path}: ${why}`);
   }

@@ -1,6 +1,7 @@
 import { lstat, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { readJournal } from '../../bulk/journal-read.js';
+import { UsageError } from '../../core/errors.js';
 import { bootId } from '../../core/boot-id.js';
 
 /** What `journal list` says of one journal: its batch, input, outcomes and age. */
@@ -68,7 +69,9 @@ export async function summarizeJournal(path: string): Promise<JournalSummary> {
     };
   } catch (error) {
     const problem = error instanceof Error ? error.message : String(error);
-    return unreadable(path, updated, problem, problem.includes('is not a petstore journal'));
+    // Not a journal, or one this user cannot read: either way not ours to judge or remove.
+    const foreign = /is not a petstore journal|cannot read the journal/.test(problem);
+    return unreadable(path, updated, problem, foreign);
   }
 }
 
@@ -102,8 +105,11 @@ export async function listJournals(
   named: (name: string) => boolean = () => true,
 ): Promise<JournalSummary[]> {
   const names = await readdir(folder).catch((error: unknown) => {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
-    throw error;
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return [];
+    throw new UsageError(`cannot read the journals folder ${folder}: ${code ?? String(error)}`, {
+      hint: 'Check its permissions (it is $XDG_STATE_HOME/petstore/journals, else ~/.local/state/petstore/journals).',
+    });
   });
   const summaries = await Promise.all(
     names

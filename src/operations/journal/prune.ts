@@ -24,8 +24,8 @@ export interface Pruned {
 
 export interface PruneOutcome {
   removed: Pruned[];
-  /** Unfinished journals kept (without --force), and those a run is using. */
-  kept: { journal: JournalSummary; why: string }[];
+  /** Unfinished journals kept (without --force), those a run is using, and other files. */
+  kept: { journal: JournalSummary; why: string; foreign?: boolean }[];
 }
 
 /** What an unfinished journal alone knows: the records a resume would complete exactly once. */
@@ -49,8 +49,12 @@ export async function pruneJournals(
 ): Promise<PruneOutcome> {
   const outcome: PruneOutcome = { removed: [], kept: [] };
   for (const listed of await listJournals(deps.folder)) {
-    // Not ours to judge or remove: another file, a folder, a link.
-    if (listed.foreign) continue;
+    // Not ours to judge or remove: another file, a folder, a link, one this user cannot read.
+    if (listed.foreign) {
+      const why = `not a petstore journal (${listed.problem ?? 'unknown'})`;
+      outcome.kept.push({ journal: listed, why, foreign: true });
+      continue;
+    }
     const age = deps.now - Date.parse(listed.updated);
     if (request.olderThanMs !== undefined && age < request.olderThanMs) continue;
     if (request.dryRun) {

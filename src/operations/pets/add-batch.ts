@@ -209,7 +209,9 @@ async function addFromFile(
       // Finished: made small while this run still holds it (see bulk/journal-compact.ts).
       await journal.sync();
       await compactJournal(journal.path).catch((error: unknown) =>
-        events.warn(`the journal ${journal.path} was left whole, not compacted: ${String(error)}`),
+        events.warn(
+          `the journal ${journal.path} was left whole, not compacted: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+        ),
       );
     }
     return outcome;
