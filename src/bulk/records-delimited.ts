@@ -2,7 +2,7 @@ import { UsageError } from '../core/errors.js';
 import { unguardFormula } from '../core/formula-guard.js';
 import { parseInt64 } from '../core/int64.js';
 import { newPetProblem, type NewPet } from '../core/interface.js';
-import { badRecords, type PetRecords } from './records.js';
+import { badRecords, noPets, type PetRecords } from './records.js';
 
 /**
  * CSV and TSV input for `pets add --file`: a header row naming the columns, then one pet per
@@ -207,7 +207,7 @@ export async function parseDelimitedPets(
 ): Promise<PetRecords> {
   const rows = format === 'csv' ? await csvRows(text, source) : tsvRows(text);
   const header = rows.shift();
-  if (header === undefined) throw new UsageError(`${source} holds no pets`);
+  if (header === undefined) throw noPets(source);
   const columns = columnsOf(header, source, format);
   const pets: NewPet[] = [];
   const problems: string[] = [];
@@ -241,7 +241,7 @@ export async function parseDelimitedPets(
     });
     pets.push(pet as unknown as NewPet);
   }
-  if (pets.length === 0 && problems.length === 0) throw new UsageError(`${source} holds no pets`);
+  if (pets.length === 0 && problems.length === 0) throw noPets(source);
   if (problems.length > 0) throw badRecords(source, problems, format);
   return {
     count: pets.length,

@@ -47,6 +47,13 @@ function withoutId(value: unknown): { value: unknown; hadId: boolean } {
   return { value: rest, hadId: true };
 }
 
+/** An input with no record in it: nothing to send, and how to start one. */
+export function noPets(source: string): UsageError {
+  return new UsageError(`${source} holds no pets; nothing was sent`, {
+    hint: 'Give one record a line (or a JSON array, or CSV/TSV rows under a header); petstore pets add --template csv prints the start of one.',
+  });
+}
+
 /** What the hint of a bad input says a good one is, by its format. */
 const FORMAT_HINTS: Record<string, string> = {
   json: 'Give a JSON array of pets, or one JSON object per line (NDJSON), each with name and categoryId.',
@@ -144,7 +151,7 @@ export function parsePetsFile(
       ignoredIds,
     };
   }
-  if (records.count === 0) throw new UsageError(`${source} holds no pets`);
+  if (records.count === 0) throw noPets(source);
   if (problems.length > 0) throw badRecords(source, problems);
   return records;
 }

@@ -32,10 +32,24 @@ export const concurrencyFlag = wholeNumberFlag('--concurrency', BULK_CONCURRENCY
 
 /** --status: one of the interface's PetStatus values. */
 export function statusFlag(text: string): PetStatus {
-  if (!isPetStatus(text)) {
+  // A word: blanks a script left around it are not part of it (as in a CSV cell).
+  const status = text.trim();
+  if (!isPetStatus(status)) {
     throw new UsageError(`--status must be one of ${PET_STATUSES.join(', ')}, got "${text}"`);
   }
-  return text;
+  return status;
+}
+
+/** A path flag (--file, --journal, --resume): an empty one names no file. */
+export function pathFlag(flag: string): (text: string) => string {
+  return (text) => {
+    if (text === '') {
+      throw new UsageError(`${flag} must name a file (got an empty value)`, {
+        hint: flag === '--file' ? 'Give a path, or - for standard input.' : undefined,
+      });
+    }
+    return text;
+  };
 }
 
 /** --fields id,name,...: fields of these, in the order given. */

@@ -5,8 +5,10 @@ import {
   idempotencyKeyFlag,
   limitFlag,
   nonEmptyFlag,
+  pathFlag,
   statusFlag,
 } from '../../src/cmdutil/flags.js';
+import { parseDuration } from '../../src/core/duration.js';
 import { UsageError } from '../../src/core/errors.js';
 
 describe('--limit', () => {
@@ -24,8 +26,36 @@ describe('--status', () => {
     expect(statusFlag(status)).toBe(status);
   });
 
-  it.each(['Available', 'gone', ''])('rejects %j', (status) => {
+  it.each(['Available', 'gone', '', 'so ld'])('rejects %j', (status) => {
     expect(() => statusFlag(status)).toThrow(/available, pending, sold/);
+  });
+
+  it('takes a status with blanks a script left around it', () => {
+    expect(statusFlag(' sold\t')).toBe('sold');
+  });
+});
+
+describe('path flags', () => {
+  it('refuse an empty value, which names no file, and take any other as given', () => {
+    expect(() => pathFlag('--file')('')).toThrow('--file must name a file (got an empty value)');
+    expect(pathFlag('--journal')(' j ')).toBe(' j ');
+  });
+});
+
+describe('durations', () => {
+  it.each([
+    ['90s', 90_000],
+    ['1h30m', 5_400_000],
+    ['2w', 14 * 86_400_000],
+    ['7D', 7 * 86_400_000],
+    ['1d12h', 36 * 3_600_000],
+    ['1.5s', 1500],
+  ])('%s is %d ms', (text, ms) => {
+    expect(parseDuration(text, Number.MAX_SAFE_INTEGER)).toBe(ms);
+  });
+
+  it.each(['', '0s', '1m1h', '1h1h', 'h', '1', '1y', '-1h', '1 h'])('%j is none', (text) => {
+    expect(parseDuration(text, Number.MAX_SAFE_INTEGER)).toBeUndefined();
   });
 });
 

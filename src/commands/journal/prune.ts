@@ -28,7 +28,7 @@ function declareJournalPrune(journal: Command) {
     .description('Remove finished journals (unfinished ones only with --force)')
     .option(
       '--older-than <duration>',
-      'only journals last written longer ago than this (e.g. 7d)',
+      'only journals last written longer ago than this (e.g. 7d, 2w, 1h30m)',
       parseAge,
     )
     .addOption(

@@ -6,6 +6,7 @@ import {
   idempotencyKeyFlag,
   int64Flag,
   nonEmptyFlag,
+  pathFlag,
   statusFlag,
 } from '../../cmdutil/flags.js';
 import { helpProse } from '../../cmdutil/help-text.js';
@@ -35,7 +36,9 @@ export function declarePetsAdd(pets: Command) {
       new Option(
         '--file <path>',
         'add many: a JSON array, NDJSON, or CSV or TSV with a header row (what pets list -o writes reads back); - for stdin',
-      ).conflicts(ONE_PET_FLAGS),
+      )
+        .argParser(pathFlag('--file'))
+        .conflicts(ONE_PET_FLAGS),
     )
     .addOption(
       new Option(
@@ -71,12 +74,15 @@ export function declarePetsAdd(pets: Command) {
     .option(
       '--journal <file>',
       'with --file: where to journal the run (default: the journals folder, see journal list)',
+      pathFlag('--journal'),
     )
     .addOption(
       new Option(
         '--resume <journal>',
         'complete an interrupted run from its journal: its path, or its batch id',
-      ).conflicts([...ONE_PET_FLAGS, 'journal', 'batchId']),
+      )
+        .argParser(pathFlag('--resume'))
+        .conflicts([...ONE_PET_FLAGS, 'journal', 'batchId']),
     )
     .option('--retry-failed', 'with --resume: send again the records the service rejected')
     .option(

@@ -29,7 +29,11 @@ type Connect = () => Promise<MessageWriter>;
 export function checkedMessage(message: string): string {
   const problem = messageProblem({ message });
   if (problem) throw new UsageError(`${problem.message}; nothing was sent`);
-  if (message.trim() === '') throw new UsageError('the message is empty');
+  if (message.trim() === '') {
+    throw new UsageError('the message is empty', {
+      hint: 'Give the text to send, e.g. petstore message send "Hello" (or --file PATH, - for stdin).',
+    });
+  }
   return message;
 }
 
