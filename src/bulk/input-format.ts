@@ -1,4 +1,5 @@
 import { extname } from 'node:path';
+import type { InputFormat } from '../core/contract.js';
 import { UsageError } from '../core/errors.js';
 import { parseDelimitedPets } from './records-delimited.js';
 import { delimitedHeader, parsePetsFile, type PetRecords } from './records.js';
@@ -8,8 +9,7 @@ import { delimitedHeader, parsePetsFile, type PetRecords } from './records.js';
  * listing reads back. Chosen by --input-format, else by the file's extension, else by its
  * first line (a header row is CSV or TSV; JSON starts with `[` or `{`).
  */
-export const INPUT_FORMATS = ['json', 'ndjson', 'csv', 'tsv'] as const;
-export type InputFormat = (typeof INPUT_FORMATS)[number];
+export { INPUT_FORMATS, type InputFormat } from '../core/contract.js';
 
 const EXTENSIONS: Record<string, InputFormat> = {
   '.json': 'json',

@@ -11,6 +11,10 @@ export const MAX_ITEMS = { min: 1, max: Number.MAX_SAFE_INTEGER } as const;
 export const SHELLS = ['bash', 'zsh', 'fish'] as const;
 export type Shell = (typeof SHELLS)[number];
 
+/** The formats `pets add --file` reads (--input-format, --template). */
+export const INPUT_FORMATS = ['json', 'ndjson', 'csv', 'tsv'] as const;
+export type InputFormat = (typeof INPUT_FORMATS)[number];
+
 /** `pets add --file --concurrency N`. */
 export const BULK_CONCURRENCY = { min: 1, max: 16, default: 4 } as const;
 /** Largest `pets add --file` input. */

@@ -1,27 +1,16 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { startSandboxServer } from '../../src/sandbox/server.js';
+import { describe, expect, it } from 'vitest';
+import { sandboxService } from '../helpers/sandbox-service.js';
 import { runCli } from '../helpers/run-cli.js';
 
 /** pets add's templates, and input read from a pipe in the format given or seen. */
 
-const KEY = 'sk_input_formats';
-const servers: { close(): Promise<void> }[] = [];
-afterEach(async () => {
-  for (const server of servers.splice(0)) await server.close();
-});
-
+/** A sandbox of its own in this process (stopped after each test): its URL and key. */
 async function sandbox() {
-  const server = await startSandboxServer({
-    host: '127.0.0.1',
-    port: 0,
-    database: ':memory:',
-    apiKeys: [KEY],
-  });
-  servers.push(server);
-  return { PETSTORE_BASE_URL: server.apiBaseUrl, PETSTORE_API_KEY: KEY };
+  const { env } = await sandboxService();
+  return { PETSTORE_BASE_URL: env.PETSTORE_BASE_URL, PETSTORE_API_KEY: env.PETSTORE_API_KEY };
 }
 
 describe('pets add --template, then --file', () => {

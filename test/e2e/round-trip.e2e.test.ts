@@ -1,9 +1,9 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parseJson } from '../../src/core/json.js';
-import { startSandboxServer } from '../../src/sandbox/server.js';
+import { sandboxService } from '../helpers/sandbox-service.js';
 import { runCli } from '../helpers/run-cli.js';
 
 /**
@@ -11,21 +11,10 @@ import { runCli } from '../helpers/run-cli.js';
  * one, and the second lists the same names, categories (int64 exact) and statuses.
  */
 
-const KEY = 'sk_round_trip';
-const servers: { close(): Promise<void> }[] = [];
-afterEach(async () => {
-  for (const server of servers.splice(0)) await server.close();
-});
-
+/** A sandbox of its own in this process (stopped after each test): its URL and key. */
 async function sandbox() {
-  const server = await startSandboxServer({
-    host: '127.0.0.1',
-    port: 0,
-    database: ':memory:',
-    apiKeys: [KEY],
-  });
-  servers.push(server);
-  return { PETSTORE_BASE_URL: server.apiBaseUrl, PETSTORE_API_KEY: KEY };
+  const { env } = await sandboxService();
+  return { PETSTORE_BASE_URL: env.PETSTORE_BASE_URL, PETSTORE_API_KEY: env.PETSTORE_API_KEY };
 }
 
 /** Pets whose every field a careless export would change. */
@@ -60,7 +49,10 @@ describe('pets list -o FORMAT, read back by pets add --file', () => {
       const body = JSON.stringify(pet).replace(/"categoryId":"(-?\d+)"/, '"categoryId":$1');
       const response = await fetch(`${from.PETSTORE_BASE_URL}/pets`, {
         method: 'POST',
-        headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
+        headers: {
+          authorization: `Bearer ${from.PETSTORE_API_KEY}`,
+          'content-type': 'application/json',
+        },
         body,
       });
       expect(response.status).toBe(201);

@@ -4,12 +4,13 @@ import type { RunVerb } from '../../cmdutil/run-verb.js';
 import { journalsDir } from '../../config/paths.js';
 import type { RunOutput, RunServices } from '../../context/context.js';
 import { formatSpec } from '../../output/formats.js';
-import { listJournals } from '../../operations/journal/list.js';
 import { journalColumns } from './columns.js';
 
 /** `journal list`: the journals bulk runs left in the state folder, oldest first. */
 export async function runJournalList(ctx: RunOutput & Pick<RunServices, 'env'>): Promise<void> {
   const folder = journalsDir(ctx.env);
+  // Loaded when the command runs: building the program for another command reads no journal code.
+  const { listJournals } = await import('../../operations/journal/list.js');
   const journals = await listJournals(folder);
   if (journals.length === 0 && formatSpec(ctx.settings.output).forPeople) {
     ctx.notice(`No journals in ${folder}.`);

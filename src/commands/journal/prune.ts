@@ -5,8 +5,6 @@ import { dataDir, journalsDir } from '../../config/paths.js';
 import type { RunOutput, RunServices } from '../../context/context.js';
 import { durationText, parseDuration } from '../../core/duration.js';
 import { UsageError } from '../../core/errors.js';
-import { locksFolder } from '../../operations/pets/batch-journal.js';
-import { pruneJournals } from '../../operations/journal/prune.js';
 import { journalColumns } from './columns.js';
 
 /** Ten years: past it, an age is a typo. */
@@ -57,6 +55,9 @@ export async function runJournalPrune(
   options: JournalPruneOptions,
 ): Promise<void> {
   const now = Date.now();
+  // Loaded when the command runs: building the program for another command loads no lock code.
+  const { locksFolder } = await import('../../operations/pets/batch-journal.js');
+  const { pruneJournals } = await import('../../operations/journal/prune.js');
   const outcome = await pruneJournals(
     { folder: journalsDir(ctx.env), locksFolder: locksFolder(dataDir(ctx.env)), now },
     {

@@ -1,6 +1,5 @@
 import { Option, type Command } from '@commander-js/extra-typings';
 import { parseBatchId } from '../../bulk/batch.js';
-import { INPUT_FORMATS, type InputFormat } from '../../bulk/input-format.js';
 import {
   concurrencyFlag,
   idempotencyKeyFlag,
@@ -11,7 +10,13 @@ import {
 } from '../../cmdutil/flags.js';
 import { helpProse } from '../../cmdutil/help-text.js';
 import type { FlagsOf } from '../../cmdutil/run-verb.js';
-import { BULK_CONCURRENCY, IDEMPOTENCY_KEY_WINDOW } from '../../core/contract.js';
+// From the contract, not the input readers: declaring a flag loads no parser.
+import {
+  BULK_CONCURRENCY,
+  IDEMPOTENCY_KEY_WINDOW,
+  INPUT_FORMATS,
+  type InputFormat,
+} from '../../core/contract.js';
 import { durationText, parseDuration } from '../../core/duration.js';
 import { UsageError } from '../../core/errors.js';
 import { PET_STATUSES, type NewPet } from '../../core/interface.js';

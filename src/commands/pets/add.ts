@@ -1,5 +1,4 @@
 import type { Command } from '@commander-js/extra-typings';
-import { petTemplate } from '../../bulk/template.js';
 import { endInterrupted, finishWrite } from '../../cmdutil/finish-write.js';
 import type { RunVerb } from '../../cmdutil/run-verb.js';
 import type { RunOutput, RunServices, RunState } from '../../context/context.js';
@@ -8,7 +7,6 @@ import { replayedNotice, UNKNOWN_PET_OUTCOME } from '../../core/unknown-outcome.
 import { addPet, previewAddPet } from '../../operations/pets/add.js';
 import { writeKey } from '../../operations/write-key.js';
 import { declarePetsAdd, toPetsAddOptions, type PetsAddOptions } from './add-flags.js';
-import { runPetsAddFile } from './add-file.js';
 import { completePet } from './add-prompts.js';
 import { PET_COLUMNS } from './columns.js';
 
@@ -20,10 +18,13 @@ export async function runPetsAdd(
   options: PetsAddOptions,
 ): Promise<void> {
   if ('template' in options) {
+    const { petTemplate } = await import('../../bulk/template.js');
     ctx.io.stdout.write(petTemplate(options.template));
     return;
   }
   if (!('pet' in options)) {
+    // The bulk engine is loaded only by a bulk run, not by building the program.
+    const { runPetsAddFile } = await import('./add-file.js');
     await runPetsAddFile(ctx, options);
     return;
   }

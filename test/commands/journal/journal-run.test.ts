@@ -5,8 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { runJournalList } from '../../../src/commands/journal/list.js';
 import { runJournalPrune } from '../../../src/commands/journal/prune.js';
 import { runPetsAddFile } from '../../../src/commands/pets/add-file.js';
-import { IDEMPOTENCY_KEY_WINDOW } from '../../../src/core/contract.js';
 import type { JournalSummary } from '../../../src/operations/journal/list.js';
+import { batchRequest } from '../../helpers/batch-request.js';
 import { sandboxService } from '../../helpers/sandbox-service.js';
 import { verbContext } from '../../helpers/verb-context.js';
 
@@ -18,23 +18,7 @@ async function setup() {
   const input = join(mkdtempSync(join(tmpdir(), 'petstore-jrun-')), 'pets.csv');
   writeFileSync(input, 'name,categoryId\nA,1\nB,2\n');
   const { ctx } = verbContext({ env, raw: { output: 'ndjson' } });
-  await runPetsAddFile(ctx, {
-    file: input,
-    resume: undefined,
-    journal: undefined,
-    batchId: undefined,
-    concurrency: 2,
-    failFast: false,
-    dryRun: false,
-    retryFailed: false,
-    retryUnknown: false,
-    printAll: false,
-    keyWindow: {
-      windowMs: IDEMPOTENCY_KEY_WINDOW.defaultMs,
-      marginMs: IDEMPOTENCY_KEY_WINDOW.marginMs,
-      ignore: false,
-    },
-  });
+  await runPetsAddFile(ctx, batchRequest({ file: input, concurrency: 2 }));
   return { env, input };
 }
 

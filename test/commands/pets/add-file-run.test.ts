@@ -3,32 +3,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runPetsAddFile, type PetsAddFileOptions } from '../../../src/commands/pets/add-file.js';
-import { IDEMPOTENCY_KEY_WINDOW } from '../../../src/core/contract.js';
+import { batchRequest } from '../../helpers/batch-request.js';
 import { sandboxService } from '../../helpers/sandbox-service.js';
 import { verbContext } from '../../helpers/verb-context.js';
 
 /** `pets add --file` called directly: what it says at a terminal, and in a pipe. */
 
-function options(file: string, overrides: Partial<PetsAddFileOptions> = {}): PetsAddFileOptions {
-  return {
-    file,
-    resume: undefined,
-    journal: undefined,
-    batchId: undefined,
-    concurrency: 4,
-    failFast: false,
-    dryRun: false,
-    retryFailed: false,
-    retryUnknown: false,
-    printAll: false,
-    keyWindow: {
-      windowMs: IDEMPOTENCY_KEY_WINDOW.defaultMs,
-      marginMs: IDEMPOTENCY_KEY_WINDOW.marginMs,
-      ignore: false,
-    },
-    ...overrides,
-  };
-}
+const options = (file: string, overrides: Partial<PetsAddFileOptions> = {}) =>
+  batchRequest({ file, ...overrides });
 
 async function setup(names: string[]) {
   const service = await sandboxService();

@@ -2,38 +2,15 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { IDEMPOTENCY_KEY_WINDOW } from '../../../src/core/contract.js';
 import type { Pet } from '../../../src/core/interface.js';
-import {
-  addBatch,
-  type AddBatchEvents,
-  type AddBatchRequest,
-} from '../../../src/operations/pets/add-batch.js';
+import { addBatch, type AddBatchEvents } from '../../../src/operations/pets/add-batch.js';
+import { batchRequest } from '../../helpers/batch-request.js';
 import { sandboxService } from '../../helpers/sandbox-service.js';
 import { useTestClients } from '../../helpers/test-client.js';
 
 const client = useTestClients({ apiKey: 'sk_in_process_sandbox' });
 
-function request(overrides: Partial<AddBatchRequest> = {}): AddBatchRequest {
-  return {
-    file: undefined,
-    resume: undefined,
-    journal: undefined,
-    batchId: undefined,
-    concurrency: 4,
-    failFast: false,
-    dryRun: false,
-    retryFailed: false,
-    retryUnknown: false,
-    printAll: false,
-    keyWindow: {
-      windowMs: IDEMPOTENCY_KEY_WINDOW.defaultMs,
-      marginMs: IDEMPOTENCY_KEY_WINDOW.marginMs,
-      ignore: false,
-    },
-    ...overrides,
-  };
-}
+const request = batchRequest;
 
 /** Events that record what the batch said, with created pets written as lines. */
 function recorder(options: { table?: boolean } = {}) {

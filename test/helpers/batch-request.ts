@@ -1,0 +1,24 @@
+import { IDEMPOTENCY_KEY_WINDOW } from '../../src/core/contract.js';
+import type { AddBatchRequest } from '../../src/operations/pets/add-batch.js';
+
+/** A batch add as `pets add --file` asks for one by default, with `overrides`. */
+export function batchRequest(overrides: Partial<AddBatchRequest> = {}): AddBatchRequest {
+  return {
+    file: undefined,
+    resume: undefined,
+    journal: undefined,
+    batchId: undefined,
+    concurrency: 4,
+    failFast: false,
+    dryRun: false,
+    retryFailed: false,
+    retryUnknown: false,
+    printAll: false,
+    keyWindow: {
+      windowMs: IDEMPOTENCY_KEY_WINDOW.defaultMs,
+      marginMs: IDEMPOTENCY_KEY_WINDOW.marginMs,
+      ignore: false,
+    },
+    ...overrides,
+  };
+}
