@@ -6,6 +6,8 @@ _petstore() {
   case "$prev" in
     --input-format) COMPREPLY=($(compgen -W "json ndjson csv tsv" -- "$cur")); return ;;
     --template) COMPREPLY=($(compgen -W "json ndjson csv tsv" -- "$cur")); return ;;
+    --agent-writes) COMPREPLY=($(compgen -W "allow confirm deny" -- "$cur")); return ;;
+    --print-config) COMPREPLY=($(compgen -W "claude cursor vscode" -- "$cur")); return ;;
     --status) COMPREPLY=($(compgen -W "available pending sold" -- "$cur")); return ;;
     --output|-o) COMPREPLY=($(compgen -W "table json ndjson csv tsv" -- "$cur")); return ;;
     --profile) COMPREPLY=($(compgen -W "$(petstore __complete profiles 2>/dev/null)" -- "$cur")); return ;;
@@ -26,7 +28,7 @@ _petstore() {
 }
 _petstore_words() {
   case "$1" in
-    "") words="pets journal message profile auth sandbox smoke api doctor completion version" ;;
+    "") words="pets journal message profile auth sandbox smoke api doctor mcp completion version" ;;
     "pets") words="list add get" ;;
     "pets list") words="--status --limit --all --max-items --fields" ;;
     "pets add") words="--name --category-id --status --file --input-format --template --concurrency --fail-fast --idempotency-key --batch-id --dry-run --journal --resume --retry-failed --retry-unknown --print-all --key-window --ignore-key-window" ;;
@@ -40,7 +42,7 @@ _petstore_words() {
     "profile list") words="" ;;
     "profile show") words="" ;;
     "profile use") words="--dry-run" ;;
-    "profile set") words="--dry-run" ;;
+    "profile set") words="--agent-writes --dry-run" ;;
     "profile remove") words="--yes -y --dry-run" ;;
     "auth") words="login status logout" ;;
     "auth login") words="--no-verify --dry-run --insecure-storage --migrate" ;;
@@ -52,6 +54,7 @@ _petstore_words() {
     "smoke") words="--allow-writes --junit --max-latency --repeat --every" ;;
     "api") words="--method -X --raw-field -f --field -F --input --header -H --paginate --include -i --idempotency-key --dry-run" ;;
     "doctor") words="" ;;
+    "mcp") words="--allow-writes --print-config" ;;
     "completion") words="" ;;
     "version") words="" ;;
   esac

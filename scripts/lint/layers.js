@@ -31,6 +31,12 @@ export const LAYERS = {
   // What each front end (the command line, prompts, the agent interface) does, over narrow
   // dependencies: no commander, terminal, prompt or output format, so any front end can call it.
   operations: { may: ['core', 'api', 'bulk'], packages: [] },
+  // The agent interface (petstore mcp): an MCP server over the operations, loaded only by its
+  // command.
+  mcp: {
+    may: ['core', 'api', 'bulk', 'output', 'config/schema.ts', 'operations'],
+    packages: ['@modelcontextprotocol/server', 'zod'],
+  },
   // The target resolution starts the embedded service, through its launcher only.
   context: { may: ['core', 'api', 'config', 'output', 'sandbox/launcher.ts'], packages: [] },
   // What several nouns' verbs share (profile views, config changes) lives here, below them.
@@ -40,6 +46,11 @@ export const LAYERS = {
   },
   commands: {
     may: ['core', 'api', 'config', 'output', 'context', 'cmdutil', 'bulk', 'operations'],
+    packages: ['commander', '@commander-js/extra-typings'],
+  },
+  // petstore mcp starts the agent interface.
+  'commands/mcp': {
+    may: ['core', 'api', 'config', 'output', 'context', 'cmdutil', 'operations', 'mcp'],
     packages: ['commander', '@commander-js/extra-typings'],
   },
   // The sandbox's own verbs run the service.

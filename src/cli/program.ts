@@ -4,6 +4,7 @@ import { registerApi } from '../commands/api/api.js';
 import { registerDoctor } from '../commands/doctor/doctor.js';
 import { registerAuth } from '../commands/auth/index.js';
 import { registerCompletion } from '../commands/completion/completion.js';
+import { registerMcp } from '../commands/mcp/mcp.js';
 import { registerMessage } from '../commands/message/index.js';
 import { registerJournal } from '../commands/journal/index.js';
 import { registerPets } from '../commands/pets/index.js';
@@ -72,6 +73,7 @@ export function buildProgram(io: IO, runVerb: RunVerb): Command {
   registerSmoke(program, runVerb);
   registerApi(program, runVerb);
   registerDoctor(program, runVerb);
+  registerMcp(program, runVerb);
   registerCompletion(program, runVerb);
   program
     .command('version')

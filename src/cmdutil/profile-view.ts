@@ -1,5 +1,6 @@
 import {
   activeProfile,
+  agentWritesOf,
   environmentKey,
   isBuiltInProfile,
   maskKey,
@@ -7,7 +8,7 @@ import {
   storedProfile,
   type KeySource,
 } from '../config/profiles.js';
-import type { ConfigData } from '../config/schema.js';
+import type { AgentWrites, ConfigData } from '../config/schema.js';
 import type { Env } from '../core/io.js';
 import type { Column } from '../output/render.js';
 
@@ -22,6 +23,8 @@ export interface ProfileView {
   keySource: KeySource;
   /** The stored key that PETSTORE_API_KEY hides, masked. */
   overriddenStoredKey: string | null;
+  /** What petstore mcp --allow-writes may write through it. */
+  agentWrites: AgentWrites;
 }
 
 /**
@@ -62,6 +65,7 @@ export function describeProfile(
     keySource,
     overriddenStoredKey:
       envKey && stored.apiKey ? maskKey(stored.apiKey) : envKey && inKeyring ? '(keyring)' : null,
+    agentWrites: agentWritesOf(data, name),
   };
 }
 
@@ -92,4 +96,5 @@ export const PROFILE_COLUMNS: Column<ProfileView>[] = [
   },
   { header: 'key', value: (view) => view.key ?? '' },
   { header: 'keySource', value: keySourceLabel },
+  { header: 'agentWrites', value: (view) => view.agentWrites },
 ];

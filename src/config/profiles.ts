@@ -1,7 +1,7 @@
 import { didYouMean } from '../core/did-you-mean.js';
 import { UsageError } from '../core/errors.js';
 import type { Env } from '../core/io.js';
-import type { ConfigData, ProfileRecord } from './schema.js';
+import type { AgentWrites, ConfigData, ProfileRecord } from './schema.js';
 
 export const SANDBOX_PROFILE = 'sandbox';
 export const BUILTIN_PROFILES = ['production', 'staging', SANDBOX_PROFILE] as const;
@@ -24,6 +24,14 @@ export interface ProfileSelection {
  */
 export function isEmbeddedProfile(name: string): boolean {
   return name === SANDBOX_PROFILE;
+}
+
+/**
+ * What an agent may write through the profile: as set (`profile set --agent-writes`), else
+ * nothing in production and, elsewhere, only what the person confirms.
+ */
+export function agentWritesOf(data: ConfigData, name: string): AgentWrites {
+  return storedProfile(data, name).agentWrites ?? (name === 'production' ? 'deny' : 'confirm');
 }
 
 export function isBuiltInProfile(name: string): boolean {

@@ -9,7 +9,16 @@ export interface ProfileRecord {
   apiKey?: string;
   /** The key is in the OS keyring, under (petstore-cli, profile name); never in this file. */
   keyStore?: 'keyring';
+  /** What an agent (petstore mcp) may write through this profile; absent: the default. */
+  agentWrites?: AgentWrites;
 }
+
+/**
+ * What `petstore mcp --allow-writes` may do with a write an agent asks for: send it, ask the
+ * person first (MCP elicitation), or refuse it.
+ */
+export const AGENT_WRITES = ['allow', 'confirm', 'deny'] as const;
+export type AgentWrites = (typeof AGENT_WRITES)[number];
 
 export interface ConfigData {
   schemaVersion: number;
@@ -56,6 +65,12 @@ export function validateConfig(raw: unknown, path: string): ConfigData {
       if (profile[field] !== undefined && typeof profile[field] !== 'string') {
         throw damaged(`profile "${name}": "${field}" is not a string`);
       }
+    }
+    if (
+      profile.agentWrites !== undefined &&
+      !(AGENT_WRITES as readonly unknown[]).includes(profile.agentWrites)
+    ) {
+      throw damaged(`profile "${name}": "agentWrites" is not one of ${AGENT_WRITES.join(', ')}`);
     }
     if (profile.keyStore !== undefined && profile.keyStore !== 'keyring') {
       throw damaged(`profile "${name}": "keyStore" is not "keyring"`);

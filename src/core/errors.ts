@@ -38,6 +38,18 @@ export class UsageError extends PetstoreError {
   readonly code = 'usage';
 }
 
+/**
+ * A write the agent interface would not send: writes are off, the profile denies them, or the
+ * person did not confirm. Nothing was sent; `code` says which (writes_off, writes_denied, ...).
+ */
+export class WriteRefusedError extends PetstoreError {
+  readonly code: string;
+  constructor(code: string, message: string, options: { hint?: string } = {}) {
+    super(message, options);
+    this.code = code;
+  }
+}
+
 /** The local configuration cannot be read or written. */
 export class ConfigError extends PetstoreError {
   readonly code = 'config';

@@ -14,6 +14,7 @@ import {
   SmokeFailedError,
   SmokeKeyRefusedError,
   UsageError,
+  WriteRefusedError,
 } from '../core/errors.js';
 import { sanitizeLine, sanitizeText } from '../core/sanitize.js';
 
@@ -43,6 +44,7 @@ export function exitCodeFor(error: unknown): number {
   }
   if (error instanceof IncompleteListError) return exitCodeFor(error.failure);
   if (error instanceof UsageError) return ExitCode.usage;
+  if (error instanceof WriteRefusedError) return ExitCode.usage;
   if (error instanceof ConfigError) return ExitCode.usage;
   if (error instanceof MissingCredentialError) return ExitCode.auth;
   if (error instanceof NetworkError) return ExitCode.network;

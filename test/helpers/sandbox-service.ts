@@ -1,5 +1,6 @@
 import { afterEach } from 'vitest';
 import type { FaultSettings } from '../../src/sandbox/faults.js';
+import type { ServedRequest } from '../../src/sandbox/service.js';
 import { startSandboxServer, type RunningSandbox } from '../../src/sandbox/server.js';
 import { freshHome } from './run-cli.js';
 
@@ -15,7 +16,10 @@ afterEach(async () => {
  * need a service which behaves (idempotency, validation, pagination); stopped after each test.
  */
 export async function sandboxService(faults?: FaultSettings) {
+  /** Every request the service answered (or dropped), in order. */
+  const served: ServedRequest[] = [];
   const sandbox = await startSandboxServer({
+    onRequest: (request) => served.push(request),
     host: '127.0.0.1',
     port: 0,
     database: ':memory:',
@@ -36,5 +40,12 @@ export async function sandboxService(faults?: FaultSettings) {
     }
     return all;
   };
-  return { env, pets, names: async () => (await pets()).map((pet) => pet.name) };
+  return {
+    env,
+    key: KEY,
+    url: sandbox.apiBaseUrl,
+    served,
+    pets,
+    names: async () => (await pets()).map((pet) => pet.name),
+  };
 }

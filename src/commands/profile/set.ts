@@ -1,9 +1,15 @@
-import type { Command } from '@commander-js/extra-typings';
+import { Option, type Command } from '@commander-js/extra-typings';
 import { helpProse } from '../../cmdutil/help-text.js';
 import { isLoopbackHost, parseServiceUrl } from '../../api/url-policy.js';
 import { changeConfig } from '../../cmdutil/config-change.js';
 import type { RunVerb } from '../../cmdutil/run-verb.js';
-import { isBuiltInProfile, isEmbeddedProfile, validateProfileName } from '../../config/profiles.js';
+import {
+  agentWritesOf,
+  isBuiltInProfile,
+  isEmbeddedProfile,
+  validateProfileName,
+} from '../../config/profiles.js';
+import { AGENT_WRITES, type AgentWrites } from '../../config/schema.js';
 import type { RunOutput, RunServices } from '../../context/context.js';
 import { UsageError } from '../../core/errors.js';
 
@@ -11,6 +17,8 @@ export interface ProfileSetOptions {
   name: string;
   baseUrl?: string | undefined;
   quickstartUrl?: string | undefined;
+  /** --agent-writes: what petstore mcp may write through the profile. */
+  agentWrites?: AgentWrites | undefined;
   dryRun: boolean;
 }
 
@@ -30,7 +38,8 @@ export async function runProfileSet(
   options: ProfileSetOptions,
 ): Promise<void> {
   const name = validateProfileName(options.name);
-  if (isEmbeddedProfile(name)) {
+  const urls = options.baseUrl !== undefined || options.quickstartUrl !== undefined;
+  if (isEmbeddedProfile(name) && urls) {
     throw new UsageError(
       'the sandbox profile is the embedded local service; it has no URLs to set',
       {
@@ -38,8 +47,8 @@ export async function runProfileSet(
       },
     );
   }
-  if (options.baseUrl === undefined && options.quickstartUrl === undefined) {
-    throw new UsageError('profile set needs --base-url and/or --quickstart-url', {
+  if (!urls && options.agentWrites === undefined) {
+    throw new UsageError('profile set needs --base-url, --quickstart-url or --agent-writes', {
       hint: `Example: petstore profile set ${name} --base-url https://animal-store.example.com/v1`,
     });
   }
@@ -70,6 +79,13 @@ export async function runProfileSet(
       }
       profile.quickstartUrl = quickstartUrl;
     }
+    if (options.agentWrites !== undefined) {
+      const before = agentWritesOf(data, name);
+      if (before !== options.agentWrites) {
+        changes.push(`agent writes changed from ${before} to ${options.agentWrites}`);
+      }
+      profile.agentWrites = options.agentWrites;
+    }
     data.profiles[name] = profile;
   });
   if (!changed) return;
@@ -83,6 +99,12 @@ export function registerProfileSet(profile: Command, runVerb: RunVerb): void {
     .description('Create a profile or change its URLs')
     .argument('<NAME>', 'profile name')
     // Named like the global --base-url / --quickstart-url and read from the merged options.
+    .addOption(
+      new Option(
+        '--agent-writes <policy>',
+        'what petstore mcp --allow-writes may write here: allow, confirm (ask the person) or deny',
+      ).choices(AGENT_WRITES),
+    )
     .option('--dry-run', 'print what would change in the config file (keys masked); write nothing')
     .addHelpText(
       'after',
@@ -91,7 +113,12 @@ Uses the global --base-url URL and --quickstart-url URL options.
 
 Examples:
   $ petstore profile set staging --base-url https://staging.animal-store.example.com/v1
-  $ petstore profile set qa --base-url https://qa.example.com/v1 --quickstart-url https://qa.example.com/quickstart`),
+  $ petstore profile set qa --base-url https://qa.example.com/v1 --quickstart-url https://qa.example.com/quickstart
+  $ petstore profile set staging --agent-writes allow
+
+--agent-writes (default: deny for production, confirm for every other profile) is what an
+agent may write through petstore mcp --allow-writes: allow sends its writes, confirm asks the
+person first (showing the request and its Idempotency-Key), deny refuses them.`),
     )
     .action((name, own, command) =>
       runVerb(
@@ -103,6 +130,7 @@ Examples:
             name,
             baseUrl: flags.baseUrl,
             quickstartUrl: flags.quickstartUrl,
+            agentWrites: own.agentWrites,
             dryRun: own.dryRun === true,
           };
         },

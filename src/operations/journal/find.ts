@@ -13,18 +13,28 @@ export async function findJournal(given: string, journalsDir: string): Promise<s
     () => false,
   );
   if (exists) return given;
+  // Neither: the journal reader says the path cannot be read, and how to find the journal.
+  return (await journalOfBatch(given, journalsDir)) ?? given;
+}
+
+/**
+ * The journal of a batch in the journals folder, or undefined when it has none; never a path
+ * (an agent's batch id is only ever a batch id).
+ */
+export async function journalOfBatch(
+  batch: string,
+  journalsDir: string,
+): Promise<string | undefined> {
   // A run names its journal after its batch: only those are read, not every journal.
-  const named = `.${given.replace(/[/:]/g, '_')}.journal`;
+  const named = `.${batch.replace(/[/:]/g, '_')}.journal`;
   const matching = (await listJournals(journalsDir, (name) => name.endsWith(named))).filter(
-    (journal) => journal.batch === given,
+    (journal) => journal.batch === batch,
   );
-  if (matching.length === 1) return matching[0]!.path;
   if (matching.length > 1) {
     throw new UsageError(
-      `batch ${given} has ${matching.length} journals: ${matching.map((journal) => journal.path).join(', ')}`,
+      `batch ${batch} has ${matching.length} journals: ${matching.map((journal) => journal.path).join(', ')}`,
       { hint: 'Give --resume the path of the one to complete (petstore journal list shows each).' },
     );
   }
-  // Neither: the journal reader says the path cannot be read, and how to find the journal.
-  return given;
+  return matching[0]?.path;
 }

@@ -14,7 +14,7 @@ describe('petstore completion', () => {
     const { code, out } = await completion('bash');
     expect(code).toBe(0);
     expect(out).toContain(
-      '"") words="pets journal message profile auth sandbox smoke api doctor completion version"',
+      '"") words="pets journal message profile auth sandbox smoke api doctor mcp completion version"',
     );
     expect(out).toContain(
       '"pets add") words="--name --category-id --status --file --input-format --template --concurrency --fail-fast --idempotency-key --batch-id --dry-run --journal --resume --retry-failed --retry-unknown --print-all --key-window --ignore-key-window"',

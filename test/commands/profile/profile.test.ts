@@ -114,4 +114,30 @@ describe('profiles', () => {
     expect(left.err).toContain('interrupted at a question; nothing was removed');
     expect((await run(['profile', 'show', 'qa'])).code).toBe(0);
   });
+
+  it('sets what an agent may write: production denies by default, every other profile confirms', async () => {
+    const before = JSON.parse((await run(['profile', 'list', '--json'])).out) as {
+      name: string;
+      agentWrites: string;
+    }[];
+    expect(Object.fromEntries(before.map((row) => [row.name, row.agentWrites]))).toEqual({
+      production: 'deny',
+      staging: 'confirm',
+      sandbox: 'confirm',
+    });
+    // The sandbox has no URLs to set, but its agent writes can be.
+    const sandbox = await run(['profile', 'set', 'sandbox', '--agent-writes', 'allow']);
+    expect(sandbox.code, sandbox.err).toBe(0);
+    expect(sandbox.err).toContain('agent writes changed from confirm to allow');
+    const shown = JSON.parse((await run(['profile', 'show', 'sandbox', '--json'])).out) as {
+      agentWrites: string;
+    };
+    expect(shown.agentWrites).toBe('allow');
+    const bad = await run(['profile', 'set', 'staging', '--agent-writes', 'always']);
+    expect(bad.code).toBe(2);
+    expect(bad.err).toMatch(/allow, confirm, deny/);
+    const nothing = await run(['profile', 'set', 'staging']);
+    expect(nothing.code).toBe(2);
+    expect(nothing.err).toContain('--agent-writes');
+  });
 });

@@ -1,0 +1,28 @@
+import type { PetstoreClient } from '../api/client.js';
+import type { SignalSource } from '../core/stop.js';
+import type { WritePolicy } from './write-gate.js';
+
+/** What the agent interface runs on: one profile's service, fixed when the server starts. */
+export interface McpDeps {
+  policy: WritePolicy;
+  /** The service, as a journal names it (a batch resumed must reach the same one). */
+  service: string;
+  /** Where `send_message` goes, if the profile has one (smoke skips that check without). */
+  quickstartUrl: string | undefined;
+  /** The API client of the profile, with its key (which no tool ever shows). */
+  client(): Promise<PetstoreClient>;
+  /** The same service with a key it must refuse: for smoke. */
+  unauthenticated(): Promise<PetstoreClient>;
+  /** add_pets' journals: the data folder (locks) and the journals folder. */
+  dataDir: string;
+  journalsDir: string;
+  /** Ctrl-C and SIGTERM, for a batch in flight: writes in flight finish and are journaled. */
+  signals: SignalSource;
+  /** Lines for the person who runs the server (stderr). */
+  log(line: string): void;
+  version: string;
+  /** Runs a write, counted until it settles: the server ends only once none is in flight. */
+  write<T>(task: () => Promise<T>): Promise<T>;
+  /** Resolves once no write is in flight. */
+  settle(): Promise<void>;
+}

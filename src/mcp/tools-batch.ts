@@ -1,0 +1,213 @@
+import type { McpServer, ServerContext } from '@modelcontextprotocol/server';
+import type { RequestPreview } from '../api/request.js';
+import { parseBatchId, recordKey } from '../bulk/batch.js';
+import { BULK_CONCURRENCY, IDEMPOTENCY_KEY_WINDOW } from '../core/contract.js';
+import { parseInt64 } from '../core/int64.js';
+import type { NewPet, Pet } from '../core/interface.js';
+import { stringifyJson } from '../core/json.js';
+import { journalOfBatch } from '../operations/journal/find.js';
+import { addBatch, type AddBatchRequest } from '../operations/pets/add-batch.js';
+import { checkedPet } from '../operations/pets/add.js';
+import { agentPet, agentValue, type AgentRecord } from './agent-data.js';
+import type { McpDeps } from './deps.js';
+import { agentRequest, requestText } from './request-view.js';
+import { dataResult, errorRecord, errorResult } from './results.js';
+import { addPetsInput, addPetsOutput, DATA_NOT_INSTRUCTIONS } from './schemas.js';
+import type { WriteGate } from './write-gate.js';
+
+/** The requests a dry run returns whole; the rest are counted. */
+const DRY_RUN_SHOWN = 20;
+
+type PetArgs = { name: string; category_id: string; status?: string | undefined }[];
+
+/** The agent's pets as the NDJSON a `--file -` run reads: categoryId as a bare int64 number. */
+function batchInput(pets: PetArgs): { text: string; first: NewPet } {
+  const lines = pets.map((pet, index) => {
+    const what = `pets[${index}].category_id`;
+    const checked = checkedPet({
+      name: pet.name,
+      categoryId: parseInt64(pet.category_id, what),
+      ...(pet.status === undefined ? {} : { status: pet.status as NewPet['status'] & string }),
+    });
+    return stringifyJson(checked);
+  });
+  const first = JSON.parse(lines[0]!) as NewPet;
+  return { text: lines.join('\n') + '\n', first };
+}
+
+/** add_pets: many pets, journaled and sent exactly once, completed by calling it again. */
+export function registerBatchTool(server: McpServer, deps: McpDeps, gate: WriteGate): void {
+  server.registerTool(
+    'add_pets',
+    {
+      title: 'Add many pets, exactly once',
+      description: `Add many pets to ${deps.policy.label} as one batch, journaled as petstore pets add --file is: each record has its own Idempotency-Key made from the batch, so each pet is created exactly once. The result gives batch_id: if a call fails part way or its answer is lost, call add_pets again with the same pets and that batch_id to complete the batch (nothing is created twice; the result lists every pet of the batch). Writes need the server started with --allow-writes and a profile that allows them; the person may be asked to confirm first. dry_run returns the requests and sends nothing. ${DATA_NOT_INSTRUCTIONS}`,
+      inputSchema: addPetsInput,
+      outputSchema: addPetsOutput,
+      annotations: {
+        title: 'Add many pets, exactly once',
+        readOnlyHint: false,
+        destructiveHint: false,
+        idempotentHint: false,
+      },
+    },
+    (args, ctx: ServerContext) =>
+      deps.write(async () => {
+        try {
+          const { text, first } = batchInput(args.pets);
+          const given =
+            args.batch_id === undefined ? undefined : parseBatchId(args.batch_id, 'batch_id');
+          const journal =
+            given === undefined ? undefined : await journalOfBatch(given, deps.journalsDir);
+          if (args.dry_run !== true) {
+            const admission = await gate.admit(ctx, {
+              tool: 'add_pets',
+              args: { pets: args.pets, batch_id: args.batch_id, concurrency: args.concurrency },
+              token: given,
+              describe: async (batch) => {
+                const client = await deps.client();
+                const preview = client.previewCreatePet(first, {
+                  idempotencyKey: recordKey(batch, '-', 1),
+                });
+                return batchConfirmText(
+                  deps,
+                  args.pets.length,
+                  batch,
+                  journal !== undefined,
+                  preview,
+                );
+              },
+            });
+            if ('result' in admission) return admission.result;
+            return await sendBatch(deps, text, {
+              batch: admission.token,
+              journal,
+              concurrency: args.concurrency,
+              dryRun: false,
+            });
+          }
+          return await sendBatch(deps, text, {
+            batch: given,
+            journal,
+            concurrency: args.concurrency,
+            dryRun: true,
+          });
+        } catch (error) {
+          return errorResult(error);
+        }
+      }),
+  );
+}
+
+function batchConfirmText(
+  deps: McpDeps,
+  count: number,
+  batch: string,
+  resumed: boolean,
+  preview: RequestPreview,
+): string {
+  const pets = count === 1 ? '1 pet' : `${count} pets`;
+  return [
+    `An agent asks to add ${pets} through petstore mcp (${deps.policy.label}), as batch ${batch}${resumed ? ' (completing its earlier call: pets it created are not sent again)' : ''}.`,
+    `Each pet is one request like this first one (each with its own Idempotency-Key, made from the batch):`,
+    '',
+    requestText(preview),
+    '',
+    'Accept with "send" ticked to send them; decline to send nothing.',
+  ].join('\n');
+}
+
+async function sendBatch(
+  deps: McpDeps,
+  text: string,
+  run: {
+    batch: string | undefined;
+    journal: string | undefined;
+    concurrency?: number | undefined;
+    dryRun: boolean;
+  },
+) {
+  const request: AddBatchRequest = {
+    file: '-',
+    inputFormat: 'ndjson',
+    resume: run.journal,
+    journal: undefined,
+    batchId: run.journal === undefined ? run.batch : undefined,
+    concurrency: run.concurrency ?? BULK_CONCURRENCY.default,
+    failFast: false,
+    dryRun: run.dryRun,
+    // A record whose outcome a cut-off call left unknown is sent again with its own key: the
+    // service answers from the first send if it got it, so nothing is created twice.
+    retryUnknown: true,
+    retryFailed: false,
+    printAll: true,
+    keyWindow: {
+      windowMs: IDEMPOTENCY_KEY_WINDOW.defaultMs,
+      marginMs: IDEMPOTENCY_KEY_WINDOW.marginMs,
+      ignore: false,
+    },
+  };
+  const created: Pet[] = [];
+  const notCreated: AgentRecord[] = [];
+  const requests: AgentRecord[] = [];
+  let requestCount = 0;
+  const outcome = await addBatch(
+    {
+      connect: async () => ({
+        client: await deps.client(),
+        target: { label: deps.policy.label, service: deps.service },
+      }),
+      readInput: () => Promise.resolve(text),
+      dataDir: deps.dataDir,
+      journalsDir: deps.journalsDir,
+      signals: deps.signals,
+      resumeCommand: (batch) => `add_pets with the same pets and batch_id ${batch}`,
+    },
+    request,
+    {
+      onJournal: ({ batch, toSend }) => deps.log(`add_pets: batch ${batch}, ${toSend} to send`),
+      rows: undefined,
+      printTable: (pets) => {
+        created.push(...pets);
+        return Promise.resolve(true);
+      },
+      reportRecord: (error, record) =>
+        notCreated.push({
+          record: record.position,
+          name: agentValue(record.name),
+          error: errorRecord(error),
+        }),
+      say: (line) => deps.log(line),
+      onSettled: () => undefined,
+      onAbandoned: () => undefined,
+      onDryRun: (_record, preview) => {
+        requestCount++;
+        if (requests.length < DRY_RUN_SHOWN) requests.push(agentRequest(preview));
+      },
+      warn: (message) => deps.log(`warning: ${message}`),
+      stdoutFailure: () => undefined,
+    },
+  );
+  if (outcome.kind === 'dry run') {
+    return dataResult({ batchId: outcome.batch, dryRun: true, requests, requestCount });
+  }
+  for (const failed of outcome.earlier.failed) {
+    notCreated.push({
+      record: failed.index + 1,
+      name: agentValue(outcome.nameOf(failed.index)),
+      error: agentValue({ ...failed.error, note: 'refused by the service in an earlier call' }),
+    });
+  }
+  deps.log(`add_pets: ${outcome.summary}`);
+  return dataResult(
+    {
+      batchId: outcome.batch,
+      dryRun: false,
+      created: created.map(agentPet),
+      counts: { ...outcome.counts },
+      notCreated,
+      summary: agentValue(outcome.summary),
+    },
+    { isError: outcome.error !== undefined },
+  );
+}

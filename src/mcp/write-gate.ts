@@ -1,0 +1,185 @@
+import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import {
+  CLIENT_CAPABILITIES_META_KEY,
+  inputRequired,
+  inputResponse,
+  type CallToolResult,
+  type ClientCapabilities,
+  type InputRequiredResult,
+  type ServerContext,
+} from '@modelcontextprotocol/server';
+import * as z from 'zod';
+import type { AgentWrites } from '../config/schema.js';
+import { WriteRefusedError } from '../core/errors.js';
+import { errorResult } from './results.js';
+
+/** Who may write through this server, fixed when it starts. */
+export interface WritePolicy {
+  /** The profile served, as messages name it ("profile staging"). */
+  label: string;
+  profile: string;
+  /** `petstore mcp --allow-writes`. */
+  allowWrites: boolean;
+  /** The profile's `--agent-writes`. */
+  agentWrites: AgentWrites;
+}
+
+/** A write an agent asked for, before it is sent. */
+export interface ProposedWrite {
+  /** The tool, e.g. add_pet. */
+  tool: string;
+  /** The call's arguments: a confirmation holds for these only. */
+  args: Record<string, unknown>;
+  /**
+   * The token the write is sent with (an Idempotency-Key, a batch id) when the arguments fix
+   * it (request_id, batch_id); undefined: a new one, kept across the confirmation's rounds.
+   */
+  token: string | undefined;
+  /** What the person is shown for the token, e.g. the request as --dry-run prints it. */
+  describe(token: string): Promise<string>;
+}
+
+export type Admission = { token: string } | { result: CallToolResult | InputRequiredResult };
+
+const refused = (code: string, message: string, hint: string) =>
+  errorResult(new WriteRefusedError(code, message, { hint }));
+
+const CONFIRM_KEY = 'confirm';
+const confirmSchema = z.object({
+  send: z.boolean().describe('Send this request to the service'),
+});
+
+/** The arguments, in one canonical form, hashed: what a confirmation is bound to. */
+function argsDigest(tool: string, args: Record<string, unknown>): string {
+  const canonical = (value: unknown): unknown =>
+    Array.isArray(value)
+      ? value.map(canonical)
+      : value !== null && typeof value === 'object'
+        ? Object.fromEntries(
+            Object.keys(value)
+              .sort()
+              .map((key) => [key, canonical((value as Record<string, unknown>)[key])]),
+          )
+        : value;
+  return createHash('sha256')
+    .update(JSON.stringify([tool, canonical(args)]))
+    .digest('base64url');
+}
+
+/** The client can show a form to its person (form-mode elicitation). */
+function canElicit(ctx: ServerContext, legacy: ClientCapabilities | undefined): boolean {
+  const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
+  const declared =
+    (envelope?.[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined) ?? legacy;
+  const elicitation = declared?.elicitation as Record<string, unknown> | undefined;
+  if (elicitation === undefined) return false;
+  return Object.keys(elicitation).length === 0 || elicitation.form !== undefined;
+}
+
+/**
+ * Decides whether a write goes: off unless the server was started with --allow-writes and the
+ * profile allows agent writes; with `confirm`, only once the person accepted it through MCP
+ * elicitation, shown the exact request and its Idempotency-Key. A client that cannot ask is
+ * refused (fail closed). The confirmation rides the protocol's input-required rounds: the
+ * token shown travels in the round's state, signed by this server and bound to the arguments,
+ * so what is sent is what was shown.
+ */
+export class WriteGate {
+  private readonly secret = randomBytes(32);
+
+  constructor(
+    private readonly policy: WritePolicy,
+    /** The client's capabilities from its initialize (2025-era connections). */
+    private readonly legacyCapabilities: () => ClientCapabilities | undefined,
+  ) {}
+
+  /** Refuses every write before anything else is asked: why, and what the person can do. */
+  refusal(): CallToolResult | undefined {
+    const { policy } = this;
+    if (!policy.allowWrites) {
+      return refused(
+        'writes_off',
+        'this server was started without --allow-writes: it only reads; nothing was sent',
+        'Ask the person who runs it to start petstore mcp --allow-writes, or use dry_run to see the request.',
+      );
+    }
+    if (policy.agentWrites === 'deny') {
+      return refused(
+        'writes_denied',
+        `${policy.label} does not allow agent writes (agent-writes deny); nothing was sent`,
+        `Only the person can change it: petstore profile set ${policy.profile} --agent-writes confirm`,
+      );
+    }
+    return undefined;
+  }
+
+  async admit(ctx: ServerContext, write: ProposedWrite): Promise<Admission> {
+    const off = this.refusal();
+    if (off) return { result: off };
+    const digest = argsDigest(write.tool, write.args);
+    const earlier = this.readState(ctx.mcpReq.requestState(), digest);
+    const token = write.token ?? earlier ?? crypto.randomUUID();
+    if (this.policy.agentWrites === 'allow') return { token };
+    const answer = inputResponse(ctx.mcpReq.inputResponses, CONFIRM_KEY);
+    if (answer.kind === 'elicit' && earlier === token) {
+      if (answer.action === 'accept' && answer.content?.send === true) return { token };
+      return {
+        result: refused(
+          'declined',
+          `the person did not accept the ${write.tool} request; nothing was sent`,
+          'Ask the person what to change, or leave it.',
+        ),
+      };
+    }
+    if (!canElicit(ctx, this.legacyCapabilities())) {
+      return {
+        result: refused(
+          'cannot_confirm',
+          `${this.policy.label} asks the person to confirm each agent write (agent-writes confirm), and this client cannot ask (no form elicitation); nothing was sent`,
+          `Use a client that supports elicitation, or the person can allow writes: petstore profile set ${this.policy.profile} --agent-writes allow`,
+        ),
+      };
+    }
+    return {
+      result: inputRequired({
+        inputRequests: {
+          [CONFIRM_KEY]: inputRequired.elicit({
+            message: await write.describe(token),
+            requestedSchema: confirmSchema,
+          }),
+        },
+        requestState: this.mintState(digest, token),
+      }),
+    };
+  }
+
+  private sign(payload: string): string {
+    return createHmac('sha256', this.secret).update(payload).digest('base64url');
+  }
+
+  private mintState(digest: string, token: string): string {
+    const payload = Buffer.from(JSON.stringify({ digest, token })).toString('base64url');
+    return `${payload}.${this.sign(payload)}`;
+  }
+
+  /** The token of an earlier round of this very call, if its state is this server's own. */
+  private readState(state: unknown, digest: string): string | undefined {
+    if (typeof state !== 'string') return undefined;
+    const [payload, signature] = state.split('.');
+    if (payload === undefined || signature === undefined) return undefined;
+    const expected = Buffer.from(this.sign(payload));
+    const given = Buffer.from(signature);
+    if (expected.length !== given.length || !timingSafeEqual(expected, given)) return undefined;
+    try {
+      const parsed = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as {
+        digest?: unknown;
+        token?: unknown;
+      };
+      return parsed.digest === digest && typeof parsed.token === 'string'
+        ? parsed.token
+        : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+}

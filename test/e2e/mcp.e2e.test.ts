@@ -1,0 +1,321 @@
+/* eslint-disable @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-unsafe-assignment -- assertions walk a tool's JSON (helpers/mcp-client.ts, Loose) */
+import { spawn } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+import { call, connectMcp, type Era, type Loose } from '../helpers/mcp-client.js';
+import { BIN, freshHome, runCli } from '../helpers/run-cli.js';
+import { sandboxService } from '../helpers/sandbox-service.js';
+
+/**
+ * `petstore mcp` as an agent's client drives it: the official client SDK over stdio, against
+ * the built program and a sandbox service over real HTTP that counts every request.
+ */
+
+const INT64_MAX = '9223372036854775807';
+
+/** A home whose profile NAME points at the sandbox, with --agent-writes when given. */
+async function profileHome(url: string, name: string, agentWrites?: string) {
+  const home = freshHome();
+  const args = ['profile', 'set', name, '--base-url', url];
+  if (agentWrites) args.push('--agent-writes', agentWrites);
+  const set = await runCli(args, { env: { HOME: home } });
+  expect(set.code, set.stderr).toBe(0);
+  return home;
+}
+
+async function server(
+  sandbox: Awaited<ReturnType<typeof sandboxService>>,
+  options: {
+    profile: string;
+    agentWrites?: string;
+    allowWrites?: boolean;
+    person?: 'accept' | 'decline' | 'cannot ask';
+    raw?: boolean;
+    era?: Era;
+  },
+) {
+  const home = await profileHome(sandbox.url, options.profile, options.agentWrites);
+  return connectMcp({
+    env: { HOME: home, PETSTORE_API_KEY: sandbox.key },
+    args: [
+      '--profile',
+      options.profile,
+      ...(options.allowWrites === false ? [] : ['--allow-writes']),
+    ],
+    person: options.person,
+    raw: options.raw,
+    era: options.era,
+  });
+}
+
+const posts = (sandbox: Awaited<ReturnType<typeof sandboxService>>) =>
+  sandbox.served.filter((request) => request.method === 'POST').length;
+
+describe('petstore mcp', () => {
+  it('lists its tools with schemas and hints from the interface', async () => {
+    const sandbox = await sandboxService();
+    const session = await server(sandbox, { profile: 'staging', allowWrites: false });
+    const { tools } = await session.client.listTools();
+    const byName = new Map(tools.map((tool) => [tool.name, tool]));
+    expect([...byName.keys()].sort()).toEqual(
+      ['add_pet', 'add_pets', 'get_pet', 'list_pets', 'send_message', 'smoke'].sort(),
+    );
+    for (const name of ['list_pets', 'get_pet', 'smoke']) {
+      expect(byName.get(name)!.annotations).toMatchObject({
+        readOnlyHint: true,
+        destructiveHint: false,
+        idempotentHint: true,
+      });
+    }
+    for (const name of ['add_pet', 'add_pets', 'send_message']) {
+      expect(byName.get(name)!.annotations).toMatchObject({
+        readOnlyHint: false,
+        destructiveHint: false,
+      });
+    }
+    const addPet = byName.get('add_pet')!.inputSchema as {
+      properties: Loose;
+      required: string[];
+    };
+    expect(addPet.properties.category_id.type).toBe('string');
+    expect(addPet.properties.status.enum).toEqual(['available', 'pending', 'sold']);
+    expect(addPet.required).toEqual(expect.arrayContaining(['name', 'category_id']));
+    const list = byName.get('list_pets')!.inputSchema as { properties: Loose };
+    expect(list.properties.limit).toMatchObject({ minimum: 1, maximum: 100 });
+    expect(byName.get('get_pet')!.description).toMatch(/deprecated.*2030-12-05/i);
+    for (const tool of tools) expect(tool.outputSchema, tool.name).toBeDefined();
+  });
+
+  it('keeps int64 exact both ways, and says get_pet is deprecated', async () => {
+    const sandbox = await sandboxService();
+    const session = await server(sandbox, { profile: 'staging', agentWrites: 'allow' });
+    const added = await call(session, 'add_pet', {
+      name: 'Max',
+      category_id: INT64_MAX,
+      status: 'sold',
+    });
+    expect(added.isError, added.text).toBe(false);
+    expect(added.data.pet).toMatchObject({ name: 'Max', categoryId: INT64_MAX, status: 'sold' });
+    const listed = await call(session, 'list_pets', { status: 'sold' });
+    expect(listed.data.pets).toEqual([expect.objectContaining({ categoryId: INT64_MAX })]);
+    // The service holds the exact value (the command line prints it as a bare number).
+    const cli = await runCli(['pets', 'list', '-o', 'json'], { env: sandbox.env });
+    expect(cli.stdout).toMatch(new RegExp(`"categoryId":\\s*${INT64_MAX}\\b`));
+    const got = await call(session, 'get_pet', { pet_id: added.data.pet.id });
+    expect(got.data.deprecation).toMatchObject({ deprecated: true, removalDate: '2030-12-05' });
+    const missing = await call(session, 'get_pet', { pet_id: INT64_MAX });
+    expect(missing.isError).toBe(true);
+    expect(missing.data.error).toMatchObject({
+      code: 'pet_not_found',
+      status: 404,
+      exitCode: 4,
+      class: 'ApiError',
+    });
+    expect(missing.data.error.message).toContain(INT64_MAX);
+    expect(missing.text).not.toMatch(/\bat .*\.js:\d+/);
+  });
+
+  it('refuses every write where the profile denies them, and without --allow-writes', async () => {
+    const sandbox = await sandboxService();
+    // production denies agent writes unless its profile says otherwise.
+    const denied = await server(sandbox, { profile: 'production' });
+    const writes: [string, Record<string, unknown>][] = [
+      ['add_pet', { name: 'Rex', category_id: '1' }],
+      ['add_pets', { pets: [{ name: 'Rex', category_id: '1' }] }],
+      ['send_message', { message: 'hello' }],
+    ];
+    for (const [tool, args] of writes) {
+      const result = await call(denied, tool, args);
+      expect(result.isError, tool).toBe(true);
+      expect(result.data.error).toMatchObject({ code: 'writes_denied', exitCode: 2 });
+    }
+    const readOnly = await server(sandbox, {
+      profile: 'staging',
+      agentWrites: 'allow',
+      allowWrites: false,
+    });
+    for (const [tool, args] of writes) {
+      expect((await call(readOnly, tool, args)).data.error.code, tool).toBe('writes_off');
+    }
+    expect(posts(sandbox)).toBe(0);
+    // A dry run sends nothing, so it is no write: it shows the request, without the key.
+    const dry = await call(readOnly, 'add_pet', { name: 'Rex', category_id: '1', dry_run: true });
+    expect(dry.data.request.headers.authorization).not.toContain(sandbox.key);
+    expect(dry.data.request.body).toEqual({ name: 'Rex', categoryId: '1' });
+    expect(posts(sandbox)).toBe(0);
+  });
+
+  describe.each<Era>(['legacy', '2026-07-28'])('confirmation, protocol %s', (era) => {
+    it('sends nothing when the person declines, or when the client cannot ask', async () => {
+      const sandbox = await sandboxService();
+      const declining = await server(sandbox, { profile: 'staging', person: 'decline', era });
+      const result = await call(declining, 'add_pet', { name: 'Rex', category_id: '7' });
+      expect(result.data.error.code).toBe('declined');
+      expect(declining.asked).toHaveLength(1);
+      expect(declining.asked[0]).toContain('POST ');
+      expect(declining.asked[0]).toMatch(/Idempotency-Key: [0-9a-f-]{36}/);
+      expect(declining.asked[0]).not.toContain(sandbox.key);
+      const mute = await server(sandbox, { profile: 'staging', person: 'cannot ask', era });
+      expect((await call(mute, 'send_message', { message: 'hi' })).data.error.code).toBe(
+        'cannot_confirm',
+      );
+      expect(
+        (await call(mute, 'add_pets', { pets: [{ name: 'A', category_id: '1' }] })).data.error.code,
+      ).toBe('cannot_confirm');
+      expect(posts(sandbox)).toBe(0);
+      expect(sandbox.served).toHaveLength(0);
+    });
+
+    it('sends what the person accepted, with the key shown; a retry with its request_id creates nothing new', async () => {
+      const sandbox = await sandboxService();
+      const session = await server(sandbox, { profile: 'staging', person: 'accept', era });
+      const args = { name: 'Bella', category_id: '3', request_id: 'order-17' };
+      const first = await call(session, 'add_pet', args);
+      expect(first.isError, first.text).toBe(false);
+      expect(session.asked[0]).toContain(`Idempotency-Key: ${first.data.idempotencyKey}`);
+      const sent = sandbox.served.filter((request) => request.method === 'POST');
+      expect(sent.map((request) => request.idempotencyKey)).toEqual([first.data.idempotencyKey]);
+      const again = await call(session, 'add_pet', args);
+      expect(again.data).toMatchObject({
+        idempotencyKey: first.data.idempotencyKey,
+        replayed: true,
+      });
+      expect(await sandbox.names()).toEqual(['Bella']);
+      // Other arguments with the same request_id are another write.
+      const other = await call(session, 'add_pet', { ...args, name: 'Luna' });
+      expect(other.data.idempotencyKey).not.toBe(first.data.idempotencyKey);
+    });
+  });
+
+  it('add_pets cut off mid-way and called again creates each pet once', async () => {
+    const sandbox = await sandboxService({ latencyMs: { min: 20, max: 40 }, seed: 7 });
+    const home = await profileHome(sandbox.url, 'staging', 'allow');
+    const env = { HOME: home, PETSTORE_API_KEY: sandbox.key };
+    const pets = Array.from({ length: 30 }, (_, i) => ({
+      name: `pet-${i + 1}`,
+      category_id: String(i + 1),
+    }));
+    const args = ['--profile', 'staging', '--allow-writes'];
+    const first = await connectMcp({ env, args });
+    const cut = call(first, 'add_pets', { pets, batch_id: 'agent-import-1', concurrency: 2 }).catch(
+      (error: unknown) => error,
+    );
+    for (let wait = 0; posts(sandbox) < 6 && wait < 400; wait++) {
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    expect(posts(sandbox)).toBeGreaterThanOrEqual(6);
+    process.kill(first.pid!, 'SIGKILL');
+    await cut;
+    const before = (await sandbox.names()).length;
+    expect(before).toBeLessThan(30);
+    const second = await connectMcp({ env, args });
+    const done = await call(second, 'add_pets', { pets, batch_id: 'agent-import-1' });
+    expect(done.isError, done.text).toBe(false);
+    expect(done.data.batchId).toBe('agent-import-1');
+    expect(done.data.created).toHaveLength(30);
+    const names = await sandbox.names();
+    expect(names.sort()).toEqual(pets.map((pet) => pet.name).sort());
+    // Called once more: nothing new, every pet still reported.
+    const third = await call(second, 'add_pets', { pets, batch_id: 'agent-import-1' });
+    expect(third.data.created).toHaveLength(30);
+    expect(await sandbox.names()).toHaveLength(30);
+  });
+
+  it('never shows the key in any JSON-RPC line, even when the service echoes it', async () => {
+    const sandbox = await sandboxService();
+    // A pet whose name holds the key, added behind the agent's back.
+    await fetch(`${sandbox.url}/pets`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${sandbox.key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: `leak ${sandbox.key} here`, categoryId: 1 }),
+    });
+    const session = await server(sandbox, { profile: 'staging', person: 'accept', raw: true });
+    await call(session, 'list_pets', { all: true });
+    await call(session, 'add_pet', { name: 'Rex', category_id: '2' });
+    await call(session, 'add_pet', { name: 'Rex', category_id: '2', dry_run: true });
+    await call(session, 'get_pet', { pet_id: '1' });
+    await call(session, 'smoke');
+    await call(session, 'send_message', { message: 'hello', dry_run: true });
+    await session.close();
+    const lines = [...session.serverLines(), ...session.clientLines()];
+    expect(lines.length).toBeGreaterThan(10);
+    for (const line of lines) expect(line).not.toContain(sandbox.key);
+    expect(session.serverLines().join('\n')).toContain('leak ');
+    expect(session.stderr()).not.toContain(sandbox.key);
+  });
+});
+
+describe('petstore mcp --print-config', () => {
+  it('prints the registration for each client: the command and profile, never a key', async () => {
+    const home = freshHome();
+    const env = { HOME: home, PETSTORE_API_KEY: 'sk_print_config_SECRET' };
+    const claude = await runCli(
+      ['--profile', 'staging', 'mcp', '--print-config', 'claude', '--allow-writes'],
+      { env },
+    );
+    expect(claude.code, claude.stderr).toBe(0);
+    expect(JSON.parse(claude.stdout)).toEqual({
+      mcpServers: {
+        petstore: { command: 'petstore', args: ['mcp', '--profile', 'staging', '--allow-writes'] },
+      },
+    });
+    const vscode = await runCli(['mcp', '--print-config', 'vscode'], { env });
+    expect(JSON.parse(vscode.stdout)).toEqual({
+      servers: {
+        petstore: { type: 'stdio', command: 'petstore', args: ['mcp', '--profile', 'sandbox'] },
+      },
+    });
+    expect(vscode.stderr).toContain('.vscode/mcp.json');
+    for (const result of [claude, vscode])
+      expect(result.stdout + result.stderr).not.toContain('SECRET');
+    const bad = await runCli(['mcp', '--print-config', 'emacs'], { env });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/claude, cursor, vscode/);
+  });
+
+  it('exits 3 at start when its profile has no key, saying so on stderr only', async () => {
+    const home = await profileHome('http://127.0.0.1:9/v1', 'staging');
+    const result = await runCli(['--profile', 'staging', 'mcp'], { env: { HOME: home } });
+    expect(result.code).toBe(3);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toContain('auth login --profile staging');
+  });
+});
+
+describe('petstore mcp on a raw pipe', () => {
+  it('reports a malformed line on stderr and keeps serving', async () => {
+    const sandbox = await sandboxService();
+    const child = spawn(process.execPath, [BIN, 'mcp'], {
+      env: { PATH: process.env.PATH, ...sandbox.env },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+    child.stdin.write('this is not JSON-RPC\n');
+    child.stdin.write(
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: {
+          protocolVersion: '2025-06-18',
+          capabilities: {},
+          clientInfo: { name: 'raw', version: '1' },
+        },
+      }) + '\n',
+    );
+    for (let wait = 0; !stdout.includes('"id":1') && wait < 400; wait++) {
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    child.stdin.end();
+    expect(await exited).toBe(0);
+    expect(stderr).toMatch(/petstore mcp: ignored a line that is not JSON: this is not JSON-RPC/);
+    // stdout carries the protocol only: each line is one JSON-RPC message.
+    const lines = stdout.split('\n').filter(Boolean);
+    expect(lines.length).toBeGreaterThan(0);
+    for (const line of lines) expect(JSON.parse(line)).toMatchObject({ jsonrpc: '2.0' });
+    expect(lines.some((line) => (JSON.parse(line) as { id?: number }).id === 1)).toBe(true);
+  });
+});
