@@ -5,7 +5,7 @@
 // bench/results.json. Run `npm run build` first.
 //
 // Usage: npm run bench [-- --runs N]
-//   [--only startup,exe,request,https,listall,sandbox,server,bulk,pinned,table,memory]
+//   [--only startup,exe,request,mcp,https,listall,sandbox,server,bulk,pinned,table,memory]
 import { spawnSync } from 'node:child_process';
 import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -80,6 +80,31 @@ if (wanted('request')) {
     () => timeRun([BIN, 'pets', 'list', '--json'], env),
   );
   await server.stop();
+}
+
+if (wanted('mcp')) {
+  // From spawning the server to its answer to the first tools/list (the SDK is loaded by
+  // this command alone): against a Node process that answers each line at once.
+  const env = {
+    ...baseEnv('mcp'),
+    PETSTORE_BASE_URL: 'http://127.0.0.1:9/v1',
+    PETSTORE_API_KEY: KEY,
+  };
+  const firstList = (argv) => {
+    const run = spawnSync(node, ['bench/mcp-first-tools.mjs', node, ...argv], {
+      env,
+      encoding: 'utf8',
+    });
+    const ms = Number(run.stdout.trim());
+    if (!Number.isFinite(ms) || ms <= 0) throw new Error(`no tools/list answer: ${run.stderr}`);
+    return ms;
+  };
+  pairedTimes(
+    'petstore mcp: spawn to first tools/list / node floor',
+    '(measured)',
+    () => firstList(['bench/mcp-floor.mjs']),
+    () => firstList([BIN, 'mcp']),
+  );
 }
 
 if (wanted('https')) await httpsSection();
