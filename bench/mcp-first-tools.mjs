@@ -2,6 +2,7 @@
 // opening (initialize, initialized) and tools/list, and prints the milliseconds from the spawn
 // to the tools/list answer. Used by `npm run bench -- --only mcp`.
 import { spawn } from 'node:child_process';
+import { clearTimeout, setTimeout } from 'node:timers';
 
 const [command, ...args] = process.argv.slice(2);
 const start = process.hrtime.bigint();
