@@ -119,7 +119,7 @@ export async function runMain(
     io.stdout.write(topic);
     return ExitCode.ok;
   }
-  const program = buildProgram(io, runVerb);
+  const program = await buildProgram(io, runVerb, argv);
   let args = [...argv];
 
   try {
