@@ -1,3 +1,4 @@
+import { credentialSecrets } from '../core/redaction/index.js';
 import type { CommandUnknownOpts as Command, CommanderError } from '@commander-js/extra-typings';
 import { UsageError } from '../core/errors.js';
 import { HELP_TOPIC_NAMES, topicText } from '../help/topics.js';
@@ -133,12 +134,17 @@ export function usageErrorFromCommander(
   program: Command,
   argv: readonly string[],
 ): UsageError {
-  const message = error.message
+  let message = error.message
     .replace(/^error: /, '')
     .split('\n')
     .map((line) => line.trim())
     .filter(Boolean)
     .join(' ');
+  // Commander quotes the word it refused: a URL's credentials in it are masked, as they are
+  // once a verb has read them (a refused word is never read by one).
+  for (const word of argv) {
+    for (const secret of credentialSecrets(word)) message = message.split(secret).join('****');
+  }
   const command = commandOfArgv(program, argv);
   const unknown = /^unknown command '([^']*)'/.exec(message)?.[1];
   if (command.name() === 'pets' && unknown !== undefined && NO_SUCH_OPERATION.has(unknown)) {

@@ -243,6 +243,16 @@ describe('credentials in a URL or proxy value of any shape', () => {
     );
   });
 
+  it('masks the credentials of a word commander refuses as an option (one fast-check found)', async () => {
+    const io = fakeIO();
+    const env = { HOME: freshHome(), PETSTORE_API_KEY: 'sk_test_proxy_any_shape' };
+    const code = await main(['api', '-i', '-aaaaaaaa@127.0.0.9:8080', '--dry-run'], io, env, {
+      transport: new FakeTransport(),
+    });
+    expect(code).toBe(2);
+    expect(io.err()).toContain("unknown option '****@127.0.0.9:8080'");
+  });
+
   it('never prints the password, through any command, from any variable or flag', async () => {
     await fc.assert(
       fc.asyncProperty(
