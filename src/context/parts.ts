@@ -57,6 +57,8 @@ export interface RunOutput {
 /** What a run talks to: the service, the profiles and keys, the keyring. Each made on first use. */
 export interface RunServices {
   readonly env: Env;
+  /** How to run this program again (node and bin/petstore.js, or the single executable). */
+  readonly selfCommand: readonly string[] | undefined;
   /** The service to talk to (profile, URLs, key), resolved on first use. */
   target(): Promise<Target>;
   /** The API client for the target, created on first use. */

@@ -36,6 +36,7 @@ export function createRunServices(
   let keyring = deps.keyring && rememberingKeyring(deps.keyring);
   const services: RunServices = {
     env,
+    selfCommand: deps.selfCommand,
     target() {
       target ??= deps.resolveTarget(self()).then((resolved) => {
         if (resolved.close) cleanups.push(resolved.close);

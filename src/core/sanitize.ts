@@ -76,3 +76,17 @@ export function escapeInvisibleInJson(json: string): string {
     ).join(''),
   );
 }
+
+/**
+ * Terminal escape sequences whole (CSI such as ESC[31m, OSC such as a hyperlink up to its BEL
+ * or ST, and the two-character ones): removing only their control characters, as sanitizeLine
+ * does, leaves their text ("[31m") behind.
+ */
+const ESCAPE_SEQUENCE =
+  // eslint-disable-next-line no-control-regex -- the escapes are what it finds
+  /(?:\u001b\[|\u009b)[0-?]*[ -/]*[@-~]|(?:\u001b\]|\u009d)[^\u0007\u001b\u009c]*(?:\u0007|\u001b\\|\u009c)?|\u001b[@-Z\\-_]/g;
+
+/** Text for an agent: escape sequences gone whole, and no lone surrogate (a broken character). */
+export function withoutEscapes(text: string): string {
+  return text.replace(ESCAPE_SEQUENCE, '').toWellFormed();
+}

@@ -1,6 +1,6 @@
 import type { Int64 } from '../core/int64.js';
 import type { Pet } from '../core/interface.js';
-import { sanitizeLine, sanitizeText } from '../core/sanitize.js';
+import { sanitizeLine, sanitizeText, withoutEscapes } from '../core/sanitize.js';
 
 /**
  * What the service said, made fit for an agent: data, never instructions. Text is sanitised as
@@ -23,7 +23,8 @@ export function int64Text(value: Int64): string {
 /** Any value from the service, sanitised; `line`: one-line text (names), else text of lines. */
 export function agentValue(value: unknown, field = ''): AgentValue {
   if (typeof value === 'string') {
-    return field === 'message' ? sanitizeText(value) : sanitizeLine(value);
+    const text = withoutEscapes(value);
+    return field === 'message' ? sanitizeText(text) : sanitizeLine(text);
   }
   if (typeof value === 'bigint') return value.toString();
   if (typeof value === 'number') {
@@ -36,7 +37,7 @@ export function agentValue(value: unknown, field = ''): AgentValue {
     for (const [key, item] of Object.entries(value as Record<string, unknown>)) {
       if (item === undefined) continue;
       // A field name is text from the service too.
-      record[sanitizeLine(key)] = agentValue(item, key);
+      record[sanitizeLine(withoutEscapes(key))] = agentValue(item, key);
     }
     return record;
   }

@@ -6,13 +6,18 @@ import { agentValue, type AgentRecord } from './agent-data.js';
 const CREDENTIAL_HEADERS = new Set(['authorization', 'proxy-authorization', 'x-api-key']);
 const KEY_NOT_SHOWN = "Bearer (the profile's API key, not shown)";
 
-/** A request as --dry-run prints it, for an agent: the key header says only that it is there. */
+/**
+ * A request as --dry-run prints it, for an agent: the key header says only that it is there.
+ */
 export function agentRequest(preview: RequestPreview): AgentRecord {
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(preview.headers)) {
     headers[name] = CREDENTIAL_HEADERS.has(name.toLowerCase()) ? KEY_NOT_SHOWN : value;
   }
-  return agentValue({ ...preview, headers }) as AgentRecord;
+  const view = agentValue({ ...preview, headers }) as AgentRecord;
+  // `body` gives int64 values as strings, as every result does; `bodyJson` is the exact text sent.
+  if (preview.body !== undefined) view.bodyJson = stringifyJson(preview.body);
+  return view;
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { CallToolResult } from '@modelcontextprotocol/server';
-import { escapeInvisibleInJson } from '../core/sanitize.js';
+import { escapeInvisibleInJson, sanitizeLine } from '../core/sanitize.js';
 import { PetstoreError } from '../core/errors.js';
 import { errorFields, exitCodeFor } from '../output/report-error.js';
 import type { AgentRecord } from './agent-data.js';
@@ -20,8 +20,11 @@ export function dataResult(data: AgentRecord, options: { isError?: boolean } = {
  * What went wrong, as the command line's JSON error says it (code, message, hint, status,
  * request id) with its exit code and the error's class: sanitised, never a stack.
  */
-export function errorRecord(error: unknown): AgentRecord {
+export function errorRecord(error: unknown, options: { hint?: string } = {}): AgentRecord {
   const fields = errorFields(error);
+  const hint = options.hint ?? agentHint(fields.hint);
+  if (hint === undefined) delete fields.hint;
+  else fields.hint = sanitizeLine(hint);
   return {
     ...fields,
     exitCode: exitCodeFor(error),
@@ -29,9 +32,18 @@ export function errorRecord(error: unknown): AgentRecord {
   };
 }
 
-/** A failed call: isError, with the error in text and as data. */
-export function errorResult(error: unknown): CallToolResult {
-  const record = errorRecord(error);
+/**
+ * A hint written for the command line, as an agent should read it: one that names a command or
+ * a flag is for the person who runs petstore, not something a tool can do.
+ */
+function agentHint(hint: string | undefined): string | undefined {
+  if (hint === undefined || !/\bpetstore |(^|\s)--[a-z]/.test(hint)) return hint;
+  return `For the person who runs petstore (no tool does this): ${hint}`;
+}
+
+/** A failed call: isError, with the error in text and as data; `hint` replaces the error's. */
+export function errorResult(error: unknown, options: { hint?: string } = {}): CallToolResult {
+  const record = errorRecord(error, options);
   const lines = [`petstore: ${typeof record.message === 'string' ? record.message : ''}`];
   if (typeof record.hint === 'string') lines.push(`hint: ${record.hint}`);
   return {

@@ -33,7 +33,7 @@ export const petOutput = z.looseObject({
   status: z.string().optional(),
 });
 
-export const newPetInput = z.object({
+export const newPetInput = z.strictObject({
   name: z.string().min(1).describe('the pet name (not blank)'),
   category_id: int64String('category_id'),
   status: petStatus.optional().describe(`one of ${PET_STATUSES.join(', ')}`),
@@ -45,10 +45,10 @@ export const requestIdInput = z
   .max(200)
   .optional()
   .describe(
-    'your own id for this call: called again with the same arguments and request_id, the write reuses its Idempotency-Key, so the service creates nothing twice',
+    'your own id for this write: called again with the same request_id, the write is sent with the same Idempotency-Key, so the service creates nothing twice (another body with the same request_id is refused); without one, the result returns the id made for it',
   );
 
-export const listPetsInput = z.object({
+export const listPetsInput = z.strictObject({
   status: petStatus.optional().describe('only pets with this status'),
   limit: z
     .number()
@@ -81,7 +81,7 @@ export const listPetsOutput = z.object({
   note: z.string().optional(),
 });
 
-export const getPetInput = z.object({ pet_id: int64String('pet_id') });
+export const getPetInput = z.strictObject({ pet_id: int64String('pet_id') });
 
 export const deprecationOutput = z.object({
   deprecated: z.literal(true),
@@ -99,6 +99,7 @@ export const addPetInput = newPetInput.extend({
 const requestPreview = z.looseObject({ method: z.string(), url: z.string() });
 
 export const addPetOutput = z.object({
+  requestId: z.string(),
   pet: petOutput.optional(),
   replayed: z
     .boolean()
@@ -109,13 +110,14 @@ export const addPetOutput = z.object({
   request: requestPreview.optional(),
 });
 
-export const sendMessageInput = z.object({
+export const sendMessageInput = z.strictObject({
   message: z.string().min(1).describe('the text to send'),
   dry_run: z.boolean().optional().describe('return the request that would be sent; send nothing'),
   request_id: requestIdInput,
 });
 
 export const sendMessageOutput = z.object({
+  requestId: z.string(),
   receipt: z.looseObject({ id: z.string(), status: z.string() }).optional(),
   replayed: z.boolean().optional(),
   queued: z.boolean().optional(),
@@ -124,7 +126,7 @@ export const sendMessageOutput = z.object({
   request: requestPreview.optional(),
 });
 
-export const addPetsInput = z.object({
+export const addPetsInput = z.strictObject({
   pets: z.array(newPetInput).min(1).max(AGENT_BATCH_MAX),
   batch_id: z
     .string()

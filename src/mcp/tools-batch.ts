@@ -2,6 +2,7 @@ import type { McpServer, ServerContext } from '@modelcontextprotocol/server';
 import type { RequestPreview } from '../api/request.js';
 import { parseBatchId, recordKey } from '../bulk/batch.js';
 import { BULK_CONCURRENCY, IDEMPOTENCY_KEY_WINDOW } from '../core/contract.js';
+import { UsageError } from '../core/errors.js';
 import { parseInt64 } from '../core/int64.js';
 import type { NewPet, Pet } from '../core/interface.js';
 import { stringifyJson } from '../core/json.js';
@@ -35,6 +36,27 @@ function batchInput(pets: PetArgs): { text: string; first: NewPet } {
   return { text: lines.join('\n') + '\n', first };
 }
 
+/**
+ * Calls of one batch, one after another in this process: a second call with a batch id waits
+ * for the first, then reads its journal (two at once would each start a journal of their own).
+ */
+const batchQueue = new Map<string, Promise<unknown>>();
+function oneAtATime<T>(batch: string | undefined, task: () => Promise<T>): Promise<T> {
+  if (batch === undefined) return task();
+  const before = batchQueue.get(batch) ?? Promise.resolve();
+  const run = before.then(task, task);
+  const settled = run.catch(() => undefined);
+  batchQueue.set(batch, settled);
+  void settled.then(() => {
+    if (batchQueue.get(batch) === settled) batchQueue.delete(batch);
+  });
+  return run;
+}
+
+/** What to do about a batch that did not end whole, in the tool's own terms. */
+const resumeHint = (batch: string) =>
+  `Call add_pets again with the same pets and batch_id "${batch}": pets already created are not sent again, and those whose outcome is unknown are sent with their own keys.`;
+
 /** add_pets: many pets, journaled and sent exactly once, completed by calling it again. */
 export function registerBatchTool(server: McpServer, deps: McpDeps, gate: WriteGate): void {
   server.registerTool(
@@ -53,71 +75,82 @@ export function registerBatchTool(server: McpServer, deps: McpDeps, gate: WriteG
     },
     (args, ctx: ServerContext) =>
       deps.write(async () => {
+        let batch: string | undefined;
         try {
           const { text, first } = batchInput(args.pets);
-          const given =
-            args.batch_id === undefined ? undefined : parseBatchId(args.batch_id, 'batch_id');
-          const journal =
-            given === undefined ? undefined : await journalOfBatch(given, deps.journalsDir);
-          if (args.dry_run !== true) {
-            const admission = await gate.admit(ctx, {
-              tool: 'add_pets',
-              args: { pets: args.pets, batch_id: args.batch_id, concurrency: args.concurrency },
-              token: given,
-              describe: async (batch) => {
-                const client = await deps.client();
-                const preview = client.previewCreatePet(first, {
-                  idempotencyKey: recordKey(batch, '-', 1),
-                });
-                return batchConfirmText(
-                  deps,
-                  args.pets.length,
-                  batch,
-                  journal !== undefined,
-                  preview,
-                );
-              },
-            });
-            if ('result' in admission) return admission.result;
-            return await sendBatch(deps, text, {
-              batch: admission.token,
-              journal,
-              concurrency: args.concurrency,
-              dryRun: false,
-            });
-          }
-          return await sendBatch(deps, text, {
-            batch: given,
-            journal,
-            concurrency: args.concurrency,
-            dryRun: true,
+          batch = args.batch_id === undefined ? undefined : parseBatchId(args.batch_id, 'batch_id');
+          const send = { concurrency: args.concurrency, dryRun: args.dry_run === true };
+          if (send.dryRun) return await sendBatch(deps, text, { ...send, batch });
+          const given = batch;
+          const admission = await gate.admit(ctx, {
+            tool: 'add_pets',
+            args: { pets: args.pets, batch_id: args.batch_id, concurrency: args.concurrency },
+            token: given,
+            describe: async (id) => {
+              const client = await deps.client();
+              const preview = client.previewCreatePet(first, {
+                idempotencyKey: recordKey(id, '-', 1),
+              });
+              const resumed =
+                given !== undefined &&
+                (await journalOfBatch(given, deps.journalsDir)) !== undefined;
+              return batchConfirmText(deps, text, id, resumed, preview);
+            },
           });
+          if ('result' in admission) return admission.result;
+          batch = admission.token;
+          return await sendBatch(deps, text, { ...send, batch });
         } catch (error) {
-          return errorResult(error);
+          if (batch === undefined) return errorResult(error);
+          return errorResult(error, {
+            hint:
+              error instanceof UsageError
+                ? `Give the same pets, in the same order, as the first call of batch "${batch}", or leave batch_id out to start a new batch.`
+                : resumeHint(batch),
+          });
         }
       }),
   );
 }
 
+/** The form a person sees for a batch: every pet, then the first request as it is sent. */
 function batchConfirmText(
   deps: McpDeps,
-  count: number,
+  input: string,
   batch: string,
   resumed: boolean,
   preview: RequestPreview,
 ): string {
-  const pets = count === 1 ? '1 pet' : `${count} pets`;
+  const records = input.trimEnd().split('\n');
+  const pets = records.length === 1 ? '1 pet' : `${records.length} pets`;
   return [
-    `An agent asks to add ${pets} through petstore mcp (${deps.policy.label}), as batch ${batch}${resumed ? ' (completing its earlier call: pets it created are not sent again)' : ''}.`,
-    `Each pet is one request like this first one (each with its own Idempotency-Key, made from the batch):`,
+    `An agent asks to add ${pets} through petstore mcp (${deps.policy.label}), as batch ${batch}${resumed ? ' (completing its earlier call: pets it created are not sent again)' : ''}:`,
+    '',
+    // Each body as JSON, escaped: nothing in a name can pose as part of this message.
+    ...records.map((record, index) => `${index + 1}. ${record}`),
+    '',
+    'Each is one request like the first (each with its own Idempotency-Key, made from the batch):',
     '',
     requestText(preview),
     '',
-    'Accept with "send" ticked to send them; decline to send nothing.',
+    'Accept with "send" ticked to send them all; decline to send nothing.',
   ].join('\n');
 }
 
 async function sendBatch(
+  deps: McpDeps,
+  text: string,
+  run: { batch: string | undefined; concurrency?: number | undefined; dryRun: boolean },
+) {
+  return oneAtATime(run.batch, async () => {
+    // The batch's journal, if a call made one: this call completes it.
+    const journal =
+      run.batch === undefined ? undefined : await journalOfBatch(run.batch, deps.journalsDir);
+    return sendJournaled(deps, text, { ...run, journal });
+  });
+}
+
+async function sendJournaled(
   deps: McpDeps,
   text: string,
   run: {
@@ -151,6 +184,8 @@ async function sendBatch(
   const notCreated: AgentRecord[] = [];
   const requests: AgentRecord[] = [];
   let requestCount = 0;
+  let journaled = run.batch ?? '';
+  const batchOf = () => journaled;
   const outcome = await addBatch(
     {
       connect: async () => ({
@@ -165,7 +200,10 @@ async function sendBatch(
     },
     request,
     {
-      onJournal: ({ batch, toSend }) => deps.log(`add_pets: batch ${batch}, ${toSend} to send`),
+      onJournal: ({ batch, toSend }) => {
+        journaled = batch;
+        deps.log(`add_pets: batch ${batch}, ${toSend} to send`);
+      },
       rows: undefined,
       printTable: (pets) => {
         created.push(...pets);
@@ -175,7 +213,7 @@ async function sendBatch(
         notCreated.push({
           record: record.position,
           name: agentValue(record.name),
-          error: errorRecord(error),
+          error: errorRecord(error, { hint: resumeHint(batchOf()) }),
         }),
       say: (line) => deps.log(line),
       onSettled: () => undefined,

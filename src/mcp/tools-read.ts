@@ -1,4 +1,5 @@
 import type { McpServer } from '@modelcontextprotocol/server';
+import * as z from 'zod';
 import { parseInt64 } from '../core/int64.js';
 import { GET_PET_REMOVAL_DATE, type Pet } from '../core/interface.js';
 import { StopController } from '../core/stop.js';
@@ -92,6 +93,7 @@ export function registerReadTools(server: McpServer, deps: McpDeps): void {
     {
       title: 'Smoke check',
       description: `Run the read-only smoke checks against ${label}: does the service answer as its interface says (listing, paging, errors, a refused key, the deprecated get)? Adds nothing. ${DATA_NOT_INSTRUCTIONS}`,
+      inputSchema: z.strictObject({}),
       outputSchema: smokeOutput,
       annotations: { title: 'Smoke check', ...READ_ONLY },
     },

@@ -3,8 +3,11 @@ import { parseInt64 } from '../core/int64.js';
 import type { NewPet } from '../core/interface.js';
 import { addPet, checkedPet, previewAddPet } from '../operations/pets/add.js';
 import { checkedMessage, previewSendMessage, sendMessage } from '../operations/message/send.js';
-import { derivedWriteKey, writeKey } from '../operations/write-key.js';
-import { agentPet, agentValue } from './agent-data.js';
+import { randomUUID } from 'node:crypto';
+import { PetstoreError } from '../core/errors.js';
+import { derivedWriteKey } from '../operations/write-key.js';
+import type { RequestPreview } from '../api/request.js';
+import { agentPet, agentValue, type AgentRecord } from './agent-data.js';
 import type { McpDeps } from './deps.js';
 import { agentRequest, requestText } from './request-view.js';
 import { dataResult, errorResult } from './results.js';
@@ -22,7 +25,7 @@ const WRITES = { readOnlyHint: false, destructiveHint: false, idempotentHint: fa
 
 /** Said of every write tool: the rules it runs under. */
 const WRITE_RULES =
-  'Writes need the server started with --allow-writes and a profile that allows them; the person may be asked to confirm the exact request first. Give request_id to make a retry safe. dry_run shows the request and sends nothing.';
+  'Writes need the server started with --allow-writes and a profile that allows them; the person may be asked to confirm the exact request first. Each write has a request_id (give your own, or use the one the result returns): called again with the same request_id, it is sent with the same Idempotency-Key, so nothing is made twice. dry_run shows the request and sends nothing.';
 
 /** The call's arguments that make the write (not dry_run, not request_id). */
 function writeArgs(args: Record<string, unknown>): Record<string, unknown> {
@@ -31,11 +34,22 @@ function writeArgs(args: Record<string, unknown>): Record<string, unknown> {
   );
 }
 
-/** The key fixed by the caller's request_id (the same call again: the same key), if given. */
-function requestKey(deps: McpDeps, tool: string, args: Record<string, unknown>) {
-  const requestId = args.request_id;
-  if (typeof requestId !== 'string') return undefined;
-  return derivedWriteKey([deps.service, tool, JSON.stringify(writeArgs(args)), requestId]);
+/**
+ * The Idempotency-Key of a request id: the same id, the same key, whatever else the call says,
+ * so a retry creates nothing twice and the same id with another body is refused by the service.
+ */
+function requestKey(deps: McpDeps, tool: string, requestId: string): string {
+  return derivedWriteKey([deps.service, tool, requestId]);
+}
+
+/** What to do about a write whose outcome is unknown, in the tool's own terms. */
+function unknownOutcomeHint(error: unknown, tool: string, requestId: string | undefined) {
+  if (!(error instanceof PetstoreError) || !error.outcomeUnknown || requestId === undefined) {
+    return {};
+  }
+  return {
+    hint: `The outcome is unknown: call ${tool} again with the same arguments and request_id "${requestId}"; the service answers from the first send if it had it, so nothing is made twice.`,
+  };
 }
 
 function confirmText(deps: McpDeps, what: string, request: string, key: string): string {
@@ -48,6 +62,63 @@ function confirmText(deps: McpDeps, what: string, request: string, key: string):
     `Idempotency-Key: ${key}`,
     'Accept with "send" ticked to send it; decline to send nothing.',
   ].join('\n');
+}
+
+/** One write (add_pet, send_message): what it sends, and how to send it once allowed. */
+interface SingleWrite<Sent> {
+  tool: string;
+  args: { dry_run?: boolean | undefined; request_id?: string | undefined } & Record<
+    string,
+    unknown
+  >;
+  /** What the person is asked to allow, e.g. "add a pet". */
+  what: string;
+  preview(key: string): Promise<RequestPreview>;
+  send(key: string): Promise<Sent>;
+  result(sent: Sent): AgentRecord;
+}
+
+/**
+ * A write through the gate: a dry run shows the request; else the gate decides, and the write
+ * is sent with the key of its request id (given, or made for it and returned, so that a call
+ * whose outcome is unknown can be made again safely).
+ */
+async function singleWrite<Sent>(
+  deps: McpDeps,
+  gate: WriteGate,
+  ctx: ServerContext,
+  write: SingleWrite<Sent>,
+) {
+  let requestId = write.args.request_id;
+  try {
+    if (write.args.dry_run === true) {
+      requestId ??= randomUUID();
+      const key = requestKey(deps, write.tool, requestId);
+      const request = await write.preview(key);
+      return dataResult({
+        dryRun: true,
+        requestId,
+        idempotencyKey: key,
+        request: agentRequest(request),
+      });
+    }
+    const admission = await gate.admit(ctx, {
+      tool: write.tool,
+      args: writeArgs(write.args),
+      token: requestId,
+      describe: async (id) => {
+        const key = requestKey(deps, write.tool, id);
+        return confirmText(deps, write.what, requestText(await write.preview(key)), key);
+      },
+    });
+    if ('result' in admission) return admission.result;
+    requestId = admission.token;
+    const key = requestKey(deps, write.tool, requestId);
+    const sent = await write.send(key);
+    return dataResult({ dryRun: false, requestId, idempotencyKey: key, ...write.result(sent) });
+  } catch (error) {
+    return errorResult(error, unknownOutcomeHint(error, write.tool, requestId));
+  }
 }
 
 /** The tools that write: add_pet and send_message. */
@@ -64,48 +135,29 @@ export function registerWriteTools(server: McpServer, deps: McpDeps, gate: Write
     },
     (args, ctx: ServerContext) =>
       deps.write(async () => {
+        let pet: NewPet;
         try {
-          const pet: NewPet = checkedPet({
+          pet = checkedPet({
             name: args.name,
             categoryId: parseInt64(args.category_id, 'category_id'),
             ...(args.status === undefined ? {} : { status: args.status }),
           });
-          const fixed = requestKey(deps, 'add_pet', args);
-          if (args.dry_run === true) {
-            const key = writeKey(fixed);
-            const request = await previewAddPet({ client: connect }, { pet, idempotencyKey: key });
-            return dataResult({
-              dryRun: true,
-              idempotencyKey: key,
-              request: agentRequest(request),
-            });
-          }
-          const admission = await gate.admit(ctx, {
-            tool: 'add_pet',
-            args: writeArgs(args),
-            token: fixed,
-            describe: async (key) =>
-              confirmText(
-                deps,
-                'add a pet',
-                requestText(await previewAddPet({ client: connect }, { pet, idempotencyKey: key })),
-                key,
-              ),
-          });
-          if ('result' in admission) return admission.result;
-          const added = await addPet({ client: connect }, { pet, idempotencyKey: admission.token });
-          deps.log(
-            `add_pet: created pet ${String(added.pet.id)}${added.replayed ? ' (replayed)' : ''}`,
-          );
-          return dataResult({
-            dryRun: false,
-            pet: agentPet(added.pet),
-            replayed: added.replayed,
-            idempotencyKey: admission.token,
-          });
         } catch (error) {
           return errorResult(error);
         }
+        return singleWrite(deps, gate, ctx, {
+          tool: 'add_pet',
+          args,
+          what: 'add a pet',
+          preview: (key) => previewAddPet({ client: connect }, { pet, idempotencyKey: key }),
+          send: (key) => addPet({ client: connect }, { pet, idempotencyKey: key }),
+          result: (added) => {
+            deps.log(
+              `add_pet: created pet ${String(added.pet.id)}${added.replayed ? ' (replayed)' : ''}`,
+            );
+            return { pet: agentPet(added.pet), replayed: added.replayed };
+          },
+        });
       }),
   );
 
@@ -120,53 +172,30 @@ export function registerWriteTools(server: McpServer, deps: McpDeps, gate: Write
     },
     (args, ctx: ServerContext) =>
       deps.write(async () => {
+        let message: string;
         try {
-          const message = checkedMessage(args.message);
-          const fixed = requestKey(deps, 'send_message', args);
-          if (args.dry_run === true) {
-            const key = writeKey(fixed);
-            const request = await previewSendMessage(
-              { client: connect },
-              { message, idempotencyKey: key },
-            );
-            return dataResult({
-              dryRun: true,
-              idempotencyKey: key,
-              request: agentRequest(request),
-            });
-          }
-          const admission = await gate.admit(ctx, {
-            tool: 'send_message',
-            args: writeArgs(args),
-            token: fixed,
-            describe: async (key) =>
-              confirmText(
-                deps,
-                'send a message',
-                requestText(
-                  await previewSendMessage({ client: connect }, { message, idempotencyKey: key }),
-                ),
-                key,
-              ),
-          });
-          if ('result' in admission) return admission.result;
-          const sent = await sendMessage(
-            { client: connect },
-            { message, idempotencyKey: admission.token },
-          );
-          deps.log(
-            `send_message: ${sent.queued ? 'queued' : 'sent'}${sent.replayed ? ' (replayed)' : ''}`,
-          );
-          return dataResult({
-            dryRun: false,
-            receipt: agentValue(sent.receipt),
-            replayed: sent.replayed,
-            queued: sent.queued,
-            idempotencyKey: admission.token,
-          });
+          message = checkedMessage(args.message);
         } catch (error) {
           return errorResult(error);
         }
+        return singleWrite(deps, gate, ctx, {
+          tool: 'send_message',
+          args,
+          what: 'send a message',
+          preview: (key) =>
+            previewSendMessage({ client: connect }, { message, idempotencyKey: key }),
+          send: (key) => sendMessage({ client: connect }, { message, idempotencyKey: key }),
+          result: (sent) => {
+            deps.log(
+              `send_message: ${sent.queued ? 'queued' : 'sent'}${sent.replayed ? ' (replayed)' : ''}`,
+            );
+            return {
+              receipt: agentValue(sent.receipt),
+              replayed: sent.replayed,
+              queued: sent.queued,
+            };
+          },
+        });
       }),
   );
 }

@@ -31,8 +31,8 @@ export interface ProposedWrite {
   /** The call's arguments: a confirmation holds for these only. */
   args: Record<string, unknown>;
   /**
-   * The token the write is sent with (an Idempotency-Key, a batch id) when the arguments fix
-   * it (request_id, batch_id); undefined: a new one, kept across the confirmation's rounds.
+   * What names the write (a request id, a batch id) when the arguments give it; undefined: a
+   * new one, kept across the confirmation's rounds. Its Idempotency-Key(s) are made from it.
    */
   token: string | undefined;
   /** What the person is shown for the token, e.g. the request as --dry-run prints it. */
@@ -86,12 +86,21 @@ function canElicit(ctx: ServerContext, legacy: ClientCapabilities | undefined): 
  */
 export class WriteGate {
   private readonly secret = randomBytes(32);
+  /** The confirmations already used: each sends its write once. */
+  private readonly spent = new Set<string>();
 
   constructor(
     private readonly policy: WritePolicy,
     /** The client's capabilities from its initialize (2025-era connections). */
     private readonly legacyCapabilities: () => ClientCapabilities | undefined,
   ) {}
+
+  /** The same gate (its secret, its used confirmations) for another server instance. */
+  forServer(legacyCapabilities: () => ClientCapabilities | undefined): WriteGate {
+    const gate = Object.create(this) as WriteGate;
+    Object.defineProperty(gate, 'legacyCapabilities', { value: legacyCapabilities });
+    return gate;
+  }
 
   /** Refuses every write before anything else is asked: why, and what the person can do. */
   refusal(): CallToolResult | undefined {
@@ -118,11 +127,15 @@ export class WriteGate {
     if (off) return { result: off };
     const digest = argsDigest(write.tool, write.args);
     const earlier = this.readState(ctx.mcpReq.requestState(), digest);
-    const token = write.token ?? earlier ?? crypto.randomUUID();
+    const token = write.token ?? earlier?.token ?? crypto.randomUUID();
     if (this.policy.agentWrites === 'allow') return { token };
     const answer = inputResponse(ctx.mcpReq.inputResponses, CONFIRM_KEY);
-    if (answer.kind === 'elicit' && earlier === token) {
-      if (answer.action === 'accept' && answer.content?.send === true) return { token };
+    if (answer.kind === 'elicit' && earlier?.token === token && !this.spent.has(earlier.nonce)) {
+      if (answer.action === 'accept' && answer.content?.send === true) {
+        // One confirmation, one send: the same answer sent again is asked again.
+        this.spent.add(earlier.nonce);
+        return { token };
+      }
       return {
         result: refused(
           'declined',
@@ -158,12 +171,13 @@ export class WriteGate {
   }
 
   private mintState(digest: string, token: string): string {
-    const payload = Buffer.from(JSON.stringify({ digest, token })).toString('base64url');
+    const nonce = randomBytes(16).toString('base64url');
+    const payload = Buffer.from(JSON.stringify({ digest, token, nonce })).toString('base64url');
     return `${payload}.${this.sign(payload)}`;
   }
 
   /** The token of an earlier round of this very call, if its state is this server's own. */
-  private readState(state: unknown, digest: string): string | undefined {
+  private readState(state: unknown, digest: string): { token: string; nonce: string } | undefined {
     if (typeof state !== 'string') return undefined;
     const [payload, signature] = state.split('.');
     if (payload === undefined || signature === undefined) return undefined;
@@ -174,9 +188,12 @@ export class WriteGate {
       const parsed = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as {
         digest?: unknown;
         token?: unknown;
+        nonce?: unknown;
       };
-      return parsed.digest === digest && typeof parsed.token === 'string'
-        ? parsed.token
+      return parsed.digest === digest &&
+        typeof parsed.token === 'string' &&
+        typeof parsed.nonce === 'string'
+        ? { token: parsed.token, nonce: parsed.nonce }
         : undefined;
     } catch {
       return undefined;

@@ -180,9 +180,31 @@ describe('petstore mcp', () => {
         replayed: true,
       });
       expect(await sandbox.names()).toEqual(['Bella']);
-      // Other arguments with the same request_id are another write.
+      // The same request_id with another body is refused by the service: it names one write.
       const other = await call(session, 'add_pet', { ...args, name: 'Luna' });
-      expect(other.data.idempotencyKey).not.toBe(first.data.idempotencyKey);
+      expect(other.isError).toBe(true);
+      expect(other.data.error.status).toBeGreaterThanOrEqual(400);
+      const same = await call(session, 'add_pet', { ...args, category_id: '03' });
+      expect(same.data).toMatchObject({
+        idempotencyKey: first.data.idempotencyKey,
+        replayed: true,
+      });
+      expect(await sandbox.names()).toEqual(['Bella']);
+    });
+
+    it('shows the person every pet of a batch before any is sent', async () => {
+      const sandbox = await sandboxService();
+      const session = await server(sandbox, { profile: 'staging', person: 'decline', era });
+      const pets = Array.from({ length: 25 }, (_, i) => ({ name: `P${i}`, category_id: '1' }));
+      pets.push({ name: 'Hidden\u001b[8m at the end', category_id: '2' });
+      const result = await call(session, 'add_pets', { pets });
+      expect(result.data.error.code).toBe('declined');
+      for (const pet of pets.slice(0, 25))
+        expect(session.asked[0]).toContain(`"name":"${pet.name}"`);
+      expect(session.asked[0]).toContain(
+        '26. {"name":"Hidden\\u001b[8m at the end","categoryId":2}',
+      );
+      expect(posts(sandbox)).toBe(0);
     });
   });
 
@@ -255,21 +277,51 @@ describe('petstore mcp --print-config', () => {
     expect(claude.code, claude.stderr).toBe(0);
     expect(JSON.parse(claude.stdout)).toEqual({
       mcpServers: {
-        petstore: { command: 'petstore', args: ['mcp', '--profile', 'staging', '--allow-writes'] },
+        petstore: {
+          command: process.execPath,
+          args: [BIN, 'mcp', '--profile', 'staging', '--allow-writes'],
+        },
       },
     });
     const vscode = await runCli(['mcp', '--print-config', 'vscode'], { env });
     expect(JSON.parse(vscode.stdout)).toEqual({
       servers: {
-        petstore: { type: 'stdio', command: 'petstore', args: ['mcp', '--profile', 'sandbox'] },
+        petstore: {
+          type: 'stdio',
+          command: process.execPath,
+          args: [BIN, 'mcp', '--profile', 'sandbox'],
+        },
       },
     });
     expect(vscode.stderr).toContain('.vscode/mcp.json');
     for (const result of [claude, vscode])
       expect(result.stdout + result.stderr).not.toContain('SECRET');
+    // A profile that does not exist, or has no key the client could use, is said at once.
+    const missing = await runCli(['--profile', 'nosuch', 'mcp', '--print-config', 'cursor'], {
+      env,
+    });
+    expect(missing.code).toBe(2);
+    expect(missing.stdout).toBe('');
+    const keyless = await runCli(['--profile', 'staging', 'mcp', '--print-config', 'cursor'], {
+      env: { HOME: home },
+    });
+    expect(keyless.code).toBe(0);
+    expect(keyless.stderr).toContain('has no key yet');
     const bad = await runCli(['mcp', '--print-config', 'emacs'], { env });
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/claude, cursor, vscode/);
+  });
+
+  it('refuses to serve a key it cannot tell from data', async () => {
+    const home = await profileHome('http://127.0.0.1:9/v1', 'staging');
+    for (const key of ['abc12', '1234567890123']) {
+      const result = await runCli(['--profile', 'staging', 'mcp'], {
+        env: { HOME: home, PETSTORE_API_KEY: key },
+      });
+      expect(result.code).toBe(2);
+      expect(result.stdout).toBe('');
+      expect(result.stderr).toContain('cannot be told from data');
+    }
   });
 
   it('exits 3 at start when its profile has no key, saying so on stderr only', async () => {
@@ -281,41 +333,117 @@ describe('petstore mcp --print-config', () => {
   });
 });
 
+/** `petstore mcp` on raw pipes: lines in, lines out, as a client that is not the SDK. */
+function rawServer(env: Record<string, string | undefined>, args: string[] = []) {
+  const child = spawn(process.execPath, [BIN, 'mcp', ...args], {
+    env: { PATH: process.env.PATH, ...env },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+  const messages = () =>
+    stdout
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as { id?: unknown; result?: Loose; error?: Loose });
+  return {
+    send: (line: unknown) =>
+      child.stdin.write(`${typeof line === 'string' ? line : JSON.stringify(line)}\n`),
+    end: () => child.stdin.end(),
+    stdout: () => stdout,
+    stderr: () => stderr,
+    messages,
+    exited,
+    /** Waits (bounded) for the answer with this id. */
+    answer: async (id: unknown) => {
+      for (let wait = 0; wait < 400; wait++) {
+        const found = messages().find((message) => message.id === id);
+        if (found) return found;
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+      return undefined;
+    },
+  };
+}
+
+const OPENING = [
+  {
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'initialize',
+    params: {
+      protocolVersion: '2025-06-18',
+      capabilities: {},
+      clientInfo: { name: 'raw', version: '1' },
+    },
+  },
+  { jsonrpc: '2.0', method: 'notifications/initialized' },
+];
+
 describe('petstore mcp on a raw pipe', () => {
-  it('reports a malformed line on stderr and keeps serving', async () => {
+  it('answers a malformed line with a JSON-RPC error, says it on stderr, and keeps serving', async () => {
     const sandbox = await sandboxService();
-    const child = spawn(process.execPath, [BIN, 'mcp'], {
-      env: { PATH: process.env.PATH, ...sandbox.env },
-      stdio: ['pipe', 'pipe', 'pipe'],
+    const raw = rawServer(sandbox.env);
+    raw.send('this is not JSON-RPC');
+    for (const message of OPENING) raw.send(message);
+    raw.send({ jsonrpc: '2.0', id: 10, method: 'tools/call', params: null });
+    raw.send({ jsonrpc: '1.0', id: 11, method: 'tools/list' });
+    raw.send([{ jsonrpc: '2.0', id: 12, method: 'tools/list' }]);
+    raw.send({
+      jsonrpc: '2.0',
+      id: 13,
+      method: 'tools/call',
+      params: { name: 'add_pet', arguments: { name: 'Rex', category_id: '1', confirm: true } },
     });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-    const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
-    child.stdin.write('this is not JSON-RPC\n');
-    child.stdin.write(
-      JSON.stringify({
-        jsonrpc: '2.0',
-        id: 1,
-        method: 'initialize',
-        params: {
-          protocolVersion: '2025-06-18',
-          capabilities: {},
-          clientInfo: { name: 'raw', version: '1' },
-        },
-      }) + '\n',
+    raw.send({ jsonrpc: '2.0', id: 14, method: 'tools/list' });
+    expect((await raw.answer(1))?.result).toBeDefined();
+    expect((await raw.answer(10))?.error).toMatchObject({ code: -32600 });
+    expect((await raw.answer(11))?.error).toMatchObject({ code: -32600 });
+    // An argument the tool does not take is refused as such, in the tools' error form.
+    const unknown = (await raw.answer(13))?.result;
+    expect(unknown.isError).toBe(true);
+    expect(unknown.structuredContent.error).toMatchObject({
+      code: 'usage',
+      exitCode: 2,
+      class: 'UsageError',
+    });
+    expect((await raw.answer(14))?.result.tools).toHaveLength(6);
+    raw.end();
+    expect(await raw.exited).toBe(0);
+    expect(raw.stderr()).toMatch(
+      /petstore mcp: ignored a line that is not JSON: this is not JSON-RPC/,
     );
-    for (let wait = 0; !stdout.includes('"id":1') && wait < 400; wait++) {
-      await new Promise((resolve) => setTimeout(resolve, 25));
-    }
-    child.stdin.end();
-    expect(await exited).toBe(0);
-    expect(stderr).toMatch(/petstore mcp: ignored a line that is not JSON: this is not JSON-RPC/);
-    // stdout carries the protocol only: each line is one JSON-RPC message.
-    const lines = stdout.split('\n').filter(Boolean);
-    expect(lines.length).toBeGreaterThan(0);
-    for (const line of lines) expect(JSON.parse(line)).toMatchObject({ jsonrpc: '2.0' });
-    expect(lines.some((line) => (JSON.parse(line) as { id?: number }).id === 1)).toBe(true);
+    const nulls = raw.messages().filter((message) => message.id === null);
+    expect(nulls.map((message) => message.error.code as number).sort()).toEqual(
+      [-32700, -32600].sort(),
+    );
+    expect(sandbox.served).toHaveLength(0);
+  });
+
+  it('answers a write in flight when the client closes stdin, then ends', async () => {
+    const sandbox = await sandboxService({ latencyMs: { min: 600, max: 600 }, seed: 1 });
+    const home = await profileHome(sandbox.url, 'staging', 'allow');
+    const raw = rawServer({ HOME: home, PETSTORE_API_KEY: sandbox.key }, [
+      '--profile',
+      'staging',
+      '--allow-writes',
+    ]);
+    for (const message of OPENING) raw.send(message);
+    await raw.answer(1);
+    raw.send({
+      jsonrpc: '2.0',
+      id: 2,
+      method: 'tools/call',
+      params: { name: 'add_pet', arguments: { name: 'Late', category_id: '1' } },
+    });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    raw.end();
+    expect(await raw.exited).toBe(0);
+    const answer = raw.messages().find((message) => message.id === 2);
+    expect(answer?.result.structuredContent.pet).toMatchObject({ name: 'Late' });
+    expect(await sandbox.names()).toEqual(['Late']);
   });
 });

@@ -39,9 +39,20 @@ describe('agent data', () => {
     );
   });
 
+  it('removes escape sequences whole, and mends a broken character', () => {
+    expect(
+      agentPet({
+        id: 1,
+        categoryId: 1,
+        name: 'Rex\u001b[31mRED\u001b]8;;http://evil\u0007link\u001b[0m',
+      }).name,
+    ).toBe('RexREDlink');
+    expect(agentPet({ id: 1, categoryId: 1, name: 'bad\uD800x' }).name).toBe('bad\uFFFDx');
+  });
+
   it('keeps the lines of a message, and nothing that is not JSON data', () => {
     expect(agentValue({ message: 'line 1\nline 2\u001b[31m' })).toEqual({
-      message: 'line 1\nline 2[31m',
+      message: 'line 1\nline 2',
     });
     expect(agentValue({ n: Number.NaN, u: undefined, f: () => 1 })).toEqual({ n: null, f: null });
   });

@@ -50,6 +50,21 @@ describe('the write gate', () => {
     expect(accepted).toEqual({ token: shownKey });
   });
 
+  it('takes a confirmation once: the same answer sent again is asked again', async () => {
+    const gate = new WriteGate(CONFIRMING, () => undefined);
+    const asked = ((await gate.admit(round(), write({ name: 'Rex' }))) as { result: Asked }).result;
+    const yes = {
+      state: asked.requestState,
+      answer: { action: 'accept', content: { send: true } },
+    };
+    expect(await gate.admit(round(yes), write({ name: 'Rex' }))).toHaveProperty('token');
+    const replayed = await gate.admit(round(yes), write({ name: 'Rex' }));
+    expect(replayed).not.toHaveProperty('token');
+    // Another server instance of the same process shares what was used.
+    const other = await gate.forServer(() => undefined).admit(round(yes), write({ name: 'Rex' }));
+    expect(other).not.toHaveProperty('token');
+  });
+
   it('asks again, sending nothing, when the state was made for other arguments, forged or missing', async () => {
     const gate = new WriteGate(CONFIRMING, () => undefined);
     const asked = ((await gate.admit(round(), write({ name: 'Rex' }))) as { result: Asked }).result;

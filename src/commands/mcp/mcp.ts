@@ -2,9 +2,17 @@ import { Option, type Command } from '@commander-js/extra-typings';
 import { helpProse } from '../../cmdutil/help-text.js';
 import type { FlagsOf, RunVerb } from '../../cmdutil/run-verb.js';
 import { dataDir, journalsDir } from '../../config/paths.js';
-import { activeProfile, agentWritesOf } from '../../config/profiles.js';
+import {
+  activeProfile,
+  agentWritesOf,
+  isEmbeddedProfile,
+  noSuchProfile,
+  profileExists,
+} from '../../config/profiles.js';
 import type { RunOutput, RunServices, RunState } from '../../context/context.js';
+import { UsageError } from '../../core/errors.js';
 import { randomHex } from '../../core/random-hex.js';
+import { unfindableBecause } from '../../core/redaction/index.js';
 import { MCP_CLIENTS, mcpClientConfig, mcpClientWhere, type McpClient } from './print-config.js';
 
 export interface McpOptions {
@@ -41,7 +49,7 @@ Writes need --allow-writes and a profile that allows them (petstore profile set 
 --agent-writes allow|confirm|deny; production defaults to deny, every other profile to
 confirm). With confirm, each write is shown to the person first (the request as --dry-run
 prints it, and its Idempotency-Key) through the client's elicitation; a client that cannot
-ask is refused. A write called again with the same arguments and request_id reuses its key.
+ask is refused. A write called again with the same request_id reuses its Idempotency-Key.
 
 Examples:
   $ petstore --profile staging mcp --print-config claude
@@ -54,12 +62,25 @@ export function toMcpOptions(flags: FlagsOf<ReturnType<typeof declareMcp>>): Mcp
 
 /** The profile the snippet fixes: the one chosen now (--profile, PETSTORE_PROFILE, active). */
 async function printConfig(ctx: RunOutput & RunServices, options: McpOptions, client: McpClient) {
-  const profile = ctx.settings.profile?.name ?? activeProfile(await (await ctx.config()).read());
+  const data = await (await ctx.config()).read();
+  const profile = ctx.settings.profile?.name ?? activeProfile(data);
+  // A snippet that cannot start is refused here, not found out by the client later.
+  if (!profileExists(data, profile)) throw noSuchProfile(profile, data);
   const args = ['--profile', profile];
   if (ctx.settings.baseUrl !== undefined) args.push('--base-url', ctx.settings.baseUrl);
   if (options.allowWrites) args.push('--allow-writes');
-  ctx.io.stdout.write(mcpClientConfig(client, args));
+  ctx.io.stdout.write(mcpClientConfig(client, ctx.selfCommand ?? [], args));
   ctx.notice(`Add it to ${mcpClientWhere(client)}.`);
+  if (!isEmbeddedProfile(profile)) {
+    const target = await ctx.target();
+    if (target.keySource === 'none' || target.keySource === 'env') {
+      ctx.warn(
+        target.keySource === 'env'
+          ? `profile ${profile}'s key comes from PETSTORE_API_KEY in this shell, which the client will not have: store it with petstore auth login --profile ${profile}`
+          : `profile ${profile} has no key yet, so the server will not start: petstore auth login --profile ${profile}`,
+      );
+    }
+  }
 }
 
 export async function runMcp(
@@ -71,6 +92,15 @@ export async function runMcp(
   // The key is checked now: a server that cannot reach its service says so as it starts.
   const quiet = { warnDeprecations: false };
   const client = await ctx.clientFor(target, {}, quiet);
+  // A key the run cannot tell from data is not masked where the service echoes it: an agent
+  // must never be served such a key.
+  const unfindable = target.apiKey === undefined ? undefined : unfindableBecause(target.apiKey);
+  if (unfindable !== undefined) {
+    throw new UsageError(
+      `the API key of ${target.label} cannot be told from data (${unfindable}), so it could reach the agent where the service echoes it; petstore mcp does not serve it`,
+      { hint: 'Use a key of 8 or more characters with a letter in it.' },
+    );
+  }
   const data = await (await ctx.config()).read();
   const { serveMcp } = await import('../../mcp/server.js');
   const log = (line: string) => {

@@ -14,8 +14,14 @@ const WHERE: Record<McpClient, string> = {
  * The snippet that registers `petstore mcp` in a client: the command and its arguments (the
  * profile, fixed), never a key. The server reads the key as every command does.
  */
-export function mcpClientConfig(client: McpClient, args: readonly string[]): string {
-  const server = { command: 'petstore', args: ['mcp', ...args] };
+export function mcpClientConfig(
+  client: McpClient,
+  self: readonly string[],
+  args: readonly string[],
+): string {
+  // The program as it runs now, by absolute paths: a client starts it without a shell (no
+  // alias, and often another PATH).
+  const server = { command: self[0] ?? 'petstore', args: [...self.slice(1), 'mcp', ...args] };
   const config =
     client === 'vscode'
       ? { servers: { petstore: { type: 'stdio', ...server } } }

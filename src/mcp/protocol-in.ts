@@ -1,0 +1,92 @@
+import { Transform, type Readable } from 'node:stream';
+import { snippet } from '../core/sanitize.js';
+
+/** The longest line taken (as the SDK's own buffer): a longer one is dropped, with a word. */
+const MAX_LINE_BYTES = 10 * 1024 * 1024;
+
+type Id = string | number;
+const isId = (value: unknown): value is Id =>
+  typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value));
+
+/** Why a message is no JSON-RPC 2.0 request, response or notification MCP takes, if it is not. */
+function invalidity(message: unknown): string | undefined {
+  if (Array.isArray(message)) return 'a batch (MCP takes one message a line)';
+  if (typeof message !== 'object' || message === null) return 'not a JSON object';
+  const fields = message as Record<string, unknown>;
+  if (fields.jsonrpc !== '2.0') return 'not JSON-RPC 2.0 ("jsonrpc": "2.0" missing)';
+  if ('id' in fields && !isId(fields.id)) return 'its id is neither a string nor a number';
+  if ('method' in fields) {
+    if (typeof fields.method !== 'string') return 'its method is not a string';
+    const params = fields.params;
+    if ('params' in fields && (typeof params !== 'object' || params === null)) {
+      return 'its params are not an object';
+    }
+  } else if (!('result' in fields) && !('error' in fields)) {
+    return 'neither a request nor a response';
+  }
+  return undefined;
+}
+
+/**
+ * The client's lines, each checked before the SDK sees it. One that is no JSON-RPC message is
+ * reported on stderr (the person running the server sees what the client got wrong) and, as
+ * JSON-RPC asks, answered with an error (its id when it has a usable one, else null) so that
+ * a client waiting on it is not left hanging; the server goes on with the lines after it.
+ */
+export function protocolIn(
+  stdin: Readable,
+  out: { log(line: string): void; reply(line: string): void },
+): Readable {
+  let pending = '';
+  let dropping = false;
+  const refuse = (id: unknown, code: number, why: string, text: string) => {
+    out.log(`ignored a line that is ${why}: ${snippet(text, 80)}`);
+    const error = { code, message: code === -32700 ? 'Parse error' : `Invalid Request: ${why}` };
+    out.reply(`${JSON.stringify({ jsonrpc: '2.0', id: isId(id) ? id : null, error })}\n`);
+  };
+  const check = (line: string, into: Transform) => {
+    const text = line.endsWith('\r') ? line.slice(0, -1) : line;
+    if (text.trim() === '') return;
+    let message: unknown;
+    try {
+      message = JSON.parse(text);
+    } catch {
+      refuse(null, -32700, 'not JSON', text);
+      return;
+    }
+    const why = invalidity(message);
+    if (why === undefined) {
+      into.push(`${text}\n`);
+      return;
+    }
+    const fields = (typeof message === 'object' && message) || {};
+    // A notification (no id) is never answered, even in error.
+    if (!Array.isArray(fields) && !('id' in fields) && 'method' in fields) {
+      out.log(`ignored a notification that is ${why}: ${snippet(text, 80)}`);
+      return;
+    }
+    refuse(Array.isArray(fields) ? null : (fields as { id?: unknown }).id, -32600, why, text);
+  };
+  const lines = new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      const parts = (pending + chunk.toString('utf8')).split('\n');
+      pending = parts.pop() ?? '';
+      for (const part of parts) {
+        if (dropping) dropping = false;
+        else check(part, this);
+      }
+      if (pending.length > MAX_LINE_BYTES) {
+        out.log(`ignored a line longer than ${MAX_LINE_BYTES} bytes`);
+        refuse(null, -32600, `longer than ${MAX_LINE_BYTES} bytes`, '');
+        pending = '';
+        dropping = true;
+      }
+      done();
+    },
+    flush(done) {
+      if (!dropping) check(pending, this);
+      done();
+    },
+  });
+  return stdin.pipe(lines);
+}
