@@ -58,6 +58,10 @@ export function createRunServices(
           : new MissingCredentialError(message, { hint });
       }
       redactor.add(apiKey);
+      // A service may echo the key base64-encoded (as in a Basic credential): masked too.
+      for (const encoding of ['base64', 'base64url'] as const) {
+        redactor.add(Buffer.from(apiKey).toString(encoding), { hidden: true });
+      }
       const keyProblem = apiKeyProblem(apiKey);
       if (keyProblem) throw unusableKeyError(resolved, keyProblem);
       const unfindable = unfindableBecause(apiKey);

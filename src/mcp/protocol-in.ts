@@ -1,4 +1,5 @@
 import { Transform, type Readable } from 'node:stream';
+import { parseJSONRPCMessage } from '@modelcontextprotocol/server';
 import { snippet } from '../core/sanitize.js';
 
 /** The longest line taken (as the SDK's own buffer): a longer one is dropped, with a word. */
@@ -8,9 +9,17 @@ type Id = string | number;
 const isId = (value: unknown): value is Id =>
   typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value));
 
+/** A key anywhere in the message that would set an object's prototype. */
+function hasProtoKey(value: unknown, depth = 0): boolean {
+  if (typeof value !== 'object' || value === null || depth > 64) return false;
+  if (Object.hasOwn(value, '__proto__')) return true;
+  return Object.values(value).some((item) => hasProtoKey(item, depth + 1));
+}
+
 /** Why a message is no JSON-RPC 2.0 request, response or notification MCP takes, if it is not. */
 function invalidity(message: unknown): string | undefined {
   if (Array.isArray(message)) return 'a batch (MCP takes one message a line)';
+  if (hasProtoKey(message)) return 'holding a "__proto__" member, which no tool takes';
   if (typeof message !== 'object' || message === null) return 'not a JSON object';
   const fields = message as Record<string, unknown>;
   if (fields.jsonrpc !== '2.0') return 'not JSON-RPC 2.0 ("jsonrpc": "2.0" missing)';
@@ -24,6 +33,12 @@ function invalidity(message: unknown): string | undefined {
   } else if (!('result' in fields) && !('error' in fields)) {
     return 'neither a request nor a response';
   }
+  // Then the SDK's own reading of a message: what it would drop unanswered is answered here.
+  try {
+    parseJSONRPCMessage(message);
+  } catch (error) {
+    return `not a JSON-RPC message MCP takes (${snippet(error instanceof Error ? error.message : String(error), 60)})`;
+  }
   return undefined;
 }
 
@@ -35,7 +50,7 @@ function invalidity(message: unknown): string | undefined {
  */
 export function protocolIn(
   stdin: Readable,
-  out: { log(line: string): void; reply(line: string): void },
+  out: { log(line: string): void; reply(line: string): void; opened(id: unknown): void },
 ): Readable {
   let pending = '';
   let dropping = false;
@@ -56,7 +71,19 @@ export function protocolIn(
     }
     const why = invalidity(message);
     if (why === undefined) {
+      const { id, method } = message as { id?: unknown; method?: unknown };
+      if (id !== undefined && method !== undefined) out.opened(id);
       into.push(`${text}\n`);
+      return;
+    }
+    // A batch: each request in it is answered, by its id.
+    if (Array.isArray(message)) {
+      const ids = message.flatMap((item: unknown) =>
+        typeof item === 'object' && item !== null && isId((item as { id?: unknown }).id)
+          ? [(item as { id: Id }).id]
+          : [],
+      );
+      for (const id of ids.length > 0 ? ids : [null]) refuse(id, -32600, why, text);
       return;
     }
     const fields = (typeof message === 'object' && message) || {};

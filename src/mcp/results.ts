@@ -20,13 +20,17 @@ export function dataResult(data: AgentRecord, options: { isError?: boolean } = {
  * What went wrong, as the command line's JSON error says it (code, message, hint, status,
  * request id) with its exit code and the error's class: sanitised, never a stack.
  */
-export function errorRecord(error: unknown, options: { hint?: string } = {}): AgentRecord {
+export function errorRecord(
+  error: unknown,
+  options: { hint?: string; fields?: AgentRecord } = {},
+): AgentRecord {
   const fields = errorFields(error);
   const hint = options.hint ?? agentHint(fields.hint);
   if (hint === undefined) delete fields.hint;
   else fields.hint = sanitizeLine(hint);
   return {
     ...fields,
+    ...options.fields,
     exitCode: exitCodeFor(error),
     class: error instanceof PetstoreError ? error.name : 'Error',
   };
@@ -42,7 +46,10 @@ function agentHint(hint: string | undefined): string | undefined {
 }
 
 /** A failed call: isError, with the error in text and as data; `hint` replaces the error's. */
-export function errorResult(error: unknown, options: { hint?: string } = {}): CallToolResult {
+export function errorResult(
+  error: unknown,
+  options: { hint?: string; fields?: AgentRecord } = {},
+): CallToolResult {
   const record = errorRecord(error, options);
   const lines = [`petstore: ${typeof record.message === 'string' ? record.message : ''}`];
   if (typeof record.hint === 'string') lines.push(`hint: ${record.hint}`);

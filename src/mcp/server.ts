@@ -6,6 +6,7 @@ import type { Output } from '../core/io.js';
 import { errorResult } from './results.js';
 import { snippet } from '../core/sanitize.js';
 import type { McpDeps } from './deps.js';
+import { OpenRequests } from './open-requests.js';
 import { protocolIn } from './protocol-in.js';
 import { registerBatchTool } from './tools-batch.js';
 import { registerReadTools } from './tools-read.js';
@@ -89,10 +90,12 @@ function writeTracker(): Pick<McpDeps, 'write' | 'settle'> {
 }
 
 /** The run's stdout as the stream the SDK's stdio transport writes to. */
-function protocolOut(stdout: Output): Writable {
+function protocolOut(stdout: Output, requests: OpenRequests): Writable {
   return new Writable({
     write(chunk: Buffer | string, _encoding, done) {
-      stdout.writeSettled(chunk.toString()).then(
+      const text = chunk.toString();
+      requests.sent(text);
+      stdout.writeSettled(text).then(
         () => done(),
         (error: unknown) => done(error as Error),
       );
@@ -101,19 +104,30 @@ function protocolOut(stdout: Output): Writable {
 }
 
 /**
+ * How long the requests still open when the client closes stdin are waited for: a read ends
+ * by its timeout anyway, but a confirmation can never be answered once stdin is closed.
+ */
+const OPEN_REQUESTS_WAIT_MS = 30_000;
+
+/**
  * The stdio transport, saying when it closed. When the client ends stdin, the writes in flight
- * finish and their answers go out (stdout may still be read) before it closes.
+ * finish, and the requests it sent are answered (stdout may still be read), before it closes.
  */
 class ClosingTransport extends StdioServerTransport {
   private ended: () => void = () => undefined;
   readonly closed = new Promise<void>((resolve) => (this.ended = resolve));
 
-  constructor(stdin: Readable, stdout: Writable, settle: () => Promise<void>) {
+  constructor(
+    stdin: Readable,
+    stdout: Writable,
+    waits: { settle: () => Promise<void>; requests: OpenRequests },
+  ) {
     super(stdin, stdout);
     this._onstdinclose = () => {
-      // Settled writes' answers are sent by the SDK a few promise turns later: one turn of the
-      // event loop lets them out before the transport closes.
-      void settle()
+      // The last line's request starts a few promise turns after stdin ends: one turn of the
+      // event loop before counting what is open.
+      void new Promise((resolve) => setImmediate(resolve))
+        .then(() => Promise.all([waits.settle(), waits.requests.answered(OPEN_REQUESTS_WAIT_MS)]))
         .then(() => new Promise((resolve) => setImmediate(resolve)))
         .then(() => this.close());
     };
@@ -134,15 +148,17 @@ export async function serveMcp(
   streams: McpStreams,
 ): Promise<void> {
   const deps: McpDeps = { ...given, ...writeTracker() };
+  const requests = new OpenRequests();
   const transport = new ClosingTransport(
     // The process's stdin, or a test's stream: a Readable either way.
     // eslint-disable-next-line @typescript-eslint/no-unsafe-class-instance-assignment
     protocolIn(streams.stdin as Readable, {
       log: (line) => deps.log(line),
       reply: (line) => void streams.stdout.writeSettled(line),
+      opened: (id) => requests.opened(id),
     }),
-    protocolOut(streams.stdout),
-    () => deps.settle(),
+    protocolOut(streams.stdout, requests),
+    { settle: () => deps.settle(), requests },
   );
   // One gate for the process: its secret and used confirmations hold for every instance.
   const gate = new WriteGate(deps.policy, () => undefined);

@@ -82,6 +82,11 @@ export function registerBatchTool(server: McpServer, deps: McpDeps, gate: WriteG
           const send = { concurrency: args.concurrency, dryRun: args.dry_run === true };
           if (send.dryRun) return await sendBatch(deps, text, { ...send, batch });
           const given = batch;
+          // A batch completed with other pets than its first call's is refused before the
+          // person is asked (a dry run reads the journal and checks the input against it).
+          if (given !== undefined && (await journalOfBatch(given, deps.journalsDir))) {
+            await sendBatch(deps, text, { ...send, batch: given, dryRun: true });
+          }
           const admission = await gate.admit(ctx, {
             tool: 'add_pets',
             args: { pets: args.pets, batch_id: args.batch_id, concurrency: args.concurrency },
@@ -103,10 +108,11 @@ export function registerBatchTool(server: McpServer, deps: McpDeps, gate: WriteG
         } catch (error) {
           if (batch === undefined) return errorResult(error);
           return errorResult(error, {
-            hint:
-              error instanceof UsageError
-                ? `Give the same pets, in the same order, as the first call of batch "${batch}", or leave batch_id out to start a new batch.`
-                : resumeHint(batch),
+            hint: !(error instanceof UsageError)
+              ? resumeHint(batch)
+              : / has \d+ journals/.test(error.message)
+                ? `Batch "${batch}" was run by two servers at once. Each pet was still created at most once; leave batch_id out (a new batch) or use another one, and tell the person, who can keep one of its journals (petstore journal list).`
+                : `Give the same pets, in the same order, as the first call of batch "${batch}", or leave batch_id out to start a new batch.`,
           });
         }
       }),

@@ -49,6 +49,7 @@ function unknownOutcomeHint(error: unknown, tool: string, requestId: string | un
   }
   return {
     hint: `The outcome is unknown: call ${tool} again with the same arguments and request_id "${requestId}"; the service answers from the first send if it had it, so nothing is made twice.`,
+    fields: { retryWith: { request_id: requestId } },
   };
 }
 

@@ -250,6 +250,12 @@ describe('petstore mcp', () => {
       headers: { authorization: `Bearer ${sandbox.key}`, 'content-type': 'application/json' },
       body: JSON.stringify({ name: `leak ${sandbox.key} here`, categoryId: 1 }),
     });
+    const encoded = Buffer.from(sandbox.key).toString('base64');
+    await fetch(`${sandbox.url}/pets`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${sandbox.key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: `encoded ${encoded}`, categoryId: 1 }),
+    });
     const session = await server(sandbox, { profile: 'staging', person: 'accept', raw: true });
     await call(session, 'list_pets', { all: true });
     await call(session, 'add_pet', { name: 'Rex', category_id: '2' });
@@ -260,7 +266,10 @@ describe('petstore mcp', () => {
     await session.close();
     const lines = [...session.serverLines(), ...session.clientLines()];
     expect(lines.length).toBeGreaterThan(10);
-    for (const line of lines) expect(line).not.toContain(sandbox.key);
+    for (const line of lines) {
+      expect(line).not.toContain(sandbox.key);
+      expect(line).not.toContain(encoded);
+    }
     expect(session.serverLines().join('\n')).toContain('leak ');
     expect(session.stderr()).not.toContain(sandbox.key);
   });
@@ -350,6 +359,7 @@ function rawServer(env: Record<string, string | undefined>, args: string[] = [])
       .filter(Boolean)
       .map((line) => JSON.parse(line) as { id?: unknown; result?: Loose; error?: Loose });
   return {
+    write: (text: string) => child.stdin.write(text),
     send: (line: unknown) =>
       child.stdin.write(`${typeof line === 'string' ? line : JSON.stringify(line)}\n`),
     end: () => child.stdin.end(),
@@ -398,6 +408,16 @@ describe('petstore mcp on a raw pipe', () => {
       method: 'tools/call',
       params: { name: 'add_pet', arguments: { name: 'Rex', category_id: '1', confirm: true } },
     });
+    raw.send({ jsonrpc: '2.0', id: 15, method: 'tools/call', params: ['list_pets'] });
+    raw.send({ jsonrpc: '2.0', id: 16, method: 'ping', extra: 1 });
+    raw.send({ jsonrpc: '2.0', id: 17.5, method: 'ping', result: {} });
+    raw.send([
+      { jsonrpc: '2.0', id: 'b1', method: 'ping' },
+      { jsonrpc: '2.0', id: 'b2', method: 'ping' },
+    ]);
+    raw.send(
+      '{"jsonrpc":"2.0","id":18,"method":"tools/call","params":{"name":"list_pets","arguments":{"__proto__":{"limit":1}}}}',
+    );
     raw.send({ jsonrpc: '2.0', id: 14, method: 'tools/list' });
     expect((await raw.answer(1))?.result).toBeDefined();
     expect((await raw.answer(10))?.error).toMatchObject({ code: -32600 });
@@ -411,16 +431,48 @@ describe('petstore mcp on a raw pipe', () => {
       class: 'UsageError',
     });
     expect((await raw.answer(14))?.result.tools).toHaveLength(6);
+    // Every request with an id is answered, whatever the SDK would make of it.
+    for (const id of [12, 15, 16, 17.5, 'b1', 'b2', 18]) {
+      expect((await raw.answer(id))?.error, String(id)).toMatchObject({ code: -32600 });
+    }
     raw.end();
     expect(await raw.exited).toBe(0);
     expect(raw.stderr()).toMatch(
       /petstore mcp: ignored a line that is not JSON: this is not JSON-RPC/,
     );
     const nulls = raw.messages().filter((message) => message.id === null);
-    expect(nulls.map((message) => message.error.code as number).sort()).toEqual(
-      [-32700, -32600].sort(),
-    );
+    expect(nulls.map((message) => message.error.code as number)).toEqual([-32700]);
     expect(sandbox.served).toHaveLength(0);
+  });
+
+  it('answers every request the client sent before it closed stdin, the last line unended too', async () => {
+    const sandbox = await sandboxService({ latencyMs: { min: 300, max: 300 }, seed: 2 });
+    const home = await profileHome(sandbox.url, 'staging', 'allow');
+    const raw = rawServer({ HOME: home, PETSTORE_API_KEY: sandbox.key }, [
+      '--profile',
+      'staging',
+      '--allow-writes',
+    ]);
+    for (const message of OPENING) raw.send(message);
+    raw.send({
+      jsonrpc: '2.0',
+      id: 8,
+      method: 'tools/call',
+      params: { name: 'list_pets', arguments: {} },
+    });
+    raw.write(
+      '{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"add_pet","arguments":{"name":"Unended","category_id":"1"}}}',
+    );
+    raw.end();
+    expect(await raw.exited).toBe(0);
+    expect(
+      raw.messages().find((message) => message.id === 8)?.result.structuredContent.pets,
+    ).toEqual([]);
+    expect(
+      raw.messages().find((message) => message.id === 9)?.result.structuredContent.pet,
+    ).toMatchObject({
+      name: 'Unended',
+    });
   });
 
   it('answers a write in flight when the client closes stdin, then ends', async () => {
