@@ -43,6 +43,22 @@ if (wanted('startup')) {
     timeRun([BIN, '--version'], env),
   );
   pairedTimes('petstore --help / node -e 0', '<= 1.5', floor, () => timeRun([BIN, '--help'], env));
+  // At a terminal (a pseudo-terminal 120 columns wide, made by util-linux script): each side
+  // pays the same script and stty.
+  const atTerminal = (command) => () =>
+    timeRun(['-qec', `stty cols 120 rows 40; ${command}`, '/dev/null'], env, 'ignore', 'script');
+  pairedTimes(
+    'petstore --help at a terminal / node -e 0 there',
+    '<= 1.35',
+    atTerminal(`${node} -e 0`),
+    atTerminal(`${node} ${BIN} --help`),
+  );
+  pairedTimes(
+    'petstore pets list --help at a terminal / node -e 0 there',
+    '<= 1.35',
+    atTerminal(`${node} -e 0`),
+    atTerminal(`${node} ${BIN} pets list --help`),
+  );
 }
 
 // The single executable, when `npm run build:exe` has made it.

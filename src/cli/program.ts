@@ -2,6 +2,7 @@ import { Command, Option } from '@commander-js/extra-typings';
 import type { RunVerb } from '../cmdutil/run-verb.js';
 import { commandsToLoad, TOP_COMMANDS, type TopCommand } from './command-table.js';
 import { GLOBAL_OPTIONS, optionHelp, OTHER_ENVIRONMENT } from '../context/global-options.js';
+import { HELP_MAX_WIDTH } from '../core/contract.js';
 import type { IO } from '../core/io.js';
 import { EXIT_CODE_SHORT } from '../help/reference.js';
 import { HELP_TOPIC_NAMES } from '../help/topics.js';
@@ -65,6 +66,9 @@ export async function buildProgram(
     .configureOutput({
       writeOut: (text) => io.stdout.write(text),
       writeErr: (text) => io.stderr.write(text),
+      // At most HELP_MAX_WIDTH wide; narrower at a narrower terminal.
+      getOutHelpWidth: () => Math.min(io.stdoutColumns ?? HELP_MAX_WIDTH, HELP_MAX_WIDTH),
+      getErrHelpWidth: () => Math.min(io.stderrColumns ?? HELP_MAX_WIDTH, HELP_MAX_WIDTH),
       // main reports parse errors like any other error, in the requested output form.
       outputError: () => undefined,
     })

@@ -9,6 +9,13 @@ export const MAX_ITEMS = { min: 1, max: Number.MAX_SAFE_INTEGER } as const;
 
 /** Shells that `petstore completion` writes scripts for. */
 export const SHELLS = ['bash', 'zsh', 'fish'] as const;
+
+/**
+ * Help is wrapped at most this wide, at a terminal as in a pipe: lines longer than 80 columns
+ * read worse, and one width lets the build's rendering answer --help everywhere but at a
+ * narrower terminal (where commander wraps it to fit).
+ */
+export const HELP_MAX_WIDTH = 80;
 export type Shell = (typeof SHELLS)[number];
 
 /** The formats `pets add --file` reads (--input-format, --template). */
