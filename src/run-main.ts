@@ -119,7 +119,7 @@ export async function runMain(
     io.stdout.write(topic);
     return ExitCode.ok;
   }
-  const program = await buildProgram(io, runVerb, argv);
+  const program = buildProgram(io, runVerb);
   let args = [...argv];
 
   try {

@@ -1,19 +1,21 @@
-import { Command, Option } from '@commander-js/extra-typings';
+import { Command } from '@commander-js/extra-typings';
 import type { RunVerb } from '../cmdutil/run-verb.js';
-import { commandsToLoad, TOP_COMMANDS, type TopCommand } from './command-table.js';
+import { registerApi } from '../commands/api/api.js';
+import { registerDoctor } from '../commands/doctor/doctor.js';
+import { registerAuth } from '../commands/auth/index.js';
+import { registerCompletion } from '../commands/completion/completion.js';
+import { registerMcp } from '../commands/mcp/mcp.js';
+import { registerMessage } from '../commands/message/index.js';
+import { registerJournal } from '../commands/journal/index.js';
+import { registerPets } from '../commands/pets/index.js';
+import { registerProfile } from '../commands/profile/index.js';
+import { registerSandbox } from '../commands/sandbox/index.js';
+import { registerSmoke } from '../commands/smoke/smoke.js';
 import { GLOBAL_OPTIONS, optionHelp, OTHER_ENVIRONMENT } from '../context/global-options.js';
 import { HELP_MAX_WIDTH } from '../core/contract.js';
 import type { IO } from '../core/io.js';
 import { EXIT_CODE_SHORT } from '../help/reference.js';
 import { HELP_TOPIC_NAMES } from '../help/topics.js';
-
-/** A command not loaded: its line in the program's help, and nothing else. */
-function addStub(program: Command, command: TopCommand): void {
-  const stub = program.command(command.name).description(command.summary);
-  for (const arg of command.args ?? []) stub.argument(arg);
-  // The help line says [options] when a command has any: a hidden one says it for the stub.
-  if (command.options) stub.addOption(new Option('--stub').hideHelp());
-}
 
 /** Items joined by the separator, wrapped like the rest of the help at 78 columns. */
 function wrapItems(items: readonly string[], separator: string): string {
@@ -45,15 +47,7 @@ Exit codes:
 Help topics: ${HELP_TOPIC_NAMES.join(', ')} (petstore help TOPIC; also man petstore)`;
 }
 
-/**
- * The program, with the top-level commands the command line names loaded (every one when
- * `all`), and the others as stubs that say their name and summary (see command-table.ts).
- */
-export async function buildProgram(
-  io: IO,
-  runVerb: RunVerb,
-  argv: readonly string[] | 'all',
-): Promise<Command> {
+export function buildProgram(io: IO, runVerb: RunVerb): Command {
   const program = new Command('petstore')
     .description('Run the Animal Store service from the command line.')
     .version(__PETSTORE_VERSION__, '--version', 'print the version')
@@ -74,11 +68,17 @@ export async function buildProgram(
     })
     .showSuggestionAfterError();
 
-  const loaded = argv === 'all' ? TOP_COMMANDS : commandsToLoad(argv);
-  for (const command of TOP_COMMANDS) {
-    if (loaded.includes(command)) (await command.load())(program, runVerb);
-    else addStub(program, command);
-  }
+  registerPets(program, runVerb);
+  registerJournal(program, runVerb);
+  registerMessage(program, runVerb);
+  registerProfile(program, runVerb);
+  registerAuth(program, runVerb);
+  registerSandbox(program, runVerb);
+  registerSmoke(program, runVerb);
+  registerApi(program, runVerb);
+  registerDoctor(program, runVerb);
+  registerMcp(program, runVerb);
+  registerCompletion(program, runVerb);
   program
     .command('version')
     .description('print the version (as --version does)')
