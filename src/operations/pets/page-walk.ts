@@ -12,10 +12,7 @@ export interface PageWalk {
   follow: boolean;
   /** Stop once this many pets have been handed over. */
   maxItems?: number | undefined;
-  /**
-   * True once nobody reads the output any more (`| head`): no page is asked for after that (the
-   * one already asked for, read ahead while the last was written, is dropped).
-   */
+  /** True once nobody reads the output any more (`| head`): no further page is fetched. */
   stopped?: () => boolean;
   /** How many pets are on stdout (fewer than handed over when --query buffers the list). */
   printed?: () => number;
@@ -37,13 +34,13 @@ export interface WalkResult {
  */
 export async function walkPages(walk: PageWalk): Promise<WalkResult> {
   const guard = new PageLoopGuard();
+  let from: URL | undefined;
   let pets = 0;
   let pages = 0;
-  let fetching: Promise<PetsPage> = walk.fetch(undefined);
   for (;;) {
     let page: PetsPage;
     try {
-      page = await fetching;
+      page = await walk.fetch(from);
     } catch (error) {
       if (pages === 0 || !(error instanceof PetstoreError)) throw error;
       throw new IncompleteListError(error, walk.printed?.() ?? pets, pages + 1);
@@ -51,44 +48,31 @@ export async function walkPages(walk: PageWalk): Promise<WalkResult> {
     pages++;
     const wanted = walk.maxItems === undefined ? page.pets.length : walk.maxItems - pets;
     const taken = page.pets.length > wanted ? page.pets.slice(0, wanted) : page.pets;
+    if (taken.length > 0) walk.onPets(taken);
+    pets += taken.length;
     // The first page's address too: a service may link back to it.
     guard.fetched(page.url, page.pets.length);
-    const reachedMax = walk.maxItems !== undefined && pets + taken.length >= walk.maxItems;
+    const reachedMax = walk.maxItems !== undefined && pets >= walk.maxItems;
     const next = page.next;
     const result = {
-      pets: pets + taken.length,
+      pets,
       pages,
       more: next !== undefined || taken.length < page.pets.length,
       lastPageUnlinked: next === undefined,
     };
-    const goOn = next !== undefined && walk.follow && !reachedMax && walk.stopped?.() !== true;
-    // The next page is asked for before this one is handed over, so the service works on it
-    // while this one is written out; a bad link is reported once this page's pets are out.
-    const failure = goOn ? nextPageProblem(next, guard, pages) : undefined;
-    const prefetched = goOn && failure === undefined ? walk.fetch(next as URL) : undefined;
-    // Not awaited if the walk ends here (its reader went away): never an unhandled rejection.
-    prefetched?.catch(() => undefined);
-    if (taken.length > 0) walk.onPets(taken);
-    pets += taken.length;
-    if (failure !== undefined) {
-      throw new IncompleteListError(failure, walk.printed?.() ?? pets, pages + 1);
+    if (next === undefined || !walk.follow || reachedMax || walk.stopped?.()) return result;
+    if (next instanceof BrokenLink) {
+      throw new IncompleteListError(
+        brokenLinkError(next, 200, pages),
+        walk.printed?.() ?? pets,
+        pages + 1,
+      );
     }
-    if (prefetched === undefined || walk.stopped?.()) return result;
-    fetching = prefetched;
-  }
-}
-
-/** Why the walk cannot follow this link (broken, seen before, too many pages), if it cannot. */
-function nextPageProblem(
-  next: URL | BrokenLink,
-  guard: PageLoopGuard,
-  pages: number,
-): PetstoreError | undefined {
-  if (next instanceof BrokenLink) return brokenLinkError(next, 200, pages);
-  try {
-    guard.follow(next, 'Report this to the service; --max-items N stops after N pets.');
-    return undefined;
-  } catch (failure) {
-    return failure as PetstoreError;
+    try {
+      guard.follow(next, 'Report this to the service; --max-items N stops after N pets.');
+    } catch (failure) {
+      throw new IncompleteListError(failure as PetstoreError, walk.printed?.() ?? pets, pages + 1);
+    }
+    from = next;
   }
 }

@@ -115,7 +115,7 @@ describe('listPets', () => {
     expect(second.note).toBeUndefined();
   });
 
-  it('fetches no further page once nobody reads (stopped), past the one already asked for', async () => {
+  it('fetches no further page once nobody reads (stopped)', async () => {
     const { client, asked } = service(1000);
     let reading = true;
     await listPets(
@@ -127,15 +127,7 @@ describe('listPets', () => {
         },
       },
     );
-    // The second page was asked for before the first was handed over (read ahead).
-    expect(asked).toHaveLength(2);
-    const gone = service(1000);
-    await listPets(
-      { client: gone.client, stopped: () => true },
-      { all: true },
-      { onPets: () => undefined },
-    );
-    expect(gone.asked).toHaveLength(1);
+    expect(asked).toHaveLength(1);
   });
 
   it('passes the status filter and counts pages for the progress line', async () => {
