@@ -1,6 +1,11 @@
+import { createHash } from 'node:crypto';
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { McpServer, ServerContext } from '@modelcontextprotocol/server';
 import type { RequestPreview } from '../api/request.js';
 import { parseBatchId, recordKey } from '../bulk/batch.js';
+import { JournalInUseError, lockJournal } from '../bulk/journal-lock.js';
+import { locksFolder } from '../operations/pets/batch-journal.js';
 import { BULK_CONCURRENCY, IDEMPOTENCY_KEY_WINDOW } from '../core/contract.js';
 import { UsageError } from '../core/errors.js';
 import { parseInt64 } from '../core/int64.js';
@@ -108,11 +113,14 @@ export function registerBatchTool(server: McpServer, deps: McpDeps, gate: WriteG
         } catch (error) {
           if (batch === undefined) return errorResult(error);
           return errorResult(error, {
-            hint: !(error instanceof UsageError)
-              ? resumeHint(batch)
-              : / has \d+ journals/.test(error.message)
-                ? `Batch "${batch}" was run by two servers at once. Each pet was still created at most once; leave batch_id out (a new batch) or use another one, and tell the person, who can keep one of its journals (petstore journal list).`
-                : `Give the same pets, in the same order, as the first call of batch "${batch}", or leave batch_id out to start a new batch.`,
+            hint:
+              error instanceof JournalInUseError
+                ? `Another call is sending batch "${batch}" now (another server, or the command line); call add_pets again with the same pets and batch_id once it has ended.`
+                : !(error instanceof UsageError)
+                  ? resumeHint(batch)
+                  : / has \d+ journals/.test(error.message)
+                    ? `Batch "${batch}" was run by two servers at once. Each pet was still created at most once; leave batch_id out (a new batch) or use another one, and tell the person, who can keep one of its journals (petstore journal list).`
+                    : `Give the same pets, in the same order, as the first call of batch "${batch}", or leave batch_id out to start a new batch.`,
           });
         }
       }),
@@ -149,11 +157,29 @@ async function sendBatch(
   run: { batch: string | undefined; concurrency?: number | undefined; dryRun: boolean },
 ) {
   return oneAtATime(run.batch, async () => {
-    // The batch's journal, if a call made one: this call completes it.
-    const journal =
-      run.batch === undefined ? undefined : await journalOfBatch(run.batch, deps.journalsDir);
-    return sendJournaled(deps, text, { ...run, journal });
+    const unlock = run.dryRun ? undefined : await lockBatch(deps, run.batch);
+    try {
+      // The batch's journal, if a call made one: this call completes it.
+      const journal =
+        run.batch === undefined ? undefined : await journalOfBatch(run.batch, deps.journalsDir);
+      return await sendJournaled(deps, text, { ...run, journal });
+    } finally {
+      await unlock?.();
+    }
   });
+}
+
+/**
+ * The batch's lock across processes, held while a call finds or starts its journal and sends:
+ * two servers completing one batch at once would each start a journal of their own. Another
+ * holder is waited for a moment, then named in the error.
+ */
+async function lockBatch(deps: McpDeps, batch: string | undefined) {
+  if (batch === undefined) return undefined;
+  const folder = locksFolder(deps.dataDir);
+  await mkdir(folder, { recursive: true, mode: 0o700 });
+  const name = createHash('sha256').update(batch).digest('hex').slice(0, 32);
+  return lockJournal(join(folder, `mcp-batch-${name}`), folder);
 }
 
 async function sendJournaled(

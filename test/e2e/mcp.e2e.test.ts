@@ -242,6 +242,24 @@ describe('petstore mcp', () => {
     expect(await sandbox.names()).toHaveLength(30);
   });
 
+  it('add_pets of one batch from two servers at once keeps one journal: a later call completes it', async () => {
+    const sandbox = await sandboxService({ latencyMs: { min: 30, max: 30 }, seed: 3 });
+    const home = await profileHome(sandbox.url, 'staging', 'allow');
+    const env = { HOME: home, PETSTORE_API_KEY: sandbox.key };
+    const args = ['--profile', 'staging', '--allow-writes'];
+    const pets = Array.from({ length: 20 }, (_, i) => ({ name: `twin-${i}`, category_id: '5' }));
+    const [one, two] = await Promise.all([connectMcp({ env, args }), connectMcp({ env, args })]);
+    const batch = { pets, batch_id: 'twin-batch', concurrency: 1 };
+    const both = await Promise.all([call(one, 'add_pets', batch), call(two, 'add_pets', batch)]);
+    for (const result of both.filter((answer) => answer.isError)) {
+      expect(result.data.error.hint).toMatch(/Another call is sending batch "twin-batch"/);
+    }
+    const last = await call(one, 'add_pets', batch);
+    expect(last.isError, last.text).toBe(false);
+    expect(last.data.created).toHaveLength(20);
+    expect((await sandbox.names()).sort()).toEqual(pets.map((pet) => pet.name).sort());
+  });
+
   it('never shows the key in any JSON-RPC line, even when the service echoes it', async () => {
     const sandbox = await sandboxService();
     // A pet whose name holds the key, added behind the agent's back.
