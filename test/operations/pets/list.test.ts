@@ -50,20 +50,26 @@ describe('listPets', () => {
 
   it('following pages asks the largest page the interface allows, and hands over every pet once', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.integer({ min: 0, max: 450 }), async (total) => {
-        const { client, asked } = service(total);
-        const ids: bigint[] = [];
-        const outcome = await listPets(
-          { client },
-          { all: true },
-          { onPets: (pets) => ids.push(...pets.map((pet) => pet.id as bigint)) },
-        );
-        expect(ids).toEqual(Array.from({ length: total }, (_, i) => BigInt(i + 1)));
-        expect(asked[0]).toEqual({ status: undefined, limit: 100 });
-        expect(outcome.pages).toBe(Math.max(1, Math.ceil(total / 100)));
-        expect(outcome.more).toBe(false);
-        expect(outcome.note).toBeUndefined();
-      }),
+      // Totals at a page's edge are drawn on purpose: a random draw makes them rarely.
+      fc.asyncProperty(
+        fc.oneof(fc.integer({ min: 0, max: 450 }), fc.constantFrom(0, 100, 200)),
+        async (total) => {
+          const { client, asked } = service(total);
+          const ids: bigint[] = [];
+          const outcome = await listPets(
+            { client },
+            { all: true },
+            { onPets: (pets) => ids.push(...pets.map((pet) => pet.id as bigint)) },
+          );
+          expect(ids).toEqual(Array.from({ length: total }, (_, i) => BigInt(i + 1)));
+          expect(asked[0]).toEqual({ status: undefined, limit: 100 });
+          expect(outcome.pages).toBe(Math.max(1, Math.ceil(total / 100)));
+          expect(outcome.more).toBe(false);
+          // One full page and no Link: the service may hold more and not say how to page to it.
+          if (total === 100) expect(outcome.note).toMatch(/no Link rel="next" after a full page/);
+          else expect(outcome.note).toBeUndefined();
+        },
+      ),
       { numRuns: 40 },
     );
   });
