@@ -161,7 +161,7 @@ export async function serveMcp(
     { settle: () => deps.settle(), requests },
   );
   // One gate for the process: its secret and used confirmations hold for every instance.
-  const gate = new WriteGate(deps.policy, () => undefined);
+  const gate = new WriteGate(deps.policy);
   const handle = serveStdio(() => createServer(deps, gate), {
     transport,
     onerror: (error) => {

@@ -19,7 +19,7 @@ import type { McpDeps } from './deps.js';
 import { agentRequest, requestText } from './request-view.js';
 import { dataResult, errorRecord, errorResult } from './results.js';
 import { addPetsInput, addPetsOutput, DATA_NOT_INSTRUCTIONS } from './schemas.js';
-import type { WriteGate } from './write-gate.js';
+import type { ServerGate } from './write-gate.js';
 
 /** The requests a dry run returns whole; the rest are counted. */
 const DRY_RUN_SHOWN = 20;
@@ -63,7 +63,7 @@ const resumeHint = (batch: string) =>
   `Call add_pets again with the same pets and batch_id "${batch}": pets already created are not sent again, and those whose outcome is unknown are sent with their own keys.`;
 
 /** add_pets: many pets, journaled and sent exactly once, completed by calling it again. */
-export function registerBatchTool(server: McpServer, deps: McpDeps, gate: WriteGate): void {
+export function registerBatchTool(server: McpServer, deps: McpDeps, gate: ServerGate): void {
   server.registerTool(
     'add_pets',
     {

@@ -18,7 +18,7 @@ import {
   sendMessageInput,
   sendMessageOutput,
 } from './schemas.js';
-import type { WriteGate } from './write-gate.js';
+import type { ServerGate } from './write-gate.js';
 
 /** What writes: never destroys; not idempotent unless the same request_id is given again. */
 const WRITES = { readOnlyHint: false, destructiveHint: false, idempotentHint: false };
@@ -66,7 +66,7 @@ function confirmText(deps: McpDeps, what: string, request: string, key: string):
 }
 
 /** One write (add_pet, send_message): what it sends, and how to send it once allowed. */
-interface SingleWrite<Sent> {
+interface SingleWrite<Body, Sent> {
   tool: string;
   args: { dry_run?: boolean | undefined; request_id?: string | undefined } & Record<
     string,
@@ -74,8 +74,10 @@ interface SingleWrite<Sent> {
   >;
   /** What the person is asked to allow, e.g. "add a pet". */
   what: string;
-  preview(key: string): Promise<RequestPreview>;
-  send(key: string): Promise<Sent>;
+  /** The body, checked as every front end checks it (throws a UsageError): before anything. */
+  check(): Body;
+  preview(body: Body, key: string): Promise<RequestPreview>;
+  send(body: Body, key: string): Promise<Sent>;
   result(sent: Sent): AgentRecord;
 }
 
@@ -84,18 +86,19 @@ interface SingleWrite<Sent> {
  * is sent with the key of its request id (given, or made for it and returned, so that a call
  * whose outcome is unknown can be made again safely).
  */
-async function singleWrite<Sent>(
+async function singleWrite<Body, Sent>(
   deps: McpDeps,
-  gate: WriteGate,
+  gate: ServerGate,
   ctx: ServerContext,
-  write: SingleWrite<Sent>,
+  write: SingleWrite<Body, Sent>,
 ) {
   let requestId = write.args.request_id;
   try {
+    const body = write.check();
     if (write.args.dry_run === true) {
       requestId ??= randomUUID();
       const key = requestKey(deps, write.tool, requestId);
-      const request = await write.preview(key);
+      const request = await write.preview(body, key);
       return dataResult({
         dryRun: true,
         requestId,
@@ -109,13 +112,13 @@ async function singleWrite<Sent>(
       token: requestId,
       describe: async (id) => {
         const key = requestKey(deps, write.tool, id);
-        return confirmText(deps, write.what, requestText(await write.preview(key)), key);
+        return confirmText(deps, write.what, requestText(await write.preview(body, key)), key);
       },
     });
     if ('result' in admission) return admission.result;
     requestId = admission.token;
     const key = requestKey(deps, write.tool, requestId);
-    const sent = await write.send(key);
+    const sent = await write.send(body, key);
     return dataResult({ dryRun: false, requestId, idempotencyKey: key, ...write.result(sent) });
   } catch (error) {
     return errorResult(error, unknownOutcomeHint(error, write.tool, requestId));
@@ -123,7 +126,7 @@ async function singleWrite<Sent>(
 }
 
 /** The tools that write: add_pet and send_message. */
-export function registerWriteTools(server: McpServer, deps: McpDeps, gate: WriteGate): void {
+export function registerWriteTools(server: McpServer, deps: McpDeps, gate: ServerGate): void {
   const connect = () => deps.client();
   server.registerTool(
     'add_pet',
@@ -135,31 +138,27 @@ export function registerWriteTools(server: McpServer, deps: McpDeps, gate: Write
       annotations: { title: 'Add a pet', ...WRITES },
     },
     (args, ctx: ServerContext) =>
-      deps.write(async () => {
-        let pet: NewPet;
-        try {
-          pet = checkedPet({
-            name: args.name,
-            categoryId: parseInt64(args.category_id, 'category_id'),
-            ...(args.status === undefined ? {} : { status: args.status }),
-          });
-        } catch (error) {
-          return errorResult(error);
-        }
-        return singleWrite(deps, gate, ctx, {
+      deps.write(() =>
+        singleWrite(deps, gate, ctx, {
           tool: 'add_pet',
           args,
           what: 'add a pet',
-          preview: (key) => previewAddPet({ client: connect }, { pet, idempotencyKey: key }),
-          send: (key) => addPet({ client: connect }, { pet, idempotencyKey: key }),
+          check: (): NewPet =>
+            checkedPet({
+              name: args.name,
+              categoryId: parseInt64(args.category_id, 'category_id'),
+              ...(args.status === undefined ? {} : { status: args.status }),
+            }),
+          preview: (pet, key) => previewAddPet({ client: connect }, { pet, idempotencyKey: key }),
+          send: (pet, key) => addPet({ client: connect }, { pet, idempotencyKey: key }),
           result: (added) => {
             deps.log(
               `add_pet: created pet ${String(added.pet.id)}${added.replayed ? ' (replayed)' : ''}`,
             );
             return { pet: agentPet(added.pet), replayed: added.replayed };
           },
-        });
-      }),
+        }),
+      ),
   );
 
   server.registerTool(
@@ -172,20 +171,16 @@ export function registerWriteTools(server: McpServer, deps: McpDeps, gate: Write
       annotations: { title: 'Send a quickstart message', ...WRITES },
     },
     (args, ctx: ServerContext) =>
-      deps.write(async () => {
-        let message: string;
-        try {
-          message = checkedMessage(args.message);
-        } catch (error) {
-          return errorResult(error);
-        }
-        return singleWrite(deps, gate, ctx, {
+      deps.write(() =>
+        singleWrite(deps, gate, ctx, {
           tool: 'send_message',
           args,
           what: 'send a message',
-          preview: (key) =>
+          check: () => checkedMessage(args.message),
+          preview: (message, key) =>
             previewSendMessage({ client: connect }, { message, idempotencyKey: key }),
-          send: (key) => sendMessage({ client: connect }, { message, idempotencyKey: key }),
+          send: (message, key) =>
+            sendMessage({ client: connect }, { message, idempotencyKey: key }),
           result: (sent) => {
             deps.log(
               `send_message: ${sent.queued ? 'queued' : 'sent'}${sent.replayed ? ' (replayed)' : ''}`,
@@ -196,7 +191,7 @@ export function registerWriteTools(server: McpServer, deps: McpDeps, gate: Write
               queued: sent.queued,
             };
           },
-        });
-      }),
+        }),
+      ),
   );
 }

@@ -39,6 +39,11 @@ export interface ProposedWrite {
   describe(token: string): Promise<string>;
 }
 
+/** Decides each write a tool is asked for (see WriteGate). */
+export interface ServerGate {
+  admit(ctx: ServerContext, write: ProposedWrite): Promise<Admission>;
+}
+
 export type Admission = { token: string } | { result: CallToolResult | InputRequiredResult };
 
 const refused = (code: string, message: string, hint: string) =>
@@ -89,17 +94,15 @@ export class WriteGate {
   /** The confirmations already used: each sends its write once. */
   private readonly spent = new Set<string>();
 
-  constructor(
-    private readonly policy: WritePolicy,
-    /** The client's capabilities from its initialize (2025-era connections). */
-    private readonly legacyCapabilities: () => ClientCapabilities | undefined,
-  ) {}
+  constructor(private readonly policy: WritePolicy) {}
 
-  /** The same gate (its secret, its used confirmations) for another server instance. */
-  forServer(legacyCapabilities: () => ClientCapabilities | undefined): WriteGate {
-    const gate = Object.create(this) as WriteGate;
-    Object.defineProperty(gate, 'legacyCapabilities', { value: legacyCapabilities });
-    return gate;
+  /**
+   * The gate as one server instance uses it: its secret and used confirmations are the
+   * process's, the client's capabilities that instance's (`legacy`: what a 2025-era client
+   * declared at initialize; a 2026 one declares them with each request).
+   */
+  forServer(legacy: () => ClientCapabilities | undefined): ServerGate {
+    return { admit: (ctx, write) => this.admit(ctx, write, legacy()) };
   }
 
   /** Refuses every write before anything else is asked: why, and what the person can do. */
@@ -122,7 +125,11 @@ export class WriteGate {
     return undefined;
   }
 
-  async admit(ctx: ServerContext, write: ProposedWrite): Promise<Admission> {
+  private async admit(
+    ctx: ServerContext,
+    write: ProposedWrite,
+    legacy: ClientCapabilities | undefined,
+  ): Promise<Admission> {
     const off = this.refusal();
     if (off) return { result: off };
     const digest = argsDigest(write.tool, write.args);
@@ -144,7 +151,7 @@ export class WriteGate {
         ),
       };
     }
-    if (!canElicit(ctx, this.legacyCapabilities())) {
+    if (!canElicit(ctx, legacy)) {
       return {
         result: refused(
           'cannot_confirm',

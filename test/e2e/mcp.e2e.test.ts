@@ -397,6 +397,14 @@ function rawServer(env: Record<string, string | undefined>, args: string[] = [])
   };
 }
 
+/** A raw server that may write to a sandbox answering each request after `latencyMs`. */
+async function slowWritingServer(latencyMs: number) {
+  const sandbox = await sandboxService({ latencyMs: { min: latencyMs, max: latencyMs }, seed: 1 });
+  const home = await profileHome(sandbox.url, 'staging', 'allow');
+  const args = ['--profile', 'staging', '--allow-writes'];
+  return { sandbox, raw: rawServer({ HOME: home, PETSTORE_API_KEY: sandbox.key }, args) };
+}
+
 const OPENING = [
   {
     jsonrpc: '2.0',
@@ -464,13 +472,7 @@ describe('petstore mcp on a raw pipe', () => {
   });
 
   it('answers every request the client sent before it closed stdin, the last line unended too', async () => {
-    const sandbox = await sandboxService({ latencyMs: { min: 300, max: 300 }, seed: 2 });
-    const home = await profileHome(sandbox.url, 'staging', 'allow');
-    const raw = rawServer({ HOME: home, PETSTORE_API_KEY: sandbox.key }, [
-      '--profile',
-      'staging',
-      '--allow-writes',
-    ]);
+    const { sandbox, raw } = await slowWritingServer(300);
     for (const message of OPENING) raw.send(message);
     raw.send({
       jsonrpc: '2.0',
@@ -491,16 +493,11 @@ describe('petstore mcp on a raw pipe', () => {
     ).toMatchObject({
       name: 'Unended',
     });
+    expect(await sandbox.names()).toEqual(['Unended']);
   });
 
   it('answers a write in flight when the client closes stdin, then ends', async () => {
-    const sandbox = await sandboxService({ latencyMs: { min: 600, max: 600 }, seed: 1 });
-    const home = await profileHome(sandbox.url, 'staging', 'allow');
-    const raw = rawServer({ HOME: home, PETSTORE_API_KEY: sandbox.key }, [
-      '--profile',
-      'staging',
-      '--allow-writes',
-    ]);
+    const { sandbox, raw } = await slowWritingServer(600);
     for (const message of OPENING) raw.send(message);
     await raw.answer(1);
     raw.send({

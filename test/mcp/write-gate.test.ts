@@ -38,7 +38,7 @@ type Asked = {
 
 describe('the write gate', () => {
   it('sends only what the person accepted, with the key they were shown', async () => {
-    const gate = new WriteGate(CONFIRMING, () => undefined);
+    const gate = new WriteGate(CONFIRMING).forServer(() => undefined);
     const first = await gate.admit(round(), write({ name: 'Rex' }));
     const asked = (first as { result: Asked }).result;
     const message = asked.inputRequests!.confirm!.params.message;
@@ -50,23 +50,24 @@ describe('the write gate', () => {
     expect(accepted).toEqual({ token: shownKey });
   });
 
-  it('takes a confirmation once: the same answer sent again is asked again', async () => {
-    const gate = new WriteGate(CONFIRMING, () => undefined);
+  it('takes a confirmation once: the same answer sent again is asked again, by any server instance', async () => {
+    const shared = new WriteGate(CONFIRMING);
+    const gate = shared.forServer(() => undefined);
+    const other = shared.forServer(() => undefined);
     const asked = ((await gate.admit(round(), write({ name: 'Rex' }))) as { result: Asked }).result;
     const yes = {
       state: asked.requestState,
       answer: { action: 'accept', content: { send: true } },
     };
-    expect(await gate.admit(round(yes), write({ name: 'Rex' }))).toHaveProperty('token');
-    const replayed = await gate.admit(round(yes), write({ name: 'Rex' }));
-    expect(replayed).not.toHaveProperty('token');
-    // Another server instance of the same process shares what was used.
-    const other = await gate.forServer(() => undefined).admit(round(yes), write({ name: 'Rex' }));
-    expect(other).not.toHaveProperty('token');
+    // The process's instances share the secret: one's state is good at the other.
+    expect(await other.admit(round(yes), write({ name: 'Rex' }))).toHaveProperty('token');
+    // And what was used: the same answer again is asked again, at either.
+    expect(await gate.admit(round(yes), write({ name: 'Rex' }))).not.toHaveProperty('token');
+    expect(await other.admit(round(yes), write({ name: 'Rex' }))).not.toHaveProperty('token');
   });
 
   it('asks again, sending nothing, when the state was made for other arguments, forged or missing', async () => {
-    const gate = new WriteGate(CONFIRMING, () => undefined);
+    const gate = new WriteGate(CONFIRMING).forServer(() => undefined);
     const asked = ((await gate.admit(round(), write({ name: 'Rex' }))) as { result: Asked }).result;
     const yes = { action: 'accept', content: { send: true } };
     const otherArgs = await gate.admit(
@@ -79,10 +80,9 @@ describe('the write gate', () => {
       write({ name: 'Rex' }),
     );
     const stateless = await gate.admit(round({ answer: yes }), write({ name: 'Rex' }));
-    const otherServer = await new WriteGate(CONFIRMING, () => undefined).admit(
-      round({ state: asked.requestState, answer: yes }),
-      write({ name: 'Rex' }),
-    );
+    const otherServer = await new WriteGate(CONFIRMING)
+      .forServer(() => undefined)
+      .admit(round({ state: asked.requestState, answer: yes }), write({ name: 'Rex' }));
     for (const admission of [otherArgs, forged, stateless, otherServer]) {
       expect(admission).not.toHaveProperty('token');
       expect((admission as { result: Asked }).result.inputRequests?.confirm).toBeDefined();
@@ -90,7 +90,7 @@ describe('the write gate', () => {
   });
 
   it('refuses a declined form, a client that cannot ask, a denying profile and writes left off', async () => {
-    const gate = new WriteGate(CONFIRMING, () => undefined);
+    const gate = new WriteGate(CONFIRMING).forServer(() => undefined);
     const asked = ((await gate.admit(round(), write({ name: 'Rex' }))) as { result: Asked }).result;
     const code = (admission: unknown) =>
       (admission as { result: { structuredContent: { error: { code: string } } } }).result
@@ -120,25 +120,25 @@ describe('the write gate', () => {
     );
     expect(
       code(
-        await new WriteGate({ ...CONFIRMING, agentWrites: 'deny' }, () => undefined).admit(
-          round(),
-          write({}),
-        ),
+        await new WriteGate({ ...CONFIRMING, agentWrites: 'deny' })
+          .forServer(() => undefined)
+          .admit(round(), write({})),
       ),
     ).toBe('writes_denied');
     expect(
       code(
-        await new WriteGate({ ...CONFIRMING, allowWrites: false }, () => undefined).admit(
-          round(),
-          write({}),
-        ),
+        await new WriteGate({ ...CONFIRMING, allowWrites: false })
+          .forServer(() => undefined)
+          .admit(round(), write({})),
       ),
     ).toBe('writes_off');
     expect(
-      await new WriteGate({ ...CONFIRMING, agentWrites: 'allow' }, () => undefined).admit(round(), {
-        ...write({}),
-        token: 'k-1',
-      }),
+      await new WriteGate({ ...CONFIRMING, agentWrites: 'allow' })
+        .forServer(() => undefined)
+        .admit(round(), {
+          ...write({}),
+          token: 'k-1',
+        }),
     ).toEqual({ token: 'k-1' });
   });
 });
