@@ -1,5 +1,6 @@
 // Bundles src/ into dist/ with code splitting, so that modules loaded on demand (undici, conf,
-// cli-table3, chalk, the sandbox) stay out of the start-up path of --version and --help.
+// cli-table3, chalk, the sandbox) stay out of the start-up path of --version and --help; then
+// Rollup regroups esbuild's many small chunks into few files (scripts/rechunk.mjs).
 import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -9,13 +10,15 @@ import { join } from 'node:path';
 import { lazyBuiltins } from './lazy-builtins.mjs';
 import { lazyUndici } from './lazy-undici.mjs';
 import { manPage } from './man-page.mjs';
+import { rechunk } from './rechunk.mjs';
 
 const pkg = JSON.parse(await readFile(new URL('../package.json', import.meta.url), 'utf8'));
 
 await rm(new URL('../dist', import.meta.url), { recursive: true, force: true });
+const split = mkdtempSync(join(tmpdir(), 'petstore-esbuild-'));
 const result = await build({
   entryPoints: { main: 'src/main.ts' },
-  outdir: 'dist',
+  outdir: split,
   bundle: true,
   splitting: true,
   format: 'esm',
@@ -38,7 +41,9 @@ const result = await build({
   },
   logLevel: 'warning',
 });
-await writeFile(new URL('../dist/meta.json', import.meta.url), JSON.stringify(result.metafile));
+const meta = await rechunk(split, 'dist', result.metafile);
+rmSync(split, { recursive: true, force: true });
+await writeFile(new URL('../dist/meta.json', import.meta.url), JSON.stringify(meta));
 
 // Help for every command, rendered by the program just built, as it prints it to a pipe or
 // file; dist/main.js answers `--help` from it without loading commander (a test checks that

@@ -92,6 +92,24 @@ describe('start-up path', () => {
   );
 });
 
+describe('files a read command loads', () => {
+  // Each ESM file costs resolving, reading and linking; the build joins esbuild's small chunks
+  // (scripts/rechunk.mjs), so a read loads bin, main.js, the program and undici's transport.
+  it('pets list loads at most 6 of the built files', async () => {
+    const result = await runCli(['pets', 'list', '--json'], {
+      env: { PETSTORE_BASE_URL: `${server.url}/v1`, PETSTORE_API_KEY: 'sk_test_k_key' },
+      nodeArgs: ['--import', new URL('../helpers/log-loaded-modules.mjs', import.meta.url).href],
+    });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe(BODY + '\n');
+    const built = result.stderr
+      .split('\n')
+      .filter((line) => /^loaded .*\/(bin|dist)\//.test(line) && !line.includes('node_modules'));
+    expect(built.some((line) => line.endsWith('dist/main.js'))).toBe(true);
+    expect(built.length).toBeLessThanOrEqual(6);
+  });
+});
+
 describe('Node built-ins a read command does not need', () => {
   // Each costs milliseconds to load (node:http2 about 25 with the node:tls and node:crypto it
   // pulls in); a bundled import, a dependency's require or a touched process.stdin would bring
