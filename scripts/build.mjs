@@ -11,11 +11,13 @@ import { lazyBuiltins } from './lazy-builtins.mjs';
 import { lazyUndici } from './lazy-undici.mjs';
 import { manPage } from './man-page.mjs';
 import { rechunk } from './rechunk.mjs';
+import { bundleUndici, cachedUndici, writeUndici } from './cached-undici.mjs';
 
 const pkg = JSON.parse(await readFile(new URL('../package.json', import.meta.url), 'utf8'));
 
 await rm(new URL('../dist', import.meta.url), { recursive: true, force: true });
 const split = mkdtempSync(join(tmpdir(), 'petstore-esbuild-'));
+const undici = await bundleUndici();
 const result = await build({
   entryPoints: { main: 'src/main.ts' },
   outdir: split,
@@ -32,7 +34,7 @@ const result = await build({
   define: { __PETSTORE_VERSION__: JSON.stringify(pkg.version) },
   // ESM imports of built-ins, loaded when first used and without ESM facades; undici's
   // HTTP/2 half and its node:assert, loaded only when used.
-  plugins: [lazyBuiltins, lazyUndici],
+  plugins: [cachedUndici(undici), lazyBuiltins, lazyUndici],
   // Bundled CommonJS (undici) calls require() for Node built-ins; ESM has no require. Made on
   // first call (createRequire costs about 20 µs, and every chunk gets this banner, used or
   // not), and not through an import of node:module, whose ESM facade loads source maps.
@@ -42,6 +44,7 @@ const result = await build({
   logLevel: 'warning',
 });
 const meta = await rechunk(split, 'dist', result.metafile);
+writeUndici('dist/chunks', undici);
 rmSync(split, { recursive: true, force: true });
 await writeFile(new URL('../dist/meta.json', import.meta.url), JSON.stringify(meta));
 

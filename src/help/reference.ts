@@ -55,6 +55,11 @@ export const ENVIRONMENT_TABLE: ReferenceTable = {
       "the sandbox profile's data: `$XDG_DATA_HOME/petstore/sandbox.db` (`~/.local/share/...`)",
     ],
     ['', '`HTTP_PROXY`, `HTTPS_PROXY`, `NO_PROXY`', 'proxies'],
+    [
+      '(cache folder)',
+      '`NODE_COMPILE_CACHE`, `NODE_DISABLE_COMPILE_CACHE`',
+      "Node's compile cache, where petstore also keeps its cache of undici's compiled code, `petstore-undici-*.v8cache`, readable by you alone (default `node-compile-cache` in the temporary folder); `NODE_DISABLE_COMPILE_CACHE=1`: no cache kept",
+    ],
   ],
 };
 

@@ -1,4 +1,6 @@
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/run-cli.js';
 import { sendJson, startTestServer, type TestServer } from '../helpers/test-server.js';
@@ -107,6 +109,38 @@ describe('files a read command loads', () => {
       .filter((line) => /^loaded .*\/(bin|dist)\//.test(line) && !line.includes('node_modules'));
     expect(built.some((line) => line.endsWith('dist/main.js'))).toBe(true);
     expect(built.length).toBeLessThanOrEqual(6);
+  });
+
+  it("keeps undici's code cache after the first run, and the next run takes it as it is", async () => {
+    const cacheFolder = mkdtempSync(join(tmpdir(), 'compile-cache-'));
+    try {
+      const env = {
+        PETSTORE_BASE_URL: `${server.url}/v1`,
+        PETSTORE_API_KEY: 'sk_test_k_key',
+        NODE_COMPILE_CACHE: cacheFolder,
+      };
+      const caches = () =>
+        readdirSync(cacheFolder, { recursive: true, encoding: 'utf8' })
+          .filter((name) => /petstore-undici-[\w-]+\.cjs\.v8cache$/.test(name))
+          .map((name) => join(cacheFolder, name));
+      expect(await runCli(['pets', 'list', '--json'], { env })).toMatchObject({
+        code: 0,
+        stdout: BODY + '\n',
+      });
+      const [cache, ...others] = caches();
+      expect(others).toEqual([]);
+      const written = statSync(cache!);
+      expect(written.mode & 0o777).toBe(0o600);
+      expect(await runCli(['pets', 'list', '--json'], { env })).toMatchObject({
+        code: 0,
+        stdout: BODY + '\n',
+      });
+      // Not written again: V8 took it (a rejected cache is replaced at exit).
+      expect(statSync(cache!).mtimeMs).toBe(written.mtimeMs);
+      expect(caches()).toEqual([cache]);
+    } finally {
+      rmSync(cacheFolder, { recursive: true, force: true });
+    }
   });
 });
 
