@@ -11,13 +11,11 @@ import { lazyBuiltins } from './lazy-builtins.mjs';
 import { lazyUndici } from './lazy-undici.mjs';
 import { manPage } from './man-page.mjs';
 import { rechunk } from './rechunk.mjs';
-import { bundleUndici, cachedUndici, writeUndici } from './cached-undici.mjs';
 
 const pkg = JSON.parse(await readFile(new URL('../package.json', import.meta.url), 'utf8'));
 
 await rm(new URL('../dist', import.meta.url), { recursive: true, force: true });
 const split = mkdtempSync(join(tmpdir(), 'petstore-esbuild-'));
-const undici = await bundleUndici();
 const result = await build({
   entryPoints: { main: 'src/main.ts' },
   outdir: split,
@@ -34,18 +32,26 @@ const result = await build({
   define: { __PETSTORE_VERSION__: JSON.stringify(pkg.version) },
   // ESM imports of built-ins, loaded when first used and without ESM facades; undici's
   // HTTP/2 half and its node:assert, loaded only when used.
-  plugins: [cachedUndici(undici), lazyBuiltins, lazyUndici],
-  // Bundled CommonJS (undici) calls require() for Node built-ins; ESM has no require. Made on
-  // first call (createRequire costs about 20 µs, and every chunk gets this banner, used or
-  // not), and not through an import of node:module, whose ESM facade loads source maps.
-  banner: {
-    js: "let __petstoreRequire; const require = (id) => (__petstoreRequire ??= process.getBuiltinModule('node:module').createRequire(import.meta.url))(id);",
-  },
+  plugins: [lazyBuiltins, lazyUndici],
+  // Bundled CommonJS (undici, commander) calls require() for Node built-ins: the require each
+  // built file is given (src/core/cached-script.ts) answers it.
+
   logLevel: 'warning',
 });
-const meta = await rechunk(split, 'dist', result.metafile);
-writeUndici('dist/chunks', undici);
+const { entry, meta } = await rechunk(split, 'dist', result.metafile);
 rmSync(split, { recursive: true, force: true });
+// What bin/petstore.js imports: the loader of the CommonJS files, which knows the entry's name.
+await build({
+  entryPoints: { load: 'src/load-program.ts' },
+  outdir: 'dist',
+  bundle: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node22',
+  define: { __PETSTORE_MAIN__: JSON.stringify(entry) },
+  plugins: [lazyBuiltins],
+  logLevel: 'warning',
+});
 await writeFile(new URL('../dist/meta.json', import.meta.url), JSON.stringify(meta));
 
 // Help for every command, rendered by the program just built, as it prints it to a pipe or

@@ -1,10 +1,12 @@
-// Regroups esbuild's split output into fewer files. esbuild puts every module that two entry
-// points share into a chunk of its own, not knowing that each lazily imported module is only
-// ever imported after the program has loaded: `pets list` loaded 41 files, and each ESM file
-// costs resolving, reading and linking (about 0.3 ms). Rollup, given esbuild's files as its
-// modules, knows what an import() finds already loaded, and joins small chunks into the ones
-// loaded with them: the same command loads 5. Lazy stays lazy: --version and --help still load
+// Regroups esbuild's split output into fewer files, as CommonJS. esbuild puts every module that
+// two entry points share into a chunk of its own, not knowing that each lazily imported module
+// is only ever imported after the program has loaded: `pets list` loaded 41 files, and each
+// ESM file costs resolving, reading and linking (about 0.3 ms). Rollup, given esbuild's files as
+// its modules, knows what an import() finds already loaded, and joins small chunks into the
+// ones loaded with them: the same command loads 4. Lazy stays lazy: --version and --help load
 // none of the program, and undici, conf, the prompts and the MCP SDK load only when used.
+// CommonJS, because src/core/cached-script.ts runs each file with a code cache taken after a
+// run, which Node's ES module loader cannot.
 import { Buffer } from 'node:buffer';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
@@ -17,8 +19,9 @@ const posix = (path) => path.split(sep).join('/');
 
 /**
  * Bundles `${from}/main.js` (esbuild's output, with its source maps and metafile) into `to`.
- * Returns a metafile of the same shape as esbuild's for the new files: each output's inputs
- * are the sources of every esbuild file it holds, so tests can still tell where a package is.
+ * Returns the entry's file name, and a metafile of the same shape as esbuild's for the new
+ * files: each output's inputs are the sources of every esbuild file it holds, so tests can
+ * still tell where a package is.
  */
 export async function rechunk(from, to, esbuildMeta) {
   const bundle = await rollup({
@@ -37,13 +40,13 @@ export async function rechunk(from, to, esbuildMeta) {
           };
         },
         // Code keeps the import.meta.url of the file esbuild put it in (main.js finds
-        // help.json beside itself), wherever Rollup moves it.
+        // help.json beside itself), wherever Rollup moves it; CommonJS has no import.meta.
         resolveImportMeta(property, { chunkId, moduleId }) {
           if (property !== 'url') return null;
           const original = posix(relative(from, moduleId));
-          if (original === chunkId) return null;
           const path = posix(relative(dirname(chunkId), original));
-          return `new URL(${JSON.stringify(path.startsWith('.') ? path : `./${path}`)}, import.meta.url).href`;
+          const here = "require('node:url').pathToFileURL(__filename)";
+          return `new URL(${JSON.stringify(path.startsWith('.') ? path : `./${path}`)}, ${here}).href`;
         },
       },
     ],
@@ -56,14 +59,18 @@ export async function rechunk(from, to, esbuildMeta) {
   });
   const { output } = await bundle.write({
     dir: to,
-    format: 'es',
+    // CommonJS, run by src/core/cached-script.ts with code caches taken after a run.
+    format: 'cjs',
+    // import() of a package or built-in as require(): the loader answers it.
+    dynamicImportInCjs: false,
     sourcemap: true,
-    entryFileNames: '[name].js',
+    // Every name changes with its content: a code cache is found by the file's name.
+    entryFileNames: '[name]-[hash].cjs',
     // Named for the esbuild file it grew from (without esbuild's hash), or `program`.
     chunkFileNames: ({ name, moduleIds }) =>
       moduleIds.some((id) => /[\\/]run-main-\w+\.js$/.test(id))
-        ? 'chunks/program-[hash].js'
-        : `chunks/${name.replace(/-[A-Z0-9]{8}$/, '')}-[hash].js`,
+        ? 'chunks/program-[hash].cjs'
+        : `chunks/${name.replace(/-[A-Z0-9]{8}$/, '')}-[hash].cjs`,
     experimentalMinChunkSize: MIN_CHUNK_BYTES,
     // esbuild's generated modules (lazy-builtin:node:fs, ...) have no file: named, not pathed.
     sourcemapPathTransform: (path, mapPath) => {
@@ -72,6 +79,7 @@ export async function rechunk(from, to, esbuildMeta) {
     },
   });
   await bundle.close();
+  const entry = output.find((file) => file.type === 'chunk' && file.isEntry).fileName;
   // esbuild's metafile names its files relative to the working directory.
   const inputsOf = new Map(
     Object.entries(esbuildMeta.outputs).map(([file, { inputs }]) => [resolve(file), inputs]),
@@ -88,5 +96,5 @@ export async function rechunk(from, to, esbuildMeta) {
       inputs,
     };
   }
-  return { outputs };
+  return { entry, meta: { outputs } };
 }

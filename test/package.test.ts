@@ -23,7 +23,7 @@ describe('the npm package', () => {
         'README.md',
         'package.json',
         'bin/petstore.js',
-        'dist/main.js',
+        'dist/load.js',
         'dist/help.json',
         'dist/petstore.1',
         'completions/petstore.bash',
@@ -33,10 +33,10 @@ describe('the npm package', () => {
         'docs/commands/pets-list.md',
       ]),
     );
-    // undici, bundled on its own, which the transport loads with its code cache.
-    expect(files.filter((file) => /^dist\/chunks\/undici-[\w-]+\.cjs$/.test(file))).toHaveLength(1);
+    // The program's entry, run by dist/load.js.
+    expect(files.filter((file) => /^dist\/main-[\w-]+\.cjs$/.test(file))).toHaveLength(1);
     const expected =
-      /^(README\.md|package\.json|bin\/petstore\.js|dist\/(main\.js|help\.json|petstore\.1|chunks\/[\w-]+\.js|chunks\/undici-[\w-]+\.cjs)|completions\/(petstore\.bash|_petstore|petstore\.fish)|docs\/(commands\/|reference\/)?[\w-]+\.md)$/;
+      /^(README\.md|package\.json|bin\/petstore\.js|dist\/(load\.js|main-[\w-]+\.cjs|help\.json|petstore\.1|chunks\/[\w-]+\.cjs)|completions\/(petstore\.bash|_petstore|petstore\.fish)|docs\/(commands\/|reference\/)?[\w-]+\.md)$/;
     expect(files.filter((file) => !expected.test(file))).toEqual([]);
   }, 30_000);
 });

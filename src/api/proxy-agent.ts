@@ -1,6 +1,8 @@
 import type { Agent, Dispatcher } from 'undici';
+import connect from 'undici/lib/api/api-connect.js';
+import DispatcherClass from 'undici/lib/dispatcher/dispatcher.js';
+import EnvHttpProxyAgentClass from 'undici/lib/dispatcher/env-http-proxy-agent.js';
 import type { ProxySettings } from './proxy-settings.js';
-import { loadProxyParts } from './undici-parts.js';
 
 /**
  * An agent that sends through the proxy HTTP_PROXY or HTTPS_PROXY names, except to the hosts
@@ -10,15 +12,11 @@ import { loadProxyParts } from './undici-parts.js';
  * dispatcher method `connect`. undici's index installs that method on every dispatcher; the
  * transport loads undici's parts on their own, without the index, so it is installed here.
  */
-export async function proxyAgent(
-  options: Agent.Options,
-  proxy: ProxySettings,
-): Promise<Dispatcher> {
-  const { connect, Dispatcher, EnvHttpProxyAgent } = await loadProxyParts();
-  const prototype = Dispatcher.prototype as { connect?: unknown };
+export function proxyAgent(options: Agent.Options, proxy: ProxySettings): Dispatcher {
+  const prototype = DispatcherClass.prototype as { connect?: unknown };
   prototype.connect ??= connect;
   if ([proxy.http, proxy.https].some((url) => url?.startsWith('socks'))) quietSocksWarning();
-  return new EnvHttpProxyAgent({
+  return new EnvHttpProxyAgentClass({
     ...options,
     // Given, not read from process.env: the run's environment, checked (proxySettingsFromEnv).
     httpProxy: proxy.http ?? '',

@@ -1,4 +1,5 @@
 import type { Dispatcher } from 'undici';
+import AgentClass from 'undici/lib/dispatcher/agent.js';
 import type { HttpRequest, HttpResponse, Transport } from './http.js';
 import { ProtocolError, UsageError } from '../core/errors.js';
 import {
@@ -11,7 +12,6 @@ import {
 import { bypassesProxy, maskProxyUrl, proxyFor, type ProxySettings } from './proxy-settings.js';
 import { isLoopbackHost } from './url-policy.js';
 import { BodyTooLarge, DeadlinePassed, exchangeText } from './text-exchange.js';
-import { Agent as AgentClass } from './undici-parts.js';
 
 const MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
 
@@ -68,7 +68,7 @@ async function makeAgents(timeoutMs: number, proxy: ProxySettings): Promise<Agen
   // With no proxy, the plain agent; the proxy agent is loaded only when one is named.
   if (proxy.http === undefined && proxy.https === undefined) return { direct, proxied: undefined };
   const { proxyAgent } = await import('./proxy-agent.js');
-  return { direct, proxied: await proxyAgent(options, proxy) };
+  return { direct, proxied: proxyAgent(options, proxy) };
 }
 
 function acquireAgents(id: string, timeoutMs: number, proxy: ProxySettings): Promise<Agents> {
