@@ -25,7 +25,11 @@ const selfCommand = [
   process.execPath,
   process.getBuiltinModule('node:url').fileURLToPath(import.meta.url),
 ];
-const code = await main(process.argv.slice(2), undefined, undefined, { selfCommand });
+// The process ends when main returns: idle connections are left for the exit to end.
+const code = await main(process.argv.slice(2), undefined, undefined, {
+  selfCommand,
+  endsWithProcess: true,
+});
 // Interrupted (SIGINT 130, SIGTERM 143): what was in flight has been reported; wait for nothing.
 if (code === 130 || code === 143) process.exit(code);
 process.exitCode = code;

@@ -5,6 +5,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
+import { build } from 'esbuild';
+import { lazyUndici } from './lazy-undici.mjs';
 import { randomUUID } from 'node:crypto';
 
 export const option = (name) => {
@@ -169,4 +171,20 @@ export function records(count) {
     ).join(''),
   );
   return file;
+}
+
+/** undici's Agent bundled as the build bundles it (its HTTP/2 half and assert lazy), as CommonJS. */
+export async function undiciBundle() {
+  const outfile = join(scratch, 'undici-agent.cjs');
+  await build({
+    entryPoints: ['node_modules/undici/lib/dispatcher/agent.js'],
+    outfile,
+    bundle: true,
+    format: 'cjs',
+    platform: 'node',
+    target: 'node22',
+    plugins: [lazyUndici],
+    logLevel: 'warning',
+  });
+  return outfile;
 }

@@ -29,6 +29,7 @@ import {
   postPet,
   postPetWithKeys,
   records,
+  undiciBundle,
 } from './bench-lib.mjs';
 import { httpsSection, listAllSection, pinnedBulkSection } from './bench-speed.mjs';
 
@@ -91,9 +92,17 @@ if (wanted('request')) {
   const env = { ...baseEnv('request'), PETSTORE_BASE_URL: server.url, PETSTORE_API_KEY: KEY };
   pairedTimes(
     'pets list --json / one node:http GET',
-    '<= 1.5',
+    '<= 1.6',
     () => timeRun(['bench/one-get.mjs', `${server.url}/pets`], env),
     () => timeRun([BIN, 'pets', 'list', '--json'], env),
+  );
+  // Not a target: undici's Agent alone, loaded as petstore loads it, against node:http.
+  const undiciEnv = { ...env, UNDICI_BUNDLE: await undiciBundle() };
+  pairedTimes(
+    'one undici GET / one node:http GET (what keeping undici costs)',
+    'none (context)',
+    () => timeRun(['bench/one-get.mjs', `${server.url}/pets`], env),
+    () => timeRun(['bench/one-get-undici.mjs', `${server.url}/pets`], undiciEnv),
   );
   await server.stop();
 }

@@ -34,7 +34,10 @@ await build({
     contents: `import { main } from './src/main.ts';
 void (async () => {
   const selfCommand = [process.execPath];
-  const code = await main(process.argv.slice(2), undefined, undefined, { selfCommand });
+  const code = await main(process.argv.slice(2), undefined, undefined, {
+    selfCommand,
+    endsWithProcess: true,
+  });
   if (code === 130 || code === 143) process.exit(code);
   process.exitCode = code;
 })();`,

@@ -34,6 +34,8 @@ export interface MainDeps {
   keyring?: Keyring;
   /** How to run this program again, for the keyring helper: given by bin/petstore.js. */
   selfCommand?: readonly string[];
+  /** The process ends when main returns (bin/petstore.js): idle connections are left to it. */
+  endsWithProcess?: boolean;
 }
 
 const HELP_OR_VERSION = new Set(['commander.helpDisplayed', 'commander.help', 'commander.version']);
@@ -98,6 +100,7 @@ export async function runMain(
       redactor,
       keyring: deps.keyring,
       selfCommand: deps.selfCommand,
+      endsWithProcess: deps.endsWithProcess,
     });
     let options;
     try {

@@ -87,6 +87,7 @@ export class HttpChannel {
         this.options.timeoutSeconds,
         local,
         this.options.proxy,
+        this.options.endsWithProcess === true,
       );
     }
     return this.transport;

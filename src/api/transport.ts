@@ -51,7 +51,14 @@ interface Agents {
  * Keep-alive agents shared by every client in the process, one set per timeout and proxies (an
  * agent fixes both when it is made), each closed with the last client that uses it.
  */
-const sharedAgents = new Map<string, { agents: Promise<Agents>; users: number }>();
+const sharedAgents = new Map<string, SharedAgents>();
+
+interface SharedAgents {
+  agents: Promise<Agents>;
+  users: number;
+  /** Requests sent through them and not yet answered or failed. */
+  inFlight: number;
+}
 
 function agentOptions(timeoutMs: number) {
   return {
@@ -71,20 +78,22 @@ async function makeAgents(timeoutMs: number, proxy: ProxySettings): Promise<Agen
   return { direct, proxied: proxyAgent(options, proxy) };
 }
 
-function acquireAgents(id: string, timeoutMs: number, proxy: ProxySettings): Promise<Agents> {
+function acquireAgents(id: string, timeoutMs: number, proxy: ProxySettings): SharedAgents {
   let entry = sharedAgents.get(id);
   if (!entry) {
-    entry = { agents: makeAgents(timeoutMs, proxy), users: 0 };
+    entry = { agents: makeAgents(timeoutMs, proxy), users: 0, inFlight: 0 };
     sharedAgents.set(id, entry);
   }
   entry.users++;
-  return entry.agents;
+  return entry;
 }
 
-async function releaseAgents(id: string): Promise<void> {
+async function releaseAgents(id: string, processEnds: boolean): Promise<void> {
   const entry = sharedAgents.get(id);
   if (!entry || --entry.users > 0) return;
   sharedAgents.delete(id);
+  // The process ends next, and its connections are idle: they keep nothing alive.
+  if (processEnds && entry.inFlight === 0) return;
   const { direct, proxied } = await entry.agents;
   // Destroyed, not closed: a command ends with nothing in flight but what it chose to abandon
   // (a read a signal cut short), which close() would wait for, up to its timeout.
@@ -155,7 +164,7 @@ function tooLarge(req: HttpRequest, status: number): ProtocolError {
  */
 export class UndiciTransport implements Transport {
   private readonly timeoutMs: number;
-  private readonly agents: Promise<Agents>;
+  private readonly shared: SharedAgents;
   private readonly agentsId: string;
   /** The agent for the origin served on a local socket, with that origin. */
   private readonly local: { origin: string; agent: Dispatcher } | undefined;
@@ -167,10 +176,12 @@ export class UndiciTransport implements Transport {
     local?: { origin: string; socketPath: string },
     /** The proxies to send through (none: every request goes direct). */
     private readonly proxy: ProxySettings = {},
+    /** The process ends after close: idle connections are left to the exit (ClientSettings). */
+    private readonly processEnds = false,
   ) {
     this.timeoutMs = Math.round(timeoutSeconds * 1000);
     this.agentsId = `${this.timeoutMs} ${proxy.http ?? ''} ${proxy.https ?? ''} ${proxy.noProxy ?? ''}`;
-    this.agents = acquireAgents(this.agentsId, this.timeoutMs, proxy);
+    this.shared = acquireAgents(this.agentsId, this.timeoutMs, proxy);
     if (local) {
       const agent = new AgentClass({
         ...agentOptions(this.timeoutMs),
@@ -181,7 +192,15 @@ export class UndiciTransport implements Transport {
   }
 
   async send(req: HttpRequest): Promise<HttpResponse> {
-    const { direct, proxied } = await this.agents;
+    this.shared.inFlight++;
+    try {
+      return await this.sendThrough(await this.shared.agents, req);
+    } finally {
+      this.shared.inFlight--;
+    }
+  }
+
+  private async sendThrough({ direct, proxied }: Agents, req: HttpRequest): Promise<HttpResponse> {
     const onSocket = this.local !== undefined && req.url.origin === this.local.origin;
     const viaProxy =
       !onSocket &&
@@ -250,6 +269,10 @@ export class UndiciTransport implements Transport {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    await Promise.all([releaseAgents(this.agentsId), this.local?.agent.destroy()]);
+    // The embedded sandbox's socket is always destroyed: its server, in this process, waits for it.
+    await Promise.all([
+      releaseAgents(this.agentsId, this.processEnds),
+      this.local?.agent.destroy(),
+    ]);
   }
 }

@@ -123,4 +123,6 @@ export interface ContextDeps {
   keyring?: Keyring | undefined;
   /** How to run this program again (node and bin/petstore.js); absent: no keyring. */
   selfCommand?: readonly string[] | undefined;
+  /** The process ends with the run (bin/petstore.js): see ClientSettings.endsWithProcess. */
+  endsWithProcess?: boolean | undefined;
 }

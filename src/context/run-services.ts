@@ -80,6 +80,7 @@ export function createRunServices(
           ...http,
           userAgent: USER_AGENT,
           transport: deps.transport,
+          endsWithProcess: deps.endsWithProcess,
           proxy,
           redact: (text) => redactor.redact(text),
           log: settings.verbose ? (line) => io.stderr.write(`${sanitizeLine(line)}\n`) : undefined,
