@@ -1,6 +1,9 @@
+import { execFileSync } from 'node:child_process';
 import {
   chmodSync,
   mkdirSync,
+  readFileSync,
+  symlinkSync,
   mkdtempSync,
   readdirSync,
   rmSync,
@@ -9,7 +12,8 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
+import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   cacheName,
@@ -51,17 +55,18 @@ exports.pad = pad;`,
   return join(folder, 'main-abc.cjs');
 }
 
-/** Cache files in memory; saves wait for `exit()`. */
+/** Cache files in memory; saves wait for `exit(code)`. */
 function memoryFiles(cacheFolder: string | null = '/cache') {
   const stored = new Map<string, Buffer>();
-  const pending: (() => void)[] = [];
+  const pending: ((code: number) => void)[] = [];
   const files: CacheFiles = {
     folder: cacheFolder ?? undefined,
     read: (path) => stored.get(path),
-    write: (path, data) => stored.set(path, data),
+    write: (path, data) => stored.set(path, Buffer.from(data)),
     atExit: (save) => pending.push(save),
   };
-  return { files, stored, exit: () => pending.splice(0).forEach((save) => save()) };
+  const exit = (code = 0) => pending.splice(0).forEach((save) => save(code));
+  return { files, stored, exit };
 }
 
 type Main = {
@@ -109,6 +114,49 @@ describe('cachedLoader', () => {
     expect(memory.stored.get(path)).not.toBe(garbage);
   });
 
+  it('takes no cache with any bit of it changed, and replaces it', () => {
+    fc.assert(
+      fc.property(fc.nat(), fc.integer({ min: 0, max: 7 }), (at, bit) => {
+        const entry = program();
+        const memory = memoryFiles();
+        cachedLoader({ requireOther, files: memory.files })(entry);
+        memory.exit();
+        const path = join('/cache', cacheName('main-abc.cjs'));
+        const damaged = Buffer.from(memory.stored.get(path)!);
+        damaged[at % damaged.length]! ^= 1 << bit;
+        memory.stored.set(path, damaged);
+        const main = cachedLoader({ requireOther, files: memory.files })(entry) as Main;
+        expect(main.twice(5)).toBe(10);
+        memory.exit();
+        // Not taken: a new one was written over it.
+        expect(memory.stored.get(path)).not.toBe(damaged);
+        rmSync(folder, { recursive: true, force: true });
+        mkdirSync(folder);
+      }),
+      { numRuns: 25 },
+    );
+  });
+
+  it('takes no cache of a file since edited in place, however long it is', () => {
+    const entry = program();
+    const memory = memoryFiles();
+    cachedLoader({ requireOther, files: memory.files })(entry);
+    memory.exit();
+    const other = join(folder, 'chunks', 'other-def.cjs');
+    // The same length, another content, another modification time.
+    writeFileSync(other, readFileSync(other, 'utf8').replace('n * 2', 'n * 3'));
+    utimesSync(other, new Date(), new Date(Date.now() + 5000));
+    const main = cachedLoader({ requireOther, files: memory.files })(entry) as Main;
+    expect(main.twice(5)).toBe(15);
+  });
+
+  it('keeps no cache from a run that ended with an error', () => {
+    const memory = memoryFiles();
+    cachedLoader({ requireOther, files: memory.files })(program());
+    memory.exit(2);
+    expect(memory.stored.size).toBe(0);
+  });
+
   it('keeps no cache where there is no folder for one', () => {
     const memory = memoryFiles(null);
     const main = cachedLoader({ requireOther, files: memory.files })(program()) as Main;
@@ -129,31 +177,64 @@ describe('nodeCacheFiles', () => {
     chmodSync(path, 0o666);
     expect(files.read(path)).toBeUndefined();
     expect(files.read(join(folder, 'missing'))).toBeUndefined();
+    expect(readdirSync(folder)).toEqual([cacheName('undici-HASH.cjs')]);
   });
 
-  it("keeps this program's 40 newest caches once it writes one, and others' files", () => {
+  it('reads through no link and waits on no FIFO', () => {
+    const files = nodeCacheFiles(folder);
+    const real = join(folder, cacheName('real.cjs'));
+    files.write(real, Buffer.from('cache'));
+    const link = join(folder, cacheName('link.cjs'));
+    symlinkSync(real, link);
+    expect(files.read(link)).toBeUndefined();
+    const fifo = join(folder, cacheName('fifo.cjs'));
+    execFileSync('mkfifo', [fifo]);
+    // Would block for ever if opened as a file is.
+    expect(files.read(fifo)).toBeUndefined();
+  });
+
+  it('writes through no link put at a staging name, and leaves no staging file', () => {
+    const files = nodeCacheFiles(folder);
+    const path = join(folder, cacheName('main-abc.cjs'));
+    // A directory where the cache goes: the rename fails, the staging file is removed.
+    mkdirSync(path);
+    expect(() => files.write(path, Buffer.from('cache'))).toThrow();
+    expect(readdirSync(folder)).toEqual([cacheName('main-abc.cjs')]);
+  });
+
+  it("keeps this run's caches and the 39 newest others, leaving others' files", () => {
     const cacheFolder = join(folder, 'cache');
     mkdirSync(cacheFolder);
+    // Dated in the future, all of them: newer than what this run writes.
+    const future = Date.now() / 1000 + 10 * 365 * 24 * 3600;
     for (let i = 0; i < 45; i++) {
       const path = join(cacheFolder, cacheName(`old-${i}.cjs`));
       writeFileSync(path, 'old');
-      utimesSync(path, 1_000_000 + i, 1_000_000 + i);
+      utimesSync(path, future + i, future + i);
     }
     writeFileSync(join(cacheFolder, 'node-own-cache'), 'node');
-    const memory = { pending: [] as (() => void)[] };
-    const files = {
+    // A staging file a killed run left two hours ago, and one a run is writing now.
+    const leftover = join(cacheFolder, `${cacheName('x.cjs')}.123-abc.tmp`);
+    const writing = join(cacheFolder, `${cacheName('y.cjs')}.124-def.tmp`);
+    writeFileSync(leftover, 'part');
+    writeFileSync(writing, 'part');
+    const twoHoursAgo = Date.now() / 1000 - 2 * 3600;
+    utimesSync(leftover, twoHoursAgo, twoHoursAgo);
+    const pending: ((code: number) => void)[] = [];
+    const files: CacheFiles = {
       ...nodeCacheFiles(cacheFolder),
-      atExit: (save: () => void) => memory.pending.push(save),
+      atExit: (save) => void pending.push(save),
     };
     cachedLoader({ requireOther, files })(program());
-    memory.pending.forEach((save) => save());
+    pending.forEach((save) => save(0));
     const left = readdirSync(cacheFolder);
     expect(left).toContain('node-own-cache');
     expect(left).toContain(cacheName('main-abc.cjs'));
     expect(left).toContain(cacheName('other-def.cjs'));
-    const mine = left.filter((name) => name.startsWith('petstore-'));
-    expect(mine).toHaveLength(40);
-    // The oldest went: old-0 .. old-6 (45 + 2 new - 40 = 7).
+    expect(left).not.toContain(basename(leftover));
+    expect(left).toContain(basename(writing));
+    expect(left.filter((name) => name.endsWith('.v8cache'))).toHaveLength(40);
+    // The oldest others went: old-0 .. old-6 (45 + 2 new - 40 = 7).
     for (let i = 0; i < 7; i++) expect(left).not.toContain(cacheName(`old-${i}.cjs`));
     expect(left).toContain(cacheName('old-7.cjs'));
   });

@@ -148,6 +148,17 @@ describe('files a read command loads', () => {
   });
 });
 
+describe('debugging the built program', () => {
+  it('with --enable-source-maps, a --verbose stack names the source files', async () => {
+    const result = await runCli(['pets', 'get', '1', '--verbose'], {
+      env: { PETSTORE_BASE_URL: 'http://127.0.0.1:1/v1', PETSTORE_API_KEY: 'sk_test_k_key' },
+      nodeArgs: ['--enable-source-maps'],
+    });
+    expect(result.code).toBe(7);
+    expect(result.stderr).toMatch(/\n\s+at .*src\/api\/transport\.ts:\d+:\d+/);
+  });
+});
+
 describe('Node built-ins a read command does not need', () => {
   // Each costs milliseconds to load (node:http2 about 25 with the node:tls and node:crypto it
   // pulls in); a bundled import, a dependency's require or a touched process.stdin would bring
