@@ -6,20 +6,19 @@
 //
 // V8 checks a cache only against its own version and flags and the lengths of the source and
 // the cache: not their bytes. So each cache carries a checksum of itself (a damaged one could
-// crash or hang the process) and the source file's size, time and inode (a file edited in
-// place, to the same length, must not run its old code); the build also names every file by
-// its content.
+// crash or hang the process) and one of the source it was made from (a file edited in place,
+// to the same length, must not run its old code; two installs of one build share caches).
 import type { Buffer } from 'node:buffer';
 import {
   closeSync,
   constants,
   fstatSync,
+  lstatSync,
   openSync,
   readdirSync,
   readFileSync,
   renameSync,
   rmSync,
-  statSync,
   writeFileSync,
 } from 'node:fs';
 import { getCompileCacheDir } from 'node:module';
@@ -43,8 +42,8 @@ export interface LoadOptions {
 
 const CACHE_SUFFIX = '.v8cache';
 const MAGIC = 0x31435350; // "PSC1"
-/** Magic, checksum of the rest, then the source's size, modification time and inode. */
-const HEADER_BYTES = 4 + 8 + 3 * 8;
+/** Magic, checksum of the rest, then the checksum of the source. */
+const HEADER_BYTES = 4 + 8 + 8;
 
 /**
  * A loader of CommonJS files whose names change with their content (the build puts a hash in
@@ -54,24 +53,19 @@ const HEADER_BYTES = 4 + 8 + 3 * 8;
 export function cachedLoader(options: LoadOptions): (path: string) => unknown {
   const files = options.files ?? nodeCacheFiles();
   const loaded = new Map<string, { exports: unknown }>();
-  const pending: [string, Float64Array, { createCachedData(): Buffer }][] = [];
+  const pending: [string, bigint, { createCachedData(): Buffer }][] = [];
+  /** The caches this run took, kept when tidying. */
+  const taken = new Set<string>();
 
   const load = (path: string): unknown => {
     const known = loaded.get(path);
     if (known) return known.exports;
-    const descriptor = openSync(path, 'r');
-    let source: string;
-    let stamp: Float64Array;
-    try {
-      const stat = fstatSync(descriptor);
-      stamp = new Float64Array([stat.size, stat.mtimeMs, stat.ino]);
-      source = readFileSync(descriptor, 'utf8');
-    } finally {
-      closeSync(descriptor);
-    }
+    const bytes = readFileSync(path);
     const cachePath =
       files.folder === undefined ? undefined : join(files.folder, cacheName(basename(path)));
-    const cached = cachePath === undefined ? undefined : unpack(files.read(cachePath), stamp);
+    const sourceSum = cachePath === undefined ? 0n : checksum64(bytes);
+    const cached = cachePath === undefined ? undefined : unpack(files.read(cachePath), sourceSum);
+    const source = bytes.toString('utf8');
     // node:vm's Script, taken when first needed (a class import would load it with the chunk).
     const script = new (process.getBuiltinModule('node:vm').Script)(
       `(function (exports, require, module, __filename, __dirname) {${source}\n})`,
@@ -89,7 +83,9 @@ export function cachedLoader(options: LoadOptions): (path: string) => unknown {
     run(module.exports, requireFrom, module, path, folder);
     if (cachePath !== undefined && (cached === undefined || script.cachedDataRejected === true)) {
       if (pending.length === 0) files.atExit(saveAll);
-      pending.push([cachePath, stamp, script]);
+      pending.push([cachePath, sourceSum, script]);
+    } else if (cachePath !== undefined) {
+      taken.add(basename(cachePath));
     }
     return module.exports;
   };
@@ -98,39 +94,37 @@ export function cachedLoader(options: LoadOptions): (path: string) => unknown {
   // run that succeeded (one that failed early, at a usage error, used little of the program).
   const saveAll = (code: number) => {
     if (code !== 0) return;
-    const written = new Set<string>();
-    for (const [cachePath, stamp, script] of pending.splice(0)) {
+    const kept = new Set(taken);
+    for (const [cachePath, sourceSum, script] of pending.splice(0)) {
       try {
-        files.write(cachePath, pack(script.createCachedData(), stamp));
-        written.add(basename(cachePath));
+        files.write(cachePath, pack(script.createCachedData(), sourceSum));
+        kept.add(basename(cachePath));
       } catch {
         // A cache that cannot be kept costs the next run time, nothing else.
       }
     }
-    if (files.folder !== undefined) tidy(files.folder, written);
+    if (files.folder !== undefined) tidy(files.folder, kept);
   };
   return load;
 }
 
 /** The cache with its header. */
-function pack(data: Buffer, stamp: Float64Array): Uint8Array {
+function pack(data: Buffer, sourceSum: bigint): Uint8Array {
   const packed = new Uint8Array(HEADER_BYTES + data.length);
   const view = new DataView(packed.buffer);
   view.setUint32(0, MAGIC, true);
-  packed.set(new Uint8Array(stamp.buffer), 12);
+  view.setBigUint64(12, sourceSum, true);
   packed.set(data, HEADER_BYTES);
   view.setBigUint64(4, checksum64(packed.subarray(12)), true);
   return packed;
 }
 
-/** The V8 cache in a kept file, if it is whole and made from this very source file. */
-function unpack(file: Buffer | undefined, stamp: Float64Array): Buffer | undefined {
+/** The V8 cache in a kept file, if it is whole and was made from this very source. */
+function unpack(file: Buffer | undefined, sourceSum: bigint): Buffer | undefined {
   if (file === undefined || file.length <= HEADER_BYTES) return undefined;
   const view = new DataView(file.buffer, file.byteOffset, file.length);
   if (view.getUint32(0, true) !== MAGIC) return undefined;
-  for (let i = 0; i < 3; i++) {
-    if (view.getFloat64(12 + i * 8, true) !== stamp[i]) return undefined;
-  }
+  if (view.getBigUint64(12, true) !== sourceSum) return undefined;
   if (view.getBigUint64(4, true) !== checksum64(file.subarray(12))) return undefined;
   return file.subarray(HEADER_BYTES);
 }
@@ -147,28 +141,39 @@ const STALE_STAGING_MS = 60 * 60 * 1000;
 
 /**
  * This program's oldest caches beyond MAX_CACHES removed (those of earlier builds), never one
- * this run wrote; and staging files runs left behind.
+ * this run took or wrote; and staging files that runs left behind (an hour away from now,
+ * either way). An entry that cannot be read or removed is passed over.
  */
-function tidy(folder: string, written: ReadonlySet<string>): void {
+function tidy(folder: string, kept: ReadonlySet<string>): void {
+  let names: string[];
   try {
-    const now = Date.now();
-    const caches: { path: string; at: number }[] = [];
-    for (const name of readdirSync(folder)) {
-      if (!name.startsWith('petstore-')) continue;
-      const path = join(folder, name);
-      const at = statSync(path).mtimeMs;
+    names = readdirSync(folder);
+  } catch {
+    return;
+  }
+  const now = Date.now();
+  const caches: { path: string; at: number }[] = [];
+  for (const name of names) {
+    if (!name.startsWith('petstore-')) continue;
+    const path = join(folder, name);
+    try {
+      const at = lstatSync(path).mtimeMs;
       if (name.endsWith('.tmp') && name.includes(`${CACHE_SUFFIX}.`)) {
-        if (now - at > STALE_STAGING_MS) rmSync(path, { force: true });
-      } else if (name.endsWith(CACHE_SUFFIX) && !written.has(name)) {
+        if (Math.abs(now - at) > STALE_STAGING_MS) rmSync(path, { force: true });
+      } else if (name.endsWith(CACHE_SUFFIX) && !kept.has(name)) {
         caches.push({ path, at });
       }
+    } catch {
+      // Gone meanwhile (another run tidying), or not ours to remove (a folder): passed over.
     }
-    caches.sort((a, b) => b.at - a.at);
-    for (const { path } of caches.slice(Math.max(0, MAX_CACHES - written.size))) {
+  }
+  caches.sort((a, b) => b.at - a.at);
+  for (const { path } of caches.slice(Math.max(0, MAX_CACHES - kept.size))) {
+    try {
       rmSync(path, { force: true });
+    } catch {
+      // As above.
     }
-  } catch {
-    // Another run tidying at the same time: nothing lost.
   }
 }
 

@@ -137,17 +137,36 @@ describe('cachedLoader', () => {
     );
   });
 
-  it('takes no cache of a file since edited in place, however long it is', () => {
+  it('takes no cache of a file since edited in place, its length and time as they were', () => {
     const entry = program();
     const memory = memoryFiles();
     cachedLoader({ requireOther, files: memory.files })(entry);
     memory.exit();
     const other = join(folder, 'chunks', 'other-def.cjs');
-    // The same length, another content, another modification time.
+    const { atime, mtime } = statSync(other);
+    // The same length, another content, the same modification time (touch -r, cp -p).
     writeFileSync(other, readFileSync(other, 'utf8').replace('n * 2', 'n * 3'));
-    utimesSync(other, new Date(), new Date(Date.now() + 5000));
+    utimesSync(other, atime, mtime);
     const main = cachedLoader({ requireOther, files: memory.files })(entry) as Main;
     expect(main.twice(5)).toBe(15);
+  });
+
+  it('shares the caches of one build between two installs of it', () => {
+    const memory = memoryFiles();
+    cachedLoader({ requireOther, files: memory.files })(program());
+    memory.exit();
+    const caches = new Map(memory.stored);
+    const copy = join(folder, 'copy');
+    mkdirSync(join(copy, 'chunks'), { recursive: true });
+    for (const file of ['main-abc.cjs', 'chunks/other-def.cjs']) {
+      writeFileSync(join(copy, file), readFileSync(join(folder, file)));
+    }
+    const main = cachedLoader({ requireOther, files: memory.files })(
+      join(copy, 'main-abc.cjs'),
+    ) as Main;
+    expect(main.twice(2)).toBe(4);
+    memory.exit();
+    for (const [path, data] of caches) expect(memory.stored.get(path)).toBe(data);
   });
 
   it('keeps no cache from a run that ended with an error', () => {
@@ -202,7 +221,7 @@ describe('nodeCacheFiles', () => {
     expect(readdirSync(folder)).toEqual([cacheName('main-abc.cjs')]);
   });
 
-  it("keeps this run's caches and the 39 newest others, leaving others' files", () => {
+  it("keeps this run's caches and the newest others, 40 in all, leaving others' files", () => {
     const cacheFolder = join(folder, 'cache');
     mkdirSync(cacheFolder);
     // Dated in the future, all of them: newer than what this run writes.
@@ -220,6 +239,13 @@ describe('nodeCacheFiles', () => {
     writeFileSync(writing, 'part');
     const twoHoursAgo = Date.now() / 1000 - 2 * 3600;
     utimesSync(leftover, twoHoursAgo, twoHoursAgo);
+    // Dated ahead by a clock set wrong: as stale.
+    const ahead = join(cacheFolder, `${cacheName('z.cjs')}.125-ghi.tmp`);
+    writeFileSync(ahead, 'part');
+    utimesSync(ahead, future, future);
+    // Entries that cannot be read as files stop nothing.
+    symlinkSync(join(cacheFolder, 'nowhere'), join(cacheFolder, 'petstore-dangling'));
+    mkdirSync(join(cacheFolder, cacheName('a-folder.cjs')));
     const pending: ((code: number) => void)[] = [];
     const files: CacheFiles = {
       ...nodeCacheFiles(cacheFolder),
@@ -232,8 +258,10 @@ describe('nodeCacheFiles', () => {
     expect(left).toContain(cacheName('main-abc.cjs'));
     expect(left).toContain(cacheName('other-def.cjs'));
     expect(left).not.toContain(basename(leftover));
+    expect(left).not.toContain(basename(ahead));
     expect(left).toContain(basename(writing));
-    expect(left.filter((name) => name.endsWith('.v8cache'))).toHaveLength(40);
+    const caches = left.filter((name) => name.endsWith('.v8cache'));
+    expect(caches.filter((name) => name !== cacheName('a-folder.cjs'))).toHaveLength(40);
     // The oldest others went: old-0 .. old-6 (45 + 2 new - 40 = 7).
     for (let i = 0; i < 7; i++) expect(left).not.toContain(cacheName(`old-${i}.cjs`));
     expect(left).toContain(cacheName('old-7.cjs'));

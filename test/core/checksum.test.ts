@@ -2,19 +2,26 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { checksum64 } from '../../src/core/checksum.js';
 
-/** The same sums in plain BigInt arithmetic: what the WebAssembly function must compute. */
+const P1 = 0x9e3779b185ebca87n;
+const P2 = 0xc2b2ae3d27d4eb4fn;
+const P3 = 0x165667b19e3779f9n;
+const SEED = 0x27d4eb2f165667c5n;
+const u64 = (value: bigint) => BigInt.asUintN(64, value);
+const rotl = (value: bigint, by: bigint) => u64((value << by) | (value >> (64n - by)));
+
+/** The same rounds in plain BigInt arithmetic: what the WebAssembly function must compute. */
 function reference(bytes: Uint8Array): bigint {
   const padded = new Uint8Array(Math.ceil(bytes.length / 8) * 8);
   padded.set(bytes);
   const view = new DataView(padded.buffer);
-  let a = 0n;
-  let b = 0n;
+  let h = SEED;
   for (let i = 0; i < padded.length; i += 8) {
-    a = BigInt.asUintN(64, a + view.getBigUint64(i, true));
-    b = BigInt.asUintN(64, b + a);
+    h = u64(rotl(u64(h + u64(view.getBigUint64(i, true) * P2)), 31n) * P1);
   }
-  const rotated = BigInt.asUintN(64, (b << 29n) | (b >> 35n));
-  return a ^ rotated;
+  h ^= BigInt(bytes.length);
+  h = u64((h ^ (h >> 33n)) * P2);
+  h = u64((h ^ (h >> 29n)) * P3);
+  return h ^ (h >> 32n);
 }
 
 describe('checksum64', () => {
@@ -25,6 +32,16 @@ describe('checksum64', () => {
       }),
       { numRuns: 30 },
     );
+  });
+
+  it('changes when two top bits flip at words an even distance apart (a plain sum would not)', () => {
+    const bytes = new Uint8Array(64).fill(0x5a);
+    const flipped = Uint8Array.from(bytes);
+    flipped[7]! ^= 0x80;
+    flipped[23]! ^= 0x80;
+    expect(checksum64(flipped)).not.toBe(checksum64(bytes));
+    // Zeros added at the end: the same words, another length.
+    expect(checksum64(Uint8Array.of(1, 2, 3, 0))).not.toBe(checksum64(Uint8Array.of(1, 2, 3)));
   });
 
   it('changes when any one bit of the bytes changes, or two words swap', () => {
