@@ -23,7 +23,7 @@ import {
 } from 'node:fs';
 import { getCompileCacheDir } from 'node:module';
 import { basename, dirname, join, resolve } from 'node:path';
-import { checksum64 } from './checksum.js';
+import { canChecksum, checksum64 } from './checksum.js';
 
 export interface CacheFiles {
   /** The folder to keep caches in (Node's compile cache folder); undefined: none kept. */
@@ -52,6 +52,8 @@ const HEADER_BYTES = 4 + 8 + 8;
  */
 export function cachedLoader(options: LoadOptions): (path: string) => unknown {
   const files = options.files ?? nodeCacheFiles();
+  // No cache without a checksum to check it by (no WebAssembly: node --jitless).
+  const cacheFolder = files.folder !== undefined && canChecksum() ? files.folder : undefined;
   const loaded = new Map<string, { exports: unknown }>();
   const pending: [string, bigint, { createCachedData(): Buffer }][] = [];
   /** The caches this run took, kept when tidying. */
@@ -62,7 +64,7 @@ export function cachedLoader(options: LoadOptions): (path: string) => unknown {
     if (known) return known.exports;
     const bytes = readFileSync(path);
     const cachePath =
-      files.folder === undefined ? undefined : join(files.folder, cacheName(basename(path)));
+      cacheFolder === undefined ? undefined : join(cacheFolder, cacheName(basename(path)));
     const sourceSum = cachePath === undefined ? 0n : checksum64(bytes);
     const cached = cachePath === undefined ? undefined : unpack(files.read(cachePath), sourceSum);
     const source = bytes.toString('utf8');
@@ -103,7 +105,7 @@ export function cachedLoader(options: LoadOptions): (path: string) => unknown {
         // A cache that cannot be kept costs the next run time, nothing else.
       }
     }
-    if (files.folder !== undefined) tidy(files.folder, kept);
+    if (cacheFolder !== undefined) tidy(cacheFolder, kept);
   };
   return load;
 }
@@ -138,6 +140,8 @@ export function cacheName(file: string): string {
 const MAX_CACHES = 40;
 /** A staging file this old was left by a run that stopped before renaming it. */
 const STALE_STAGING_MS = 60 * 60 * 1000;
+/** Larger than any cache of the program: a file this large is not read (a crash may pad one). */
+const MAX_CACHE_BYTES = 64 * 1024 * 1024;
 
 /**
  * This program's oldest caches beyond MAX_CACHES removed (those of earlier builds), never one
@@ -161,7 +165,8 @@ function tidy(folder: string, kept: ReadonlySet<string>): void {
       if (name.endsWith('.tmp') && name.includes(`${CACHE_SUFFIX}.`)) {
         if (Math.abs(now - at) > STALE_STAGING_MS) rmSync(path, { force: true });
       } else if (name.endsWith(CACHE_SUFFIX) && !kept.has(name)) {
-        caches.push({ path, at });
+        // Dated ahead by a clock set wrong: as old as can be, not the newest for ever.
+        caches.push({ path, at: at - now > STALE_STAGING_MS ? -Infinity : at });
       }
     } catch {
       // Gone meanwhile (another run tidying), or not ours to remove (a folder): passed over.
@@ -196,6 +201,7 @@ export function nodeCacheFiles(folder = getCompileCacheDir()): CacheFiles {
         const stat = fstatSync(descriptor);
         const owned = process.getuid === undefined || stat.uid === process.getuid();
         if (!owned || (stat.mode & 0o022) !== 0 || !stat.isFile()) return undefined;
+        if (stat.size > MAX_CACHE_BYTES) return undefined;
         return readFileSync(descriptor);
       } catch {
         return undefined;

@@ -42,14 +42,30 @@ interface ChecksumExports {
   s: (padded: number, length: number) => bigint;
 }
 
-let instance: ChecksumExports | undefined;
+let instance: ChecksumExports | null | undefined;
 
-/** The checksum of the bytes, as an unsigned 64-bit integer. */
-export function checksum64(bytes: Uint8Array): bigint {
+/** The WebAssembly function, or null where there is no WebAssembly (node --jitless). */
+function checksumFunction(): ChecksumExports | null {
   if (instance === undefined) {
-    const { Module, Instance } = (globalThis as unknown as { WebAssembly: Wasm }).WebAssembly;
-    instance = new Instance(new Module(Buffer.from(MODULE, 'base64'))).exports as ChecksumExports;
+    try {
+      const { Module, Instance } = (globalThis as unknown as { WebAssembly: Wasm }).WebAssembly;
+      instance = new Instance(new Module(Buffer.from(MODULE, 'base64'))).exports as ChecksumExports;
+    } catch {
+      instance = null;
+    }
   }
+  return instance;
+}
+
+/** Whether checksum64 can run here. */
+export function canChecksum(): boolean {
+  return checksumFunction() !== null;
+}
+
+/** The checksum of the bytes, as an unsigned 64-bit integer (canChecksum() must be true). */
+export function checksum64(bytes: Uint8Array): bigint {
+  const instance = checksumFunction();
+  if (instance === null) throw new Error('no WebAssembly to compute a checksum with');
   const { m: memory, s: sum } = instance;
   const padded = Math.ceil(bytes.length / 8) * 8;
   const pages = Math.ceil(padded / PAGE) - memory.buffer.byteLength / PAGE;

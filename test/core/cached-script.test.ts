@@ -4,6 +4,7 @@ import {
   mkdirSync,
   readFileSync,
   symlinkSync,
+  truncateSync,
   mkdtempSync,
   readdirSync,
   rmSync,
@@ -199,6 +200,14 @@ describe('nodeCacheFiles', () => {
     expect(readdirSync(folder)).toEqual([cacheName('undici-HASH.cjs')]);
   });
 
+  it('reads no file larger than any cache (a crash may leave one padded)', () => {
+    const files = nodeCacheFiles(folder);
+    const path = join(folder, cacheName('main-abc.cjs'));
+    files.write(path, Buffer.from('cache'));
+    truncateSync(path, 65 * 1024 * 1024);
+    expect(files.read(path)).toBeUndefined();
+  });
+
   it('reads through no link and waits on no FIFO', () => {
     const files = nodeCacheFiles(folder);
     const real = join(folder, cacheName('real.cjs'));
@@ -224,12 +233,17 @@ describe('nodeCacheFiles', () => {
   it("keeps this run's caches and the newest others, 40 in all, leaving others' files", () => {
     const cacheFolder = join(folder, 'cache');
     mkdirSync(cacheFolder);
-    // Dated in the future, all of them: newer than what this run writes.
-    const future = Date.now() / 1000 + 10 * 365 * 24 * 3600;
     for (let i = 0; i < 45; i++) {
       const path = join(cacheFolder, cacheName(`old-${i}.cjs`));
       writeFileSync(path, 'old');
-      utimesSync(path, future + i, future + i);
+      utimesSync(path, 1_000_000 + i, 1_000_000 + i);
+    }
+    // Dated ahead by a clock set wrong: the oldest, not the newest for ever.
+    const future = Date.now() / 1000 + 10 * 365 * 24 * 3600;
+    for (let i = 0; i < 3; i++) {
+      const path = join(cacheFolder, cacheName(`ahead-${i}.cjs`));
+      writeFileSync(path, 'ahead');
+      utimesSync(path, future, future);
     }
     writeFileSync(join(cacheFolder, 'node-own-cache'), 'node');
     // A staging file a killed run left two hours ago, and one a run is writing now.
@@ -260,10 +274,11 @@ describe('nodeCacheFiles', () => {
     expect(left).not.toContain(basename(leftover));
     expect(left).not.toContain(basename(ahead));
     expect(left).toContain(basename(writing));
-    const caches = left.filter((name) => name.endsWith('.v8cache'));
-    expect(caches.filter((name) => name !== cacheName('a-folder.cjs'))).toHaveLength(40);
-    // The oldest others went: old-0 .. old-6 (45 + 2 new - 40 = 7).
-    for (let i = 0; i < 7; i++) expect(left).not.toContain(cacheName(`old-${i}.cjs`));
-    expect(left).toContain(cacheName('old-7.cjs'));
+    // 40 in all: this run's 2, the folder (the newest, which cannot be removed) and the 37
+    // newest others; the ones dated ahead and old-0 .. old-7 went.
+    expect(left.filter((name) => name.endsWith('.v8cache'))).toHaveLength(40);
+    for (let i = 0; i < 3; i++) expect(left).not.toContain(cacheName(`ahead-${i}.cjs`));
+    for (let i = 0; i < 8; i++) expect(left).not.toContain(cacheName(`old-${i}.cjs`));
+    expect(left).toContain(cacheName('old-8.cjs'));
   });
 });

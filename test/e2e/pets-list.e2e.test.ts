@@ -148,6 +148,24 @@ describe('files a read command loads', () => {
   });
 });
 
+describe('where there is no WebAssembly (node --jitless)', () => {
+  it('runs without code caches, and keeps none', async () => {
+    const cacheFolder = mkdtempSync(join(tmpdir(), 'compile-cache-'));
+    try {
+      const result = await runCli(['--version'], {
+        env: { NODE_COMPILE_CACHE: cacheFolder },
+        nodeArgs: ['--jitless'],
+      });
+      expect(result).toMatchObject({ code: 0, stderr: '' });
+      expect(result.stdout).toMatch(/^\d+\.\d+\.\d+\n$/);
+      const kept = readdirSync(cacheFolder, { recursive: true, encoding: 'utf8' });
+      expect(kept.filter((name) => name.includes('petstore-'))).toEqual([]);
+    } finally {
+      rmSync(cacheFolder, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('debugging the built program', () => {
   it('with --enable-source-maps, a --verbose stack names the source files', async () => {
     const result = await runCli(['pets', 'get', '1', '--verbose'], {
