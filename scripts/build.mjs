@@ -35,7 +35,6 @@ const result = await build({
   plugins: [lazyBuiltins, lazyUndici],
   // Bundled CommonJS (undici, commander) calls require() for Node built-ins: the require each
   // built file is given (src/core/cached-script.ts) answers it.
-
   logLevel: 'warning',
 });
 const { entry, meta } = await rechunk(split, 'dist', result.metafile);
@@ -55,8 +54,8 @@ await build({
 await writeFile(new URL('../dist/meta.json', import.meta.url), JSON.stringify(meta));
 
 // Help for every command, rendered by the program just built, as it prints it to a pipe or
-// file; dist/main.js answers `--help` from it without loading commander (a test checks that
-// each text equals the live one).
+// file; the program's entry answers `--help` from it without loading commander (a test checks
+// that each text equals the live one).
 const home = mkdtempSync(join(tmpdir(), 'petstore-build-'));
 const env = { PATH: process.env.PATH, HOME: home, XDG_CONFIG_HOME: home, XDG_DATA_HOME: home };
 const run = (args) =>

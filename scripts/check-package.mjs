@@ -3,7 +3,7 @@
 // Also checks that the man page and the completions came with it. Run by .ci/run after
 // `npm test` (it needs the built dist/ and the npm registry); exits non-zero on any failure.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import process from 'node:process';
@@ -86,7 +86,10 @@ try {
   for (const file of ['petstore.bash', '_petstore', 'petstore.fish']) {
     check(`completions/${file} in the package`, existsSync(join(installed, 'completions', file)));
   }
-  check('no source maps installed', !existsSync(join(installed, 'dist', 'main.js.map')));
+  const maps = readdirSync(join(installed, 'dist'), { recursive: true, encoding: 'utf8' }).filter(
+    (name) => name.endsWith('.map'),
+  );
+  check('no source maps installed', maps.length === 0, maps.join(', '));
 } catch (error) {
   check('package check', false, `${error.message}\n${error.stderr ?? ''}`);
 } finally {

@@ -1,6 +1,9 @@
 import { fileURLToPath } from 'node:url';
 import { cachedLoader } from './core/cached-script.js';
 
+// For the benchmark's undici floor (bench/one-get-undici.mjs): loaded as the program is.
+export { cachedLoader };
+
 /**
  * The exports of dist/main-<hash>.cjs, the program's files run with their code caches
  * (core/cached-script.ts). bin/petstore.js gives `requireOther`, Node's require from there,

@@ -46,9 +46,10 @@ const MAGIC = 0x31435350; // "PSC1"
 const HEADER_BYTES = 4 + 8 + 8;
 
 /**
- * A loader of CommonJS files whose names change with their content (the build puts a hash in
- * each). A file requires the program's other files by relative path, Node's built-ins, and
- * anything else through `requireOther`.
+ * A loader of CommonJS files, each cached under its file name (the build puts a content hash in
+ * each, so two builds' caches stand side by side; the checksums decide whether one fits). A
+ * file requires the program's other files by relative path, Node's built-ins, and anything
+ * else through `requireOther`.
  */
 export function cachedLoader(options: LoadOptions): (path: string) => unknown {
   const files = options.files ?? nodeCacheFiles();
