@@ -36,6 +36,8 @@ export interface MainDeps {
   selfCommand?: readonly string[];
   /** The process ends when main returns (bin/petstore.js): idle connections are left to it. */
   endsWithProcess?: boolean;
+  /** Every command built, whatever the command line runs (tests compare it with building one). */
+  wholeProgram?: boolean;
 }
 
 const HELP_OR_VERSION = new Set(['commander.helpDisplayed', 'commander.help', 'commander.version']);
@@ -122,7 +124,8 @@ export async function runMain(
     io.stdout.write(topic);
     return ExitCode.ok;
   }
-  const program = buildProgram(io, runVerb);
+  // Only the command the line runs, unless it runs none (see buildProgram).
+  const program = await buildProgram(io, runVerb, deps.wholeProgram ? undefined : argv);
   let args = [...argv];
 
   try {

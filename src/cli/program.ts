@@ -1,16 +1,7 @@
-import { Command } from '@commander-js/extra-typings';
+import { Command, type Option } from '@commander-js/extra-typings';
 import type { RunVerb } from '../cmdutil/run-verb.js';
-import { registerApi } from '../commands/api/api.js';
-import { registerDoctor } from '../commands/doctor/doctor.js';
-import { registerAuth } from '../commands/auth/index.js';
-import { registerCompletion } from '../commands/completion/completion.js';
-import { registerMcp } from '../commands/mcp/mcp.js';
 import { registerMessage } from '../commands/message/index.js';
-import { registerJournal } from '../commands/journal/index.js';
 import { registerPets } from '../commands/pets/index.js';
-import { registerProfile } from '../commands/profile/index.js';
-import { registerSandbox } from '../commands/sandbox/index.js';
-import { registerSmoke } from '../commands/smoke/smoke.js';
 import { GLOBAL_OPTIONS, optionHelp, OTHER_ENVIRONMENT } from '../context/global-options.js';
 import { HELP_MAX_WIDTH } from '../core/contract.js';
 import type { IO } from '../core/io.js';
@@ -47,15 +38,83 @@ Exit codes:
 Help topics: ${HELP_TOPIC_NAMES.join(', ')} (petstore help TOPIC; also man petstore)`;
 }
 
-export function buildProgram(io: IO, runVerb: RunVerb): Command {
+type Register = (program: Command, runVerb: RunVerb) => void;
+
+const more = () => import('./more-commands.js');
+
+/**
+ * The top-level commands in the order they are added, and how to add each. `pets` and
+ * `message`, which scripts run most, are in the program's own file; the others' code (a third
+ * of the program) is loaded when a command line names one. `wholeProgram`: the command reads
+ * every other command (a completion script covers them all).
+ */
+const COMMANDS: readonly {
+  name: string;
+  register: () => Register | Promise<Register>;
+  wholeProgram?: true;
+}[] = [
+  { name: 'pets', register: () => registerPets },
+  { name: 'journal', register: async () => (await more()).registerJournal },
+  { name: 'message', register: () => registerMessage },
+  { name: 'profile', register: async () => (await more()).registerProfile },
+  { name: 'auth', register: async () => (await more()).registerAuth },
+  { name: 'sandbox', register: async () => (await more()).registerSandbox },
+  { name: 'smoke', register: async () => (await more()).registerSmoke },
+  { name: 'api', register: async () => (await more()).registerApi },
+  { name: 'doctor', register: async () => (await more()).registerDoctor },
+  { name: 'mcp', register: async () => (await more()).registerMcp },
+  {
+    name: 'completion',
+    register: async () => (await more()).registerCompletion,
+    wholeProgram: true,
+  },
+];
+
+const quiet = () => undefined;
+
+/**
+ * The top-level command the command line runs, found as commander finds it: its own parser
+ * reads the global options off a bare program. Undefined when the line runs none of them (the
+ * top-level help, `help`, an unknown word, or an option the program does not know coming
+ * first): then every command is wanted.
+ */
+function commandNamed(globalOptions: readonly Option[], argv: readonly string[]) {
+  const probe = new Command()
+    .exitOverride()
+    .configureOutput({ writeOut: quiet, writeErr: quiet, outputError: quiet });
+  // With no commands, it reads a leading `-1` as a word where the program reads an option it
+  // does not know: either way, no command runs.
+  for (const option of globalOptions) probe.addOption(option);
+  try {
+    const [first] = probe.parseOptions([...argv]).operands;
+    return COMMANDS.find(({ name }) => name === first);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The program, with every command when `argv` is not given. Given the command line, only the
+ * command it runs is added (most of the cost of building the program is in its commands), and
+ * the code of the others is not loaded; every command still, when the line runs none, or runs
+ * one that reads the others.
+ */
+export async function buildProgram(
+  io: IO,
+  runVerb: RunVerb,
+  argv?: readonly string[],
+): Promise<Command> {
   const program = new Command('petstore')
     .description('Run the Animal Store service from the command line.')
     .version(__PETSTORE_VERSION__, '--version', 'print the version')
     .helpOption('-h, --help', 'show help');
-  for (const option of GLOBAL_OPTIONS) program.option(option.flags, optionHelp(option));
+  const globalOptions = GLOBAL_OPTIONS.map((option) =>
+    program.createOption(option.flags, optionHelp(option)),
+  );
+  for (const option of globalOptions) program.addOption(option);
   program
     .configureHelp({ showGlobalOptions: true, sortSubcommands: true })
-    .addHelpText('after', environmentHelp())
+    .addHelpText('after', environmentHelp)
     .exitOverride()
     .configureOutput({
       writeOut: (text) => io.stdout.write(text),
@@ -68,22 +127,18 @@ export function buildProgram(io: IO, runVerb: RunVerb): Command {
     })
     .showSuggestionAfterError();
 
-  registerPets(program, runVerb);
-  registerJournal(program, runVerb);
-  registerMessage(program, runVerb);
-  registerProfile(program, runVerb);
-  registerAuth(program, runVerb);
-  registerSandbox(program, runVerb);
-  registerSmoke(program, runVerb);
-  registerApi(program, runVerb);
-  registerDoctor(program, runVerb);
-  registerMcp(program, runVerb);
-  registerCompletion(program, runVerb);
-  program
-    .command('version')
-    .description('print the version (as --version does)')
-    .action(() => {
-      io.stdout.write(`${__PETSTORE_VERSION__}\n`);
-    });
+  const named = argv === undefined ? undefined : commandNamed(globalOptions, argv);
+  const whole = named === undefined || named.wholeProgram === true;
+  for (const command of COMMANDS) {
+    if (whole || command === named) (await command.register())(program, runVerb);
+  }
+  if (whole) {
+    program
+      .command('version')
+      .description('print the version (as --version does)')
+      .action(() => {
+        io.stdout.write(`${__PETSTORE_VERSION__}\n`);
+      });
+  }
   return program;
 }
