@@ -220,12 +220,20 @@ export function stripHidden(view: View, reading: 'terminal' | 'sanitised'): View
   return out;
 }
 
+const UNPLAIN = /[^\x20-\x24\x26-\x5b\x5d-\x7e]/;
+
 /**
  * The forms a secret takes in a reader's view of a text that holds it: at each level of
  * decoding, as a terminal and as the sanitised text show it. The secret itself for most keys;
  * others for a key holding what reads as an escape (%41, \t) or a hidden character.
  */
 export function readerForms(secret: string): Set<string> {
+  // Printable ASCII without % and \ (most keys): nothing decodes, nothing is hidden.
+  return UNPLAIN.test(secret) ? searchReaderForms(secret) : new Set<string>();
+}
+
+/** readerForms without its shortcut for plain text (tests check the two agree). */
+export function searchReaderForms(secret: string): Set<string> {
   const forms = new Set<string>();
   for (const level of decodingLevels(secret)) {
     forms.add(level.text);

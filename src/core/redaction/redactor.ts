@@ -27,13 +27,17 @@ export function maskKey(key: string): string {
  */
 export const MIN_FINDABLE_SECRET = 8;
 const LETTER = /\p{L}/u;
+const ASCII_LETTER = /[a-z]/i;
 
 /** Why a secret cannot be told from data, or undefined when it can. */
 export function unfindableBecause(secret: string): string | undefined {
   if (secret.length < MIN_FINDABLE_SECRET) {
     return `it has ${secret.length} characters, fewer than ${MIN_FINDABLE_SECRET}`;
   }
-  return LETTER.test(secret) ? undefined : 'it holds no letter (it reads as a number or a date)';
+  // An ASCII letter answers without the Unicode search (whose first use costs a tenth of a ms).
+  return ASCII_LETTER.test(secret) || LETTER.test(secret)
+    ? undefined
+    : 'it holds no letter (it reads as a number or a date)';
 }
 
 const SYNTAX = /[\\^$.*+?()[\]{}|/]/g;
@@ -123,10 +127,12 @@ function segments(text: string): string[] {
 export class SecretRedactor {
   /** secret -> its mask. */
   private readonly masks = new Map<string, string>();
-  /** The secrets in any letter case, longest first, so one inside another is masked whole. */
-  private whole: RegExp | undefined;
-  /** The same, then their cut-short forms: searched in the text as a reader takes it. */
-  private pattern: RegExp | undefined;
+  /**
+   * The searches, made when first needed after a secret is added (a run adds several before
+   * it prints anything). `whole`: the secrets in any letter case, longest first, so one inside
+   * another is masked whole; `pattern`: the same, then their cut-short forms.
+   */
+  private searches: { whole: RegExp; pattern: RegExp } | undefined;
 
   /** Whether a secret can be told from data, and so found in text (see MIN_FINDABLE_SECRET). */
   static findable(secret: string): boolean {
@@ -146,29 +152,35 @@ export class SecretRedactor {
     for (const form of readerForms(secret)) {
       if (SecretRedactor.findable(form) && !this.masks.has(form)) this.masks.set(form, mask);
     }
-    const ordered = [...this.masks.keys()].sort((a, b) => b.length - a.length);
-    this.whole = new RegExp(ordered.map(escape).join('|'), 'giu');
+    this.searches = undefined;
+  }
 
+  private search(): { whole: RegExp; pattern: RegExp } {
+    if (this.searches) return this.searches;
+    const ordered = [...this.masks.keys()].sort((a, b) => b.length - a.length);
     // Whole secrets first (one inside another is masked whole), then their cut-short forms.
     const alternatives = [...ordered.map(escape), ...ordered.flatMap(truncatedForms)];
-    this.pattern = new RegExp(alternatives.join('|'), 'giu');
+    return (this.searches = {
+      whole: new RegExp(ordered.map(escape).join('|'), 'giu'),
+      pattern: new RegExp(alternatives.join('|'), 'giu'),
+    });
   }
 
   redact(text: string): string {
-    const pattern = this.pattern;
-    if (pattern === undefined) return text;
+    if (this.masks.size === 0) return text;
+    const { whole, pattern } = this.search();
     if (text.length > SEGMENT) {
       const parts = segments(text);
       if (parts.length > 1) return parts.map((part) => this.redact(part)).join('');
     }
-    if (!this.splitByLayout(text) && !mayHide(text)) {
+    if (!splitByLayout(text, pattern) && !mayHide(text)) {
       return text.replace(pattern, (found) => this.maskOf(found));
     }
     // Whole secrets as written (one may hold a backslash or a %), then, in the text as a reader
     // takes it (rarely needed, so built only then), whole secrets and cut-short forms: at each
     // level of decoding (one more round may take a key's own backslash for an escape), as a
     // terminal shows it and as the sanitised text does.
-    let masked = text.replace(this.whole!, (found) => this.maskOf(found));
+    let masked = text.replace(whole, (found) => this.maskOf(found));
     // The readings of the text as it now is, each built once and kept while nothing is masked
     // (most texts: both searches then read the same views).
     let levels = decodingLevels(masked);
@@ -180,7 +192,7 @@ export class SecretRedactor {
       return view;
     };
     // Whole secrets everywhere first: a cut-short form masked first would split one.
-    for (const search of [this.whole!, pattern]) {
+    for (const search of [whole, pattern]) {
       for (let level = 0; level < levels.length; level++) {
         for (const how of ['terminal', 'sanitised'] as const) {
           if (levels[level] === undefined) break;
@@ -209,20 +221,6 @@ export class SecretRedactor {
     return copied === 0 ? text : result + text.slice(copied);
   }
 
-  /**
-   * Whether the text, its layout characters (line breaks, tabs, no-break spaces) taken out,
-   * holds a secret or a cut-short one: split by them, a key is still the key to a reader. Only then is the
-   * reader's view built; most text with a line break holds no key at all.
-   */
-  private splitByLayout(text: string): boolean {
-    if (!HAS_LAYOUT.test(text)) return false;
-    const pattern = this.pattern!;
-    pattern.lastIndex = 0;
-    const found = pattern.test(text.replace(EVERY_LAYOUT, ''));
-    pattern.lastIndex = 0;
-    return found;
-  }
-
   /** The mask of a secret found in any letter case; a cut-short one shows none of it. */
   private maskOf(found: string): string {
     const exact = this.masks.get(found);
@@ -231,6 +229,19 @@ export class SecretRedactor {
     for (const [secret, mask] of this.masks) if (secret.toLowerCase() === lower) return mask;
     return '****';
   }
+}
+
+/**
+ * Whether the text, its layout characters (line breaks, tabs, no-break spaces) taken out, holds
+ * a secret or a cut-short one (the pattern's): split by them, a key is still the key to a
+ * reader. Only then is the reader's view built; most text with a line break holds no key at all.
+ */
+function splitByLayout(text: string, pattern: RegExp): boolean {
+  if (!HAS_LAYOUT.test(text)) return false;
+  pattern.lastIndex = 0;
+  const found = pattern.test(text.replace(EVERY_LAYOUT, ''));
+  pattern.lastIndex = 0;
+  return found;
 }
 
 function redacting(output: Output, redactor: SecretRedactor): Output {

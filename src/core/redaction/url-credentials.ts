@@ -15,6 +15,8 @@ const PREFIX = new RegExp(
   `^\\s*(?:${KNOWN_SCHEME}(?:${COLON}${SLASH}{0,2}|${SLASH}{1,2})|[a-z][a-z0-9+.-]*${COLON}${SLASH}{1,2}|${SLASH}{1,2})`,
   'i',
 );
+/** No "@" (nor "%", which may spell one), no "?", and a port, if any, of digits; or nothing. */
+const PLAIN_URL = /^(?:https?:\/\/[\w.-]+(?::\d+)?(?:\/[\w.~/-]*)?)?$/i;
 /** "@" as written, percent-encoded, encoded twice, or a look-alike (＠ U+FF20, ﹫ U+FE6B). */
 const AT = /@|%40|%2540|\uff20|\ufe6b/gi;
 
@@ -75,6 +77,13 @@ function spellings(text: string): string[] {
  * them (base64 of user:password), which a proxy or service may echo.
  */
 export function credentialSecrets(value: string): string[] {
+  // A URL of a scheme, a host, a port and a path holds none, nor does an empty value (most
+  // values: the full search's first run costs most of a millisecond).
+  return PLAIN_URL.test(value) ? [] : searchCredentials(value);
+}
+
+/** credentialSecrets without its shortcut for plain URLs (tests check the two agree). */
+export function searchCredentials(value: string): string[] {
   const text = value.trim();
   const start = credentialsStart(text);
   const secrets = new Set<string>();

@@ -1,0 +1,63 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { unfindableBecause } from '../../../src/core/redaction/index.js';
+import { readerForms, searchReaderForms } from '../../../src/core/redaction/reader-view.js';
+import {
+  credentialSecrets,
+  searchCredentials,
+} from '../../../src/core/redaction/url-credentials.js';
+
+/** Characters from a pool, as a string. */
+const from = (pool: string, options: { minLength?: number; maxLength?: number } = {}) =>
+  fc.array(fc.constantFrom(...pool), options).map((chars) => chars.join(''));
+
+const ASCII = Array.from({ length: 128 }, (_, code) => String.fromCharCode(code)).join('');
+/** ASCII, escapes' and URLs' characters weighted up, and some that hide or look alike. */
+const anyText = fc.oneof(
+  from(`${ASCII}%%%\\\\@@@:::///???&&&===`, { maxLength: 40 }),
+  fc.string({ unit: 'binary', maxLength: 30 }),
+  from('ab1:/@%?=&#\u00a0\u200b\u001b\u0085\uff20\ufe6b\u212a', { maxLength: 30 }),
+);
+
+describe('the shortcuts of the secret searches', () => {
+  it('give what the full search gives, for any text (readerForms, the letter check)', () => {
+    fc.assert(
+      fc.property(anyText, (text) => {
+        expect(readerForms(text)).toEqual(searchReaderForms(text));
+        const letter = /\p{L}/u.test(text);
+        expect(unfindableBecause(`${text}12345678`) === undefined).toBe(letter);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('give what the full search gives for anything meant as a URL', () => {
+    const scheme = fc.constantFrom('http', 'https', 'HTTP', 'Https', 'ftp', 'socks5', 'h', '');
+    const separator = fc.constantFrom('://', ':/', ':', '//', '', '%3A%2F%2F', ':///');
+    // Plain parts, and plain parts with one character that may start credentials or a query.
+    const plain = from('aZ09._-~/', { maxLength: 10 });
+    const odd = fc.constantFrom(...':@%?=&# \t\uff20\ufe6bx');
+    const part = fc.oneof(
+      plain,
+      fc.tuple(plain, odd, plain).map((parts) => parts.join('')),
+      from('aZ09._-~:@%?=&#/ 4', { maxLength: 12 }),
+    );
+    const port = fc.option(from('0123456789x', { minLength: 0, maxLength: 6 }));
+    const url = fc
+      .tuple(scheme, separator, part, port, part)
+      .map(([s, sep, host, p, path]) => `${s}${sep}${host}${p === null ? '' : `:${p}`}${path}`);
+    fc.assert(
+      fc.property(fc.oneof(url, anyText), (value) => {
+        expect(credentialSecrets(value)).toEqual(searchCredentials(value));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('take plain URLs and keys the short way', () => {
+    // Not a check of the answer (the properties above are): that the shortcut is the common case.
+    expect(readerForms('sk_live_0123456789abcdef')).toEqual(new Set());
+    expect(credentialSecrets('https://api.example.com:8443/v1')).toEqual([]);
+    expect(credentialSecrets('https://user:pw@api.example.com/v1')).toContain('pw');
+  });
+});
