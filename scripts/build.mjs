@@ -57,7 +57,14 @@ await writeFile(new URL('../dist/meta.json', import.meta.url), JSON.stringify(me
 // file; the program's entry answers `--help` from it without loading commander (a test checks
 // that each text equals the live one).
 const home = mkdtempSync(join(tmpdir(), 'petstore-build-'));
-const env = { PATH: process.env.PATH, HOME: home, XDG_CONFIG_HOME: home, XDG_DATA_HOME: home };
+// No code caches: the runs of a build would leave caches of its help in the user's folder.
+const env = {
+  PATH: process.env.PATH,
+  HOME: home,
+  XDG_CONFIG_HOME: home,
+  XDG_DATA_HOME: home,
+  NODE_DISABLE_COMPILE_CACHE: '1',
+};
 const run = (args) =>
   execFileSync(process.execPath, ['bin/petstore.js', ...args], { encoding: 'utf8', env });
 const paths = [...run(['completion', 'bash']).matchAll(/^\s+"([^"]*)"\) words=/gm)].map(

@@ -38,12 +38,32 @@ export interface LoadOptions {
   /** For what is neither a file of the program nor a built-in (a native binding's package). */
   requireOther: (id: string) => unknown;
   files?: CacheFiles;
+  /**
+   * What kind of run this is (a nonzero number: a hash of the command it runs). A cache holds
+   * the functions of the runs that made it; a run of a kind it has not seen adds its own (a
+   * cache made by `completion bash` alone would leave `pets list` compiling its functions
+   * again on every run). Absent: a cache, once kept, is kept as it is.
+   */
+  runKind?: number;
 }
 
 const CACHE_SUFFIX = '.v8cache';
-const MAGIC = 0x31435350; // "PSC1"
-/** Magic, checksum of the rest, then the checksum of the source. */
-const HEADER_BYTES = 4 + 8 + 8;
+const MAGIC = 0x32435350; // "PSC2"
+/** The kinds of run a cache records: after this many, it is kept as it is. */
+const RUN_KINDS = 32;
+/**
+ * Magic, the checksum of the rest, 4 bytes of 0, the checksum of the source, then the kinds of
+ * run that made the cache (0 for none). A multiple of 8: V8 copies a cache not so aligned.
+ */
+const HEADER_BYTES = 4 + 8 + 4 + 8 + 4 * RUN_KINDS;
+const CHECKED_FROM = 12;
+
+interface Kept {
+  /** The V8 cache. */
+  data: Buffer;
+  /** The kinds of run whose functions it holds. */
+  kinds: number[];
+}
 
 /**
  * A loader of CommonJS files, each cached under its file name (the build puts a content hash in
@@ -56,7 +76,13 @@ export function cachedLoader(options: LoadOptions): (path: string) => unknown {
   // No cache without a checksum to check it by (no WebAssembly: node --jitless).
   const cacheFolder = files.folder !== undefined && canChecksum() ? files.folder : undefined;
   const loaded = new Map<string, { exports: unknown }>();
-  const pending: [string, bigint, { createCachedData(): Buffer }][] = [];
+  const pending: {
+    cachePath: string;
+    sourceSum: bigint;
+    kinds: number[];
+    script: { createCachedData(): Buffer };
+  }[] = [];
+  const { runKind } = options;
   /** The caches this run took, kept when tidying. */
   const taken = new Set<string>();
 
@@ -67,12 +93,12 @@ export function cachedLoader(options: LoadOptions): (path: string) => unknown {
     const cachePath =
       cacheFolder === undefined ? undefined : join(cacheFolder, cacheName(basename(path)));
     const sourceSum = cachePath === undefined ? 0n : checksum64(bytes);
-    const cached = cachePath === undefined ? undefined : unpack(files.read(cachePath), sourceSum);
+    const kept = cachePath === undefined ? undefined : unpack(files.read(cachePath), sourceSum);
     const source = bytes.toString('utf8');
     // node:vm's Script, taken when first needed (a class import would load it with the chunk).
     const script = new (process.getBuiltinModule('node:vm').Script)(
       `(function (exports, require, module, __filename, __dirname) {${source}\n})`,
-      { filename: path, cachedData: cached },
+      { filename: path, cachedData: kept?.data },
     );
     const module = { exports: {} as unknown };
     // Before it runs: files may require each other in a circle, as ES modules may.
@@ -84,12 +110,22 @@ export function cachedLoader(options: LoadOptions): (path: string) => unknown {
     };
     const run = script.runInThisContext() as (...args: unknown[]) => void;
     run(module.exports, requireFrom, module, path, folder);
-    if (cachePath !== undefined && (cached === undefined || script.cachedDataRejected === true)) {
+    if (cachePath === undefined) return module.exports;
+    const taking = kept !== undefined && script.cachedDataRejected !== true;
+    const kinds = taking ? kept.kinds : [];
+    const newKind = runKind !== undefined && !kinds.includes(runKind) && kinds.length < RUN_KINDS;
+    if (!taking || newKind) {
+      // Made anew at exit: V8 writes every function compiled by then, those the cache brought
+      // and those this run compiled besides.
       if (pending.length === 0) files.atExit(saveAll);
-      pending.push([cachePath, sourceSum, script]);
-    } else if (cachePath !== undefined) {
-      taken.add(basename(cachePath));
+      pending.push({
+        cachePath,
+        sourceSum,
+        kinds: runKind === undefined || !newKind ? kinds : [...kinds, runKind],
+        script,
+      });
     }
+    if (taking) taken.add(basename(cachePath));
     return module.exports;
   };
 
@@ -98,9 +134,9 @@ export function cachedLoader(options: LoadOptions): (path: string) => unknown {
   const saveAll = (code: number) => {
     if (code !== 0) return;
     const kept = new Set(taken);
-    for (const [cachePath, sourceSum, script] of pending.splice(0)) {
+    for (const { cachePath, sourceSum, kinds, script } of pending.splice(0)) {
       try {
-        files.write(cachePath, pack(script.createCachedData(), sourceSum));
+        files.write(cachePath, pack(script.createCachedData(), sourceSum, kinds));
         kept.add(basename(cachePath));
       } catch {
         // A cache that cannot be kept costs the next run time, nothing else.
@@ -112,24 +148,30 @@ export function cachedLoader(options: LoadOptions): (path: string) => unknown {
 }
 
 /** The cache with its header. */
-function pack(data: Buffer, sourceSum: bigint): Uint8Array {
+function pack(data: Buffer, sourceSum: bigint, kinds: readonly number[]): Uint8Array {
   const packed = new Uint8Array(HEADER_BYTES + data.length);
   const view = new DataView(packed.buffer);
   view.setUint32(0, MAGIC, true);
-  view.setBigUint64(12, sourceSum, true);
+  view.setBigUint64(16, sourceSum, true);
+  kinds.forEach((kind, at) => view.setUint32(24 + 4 * at, kind, true));
   packed.set(data, HEADER_BYTES);
-  view.setBigUint64(4, checksum64(packed.subarray(12)), true);
+  view.setBigUint64(4, checksum64(packed.subarray(CHECKED_FROM)), true);
   return packed;
 }
 
 /** The V8 cache in a kept file, if it is whole and was made from this very source. */
-function unpack(file: Buffer | undefined, sourceSum: bigint): Buffer | undefined {
+function unpack(file: Buffer | undefined, sourceSum: bigint): Kept | undefined {
   if (file === undefined || file.length <= HEADER_BYTES) return undefined;
   const view = new DataView(file.buffer, file.byteOffset, file.length);
   if (view.getUint32(0, true) !== MAGIC) return undefined;
-  if (view.getBigUint64(12, true) !== sourceSum) return undefined;
-  if (view.getBigUint64(4, true) !== checksum64(file.subarray(12))) return undefined;
-  return file.subarray(HEADER_BYTES);
+  if (view.getBigUint64(16, true) !== sourceSum) return undefined;
+  if (view.getBigUint64(4, true) !== checksum64(file.subarray(CHECKED_FROM))) return undefined;
+  const kinds: number[] = [];
+  for (let at = 0; at < RUN_KINDS; at++) {
+    const kind = view.getUint32(24 + 4 * at, true);
+    if (kind !== 0) kinds.push(kind);
+  }
+  return { data: file.subarray(HEADER_BYTES), kinds };
 }
 
 /** The cache of `file`, named after the program and the file. */

@@ -170,6 +170,40 @@ describe('cachedLoader', () => {
     for (const [path, data] of caches) expect(memory.stored.get(path)).toBe(data);
   });
 
+  it('adds the functions of a run of a kind the cache has not seen, once for each kind', () => {
+    const entry = program();
+    const memory = memoryFiles();
+    const path = join('/cache', cacheName('main-abc.cjs'));
+    const run = (runKind: number, use: (main: Main) => unknown) => {
+      use(cachedLoader({ requireOther, files: memory.files, runKind })(entry) as Main);
+      memory.exit();
+      return memory.stored.get(path)!;
+    };
+    const first = run(1, (main) => main.twice(1));
+    expect(run(1, (main) => main.twice(2))).toBe(first);
+    // Another kind of run, which calls a function the first did not: written again, larger.
+    const second = run(2, (main) => main.joined('a', 'b'));
+    expect(second).not.toBe(first);
+    expect(second.length).toBeGreaterThan(first.length);
+    // Both kinds are known now; the cache, taken, still runs either.
+    expect(run(1, (main) => expect(main.twice(3)).toBe(6))).toBe(second);
+    expect(run(2, (main) => expect(main.joined('c', 'd')).toBe(join('c', 'd')))).toBe(second);
+  });
+
+  it('adds to a cache for 32 kinds of run, and then keeps it as it is', () => {
+    const entry = program();
+    const memory = memoryFiles();
+    const path = join('/cache', cacheName('main-abc.cjs'));
+    const writes: Buffer[] = [];
+    for (let kind = 1; kind <= 40; kind++) {
+      cachedLoader({ requireOther, files: memory.files, runKind: kind })(entry);
+      memory.exit();
+      const now = memory.stored.get(path)!;
+      if (now !== writes.at(-1)) writes.push(now);
+    }
+    expect(writes).toHaveLength(32);
+  });
+
   it('keeps no cache from a run that ended with an error', () => {
     const memory = memoryFiles();
     cachedLoader({ requireOther, files: memory.files })(program());
