@@ -9,7 +9,7 @@ import {
 
 /** Characters from a pool, as a string. */
 const from = (pool: string, options: { minLength?: number; maxLength?: number } = {}) =>
-  fc.array(fc.constantFrom(...pool), options).map((chars) => chars.join(''));
+  fc.array(fc.constantFrom(...Array.from(pool)), options).map((chars) => chars.join(''));
 
 const ASCII = Array.from({ length: 128 }, (_, code) => String.fromCharCode(code)).join('');
 /** ASCII, escapes' and URLs' characters weighted up, and some that hide or look alike. */
@@ -36,7 +36,7 @@ describe('the shortcuts of the secret searches', () => {
     const separator = fc.constantFrom('://', ':/', ':', '//', '', '%3A%2F%2F', ':///');
     // Plain parts, and plain parts with one character that may start credentials or a query.
     const plain = from('aZ09._-~/', { maxLength: 10 });
-    const odd = fc.constantFrom(...':@%?=&# \t\uff20\ufe6bx');
+    const odd = fc.constantFrom(...Array.from(':@%?=&# \t\uff20\ufe6bx'));
     const part = fc.oneof(
       plain,
       fc.tuple(plain, odd, plain).map((parts) => parts.join('')),
