@@ -9,7 +9,7 @@
 // crash or hang the process) and one of the source it was made from (a file edited in place,
 // to the same length, must not run its old code; two installs of one build share caches), with
 // the identity of the source file it was made from, which spares summing that file again.
-import type { Buffer } from 'node:buffer';
+import { isAscii, type Buffer } from 'node:buffer';
 import {
   closeSync,
   constants,
@@ -153,7 +153,8 @@ export function cachedLoader(options: LoadOptions): (path: string) => unknown {
 
   /** Runs the file, with the cache if there is one; returns its Script. */
   const run = (path: string, bytes: Buffer, kept: Kept | undefined) => {
-    const source = bytes.toString('utf8');
+    // The build makes every file ASCII, which reads fastest as Latin-1 (the same text then).
+    const source = isAscii(bytes) ? bytes.toString('latin1') : bytes.toString('utf8');
     // node:vm's Script, taken when first needed (a class import would load it with the chunk).
     const script = new (process.getBuiltinModule('node:vm').Script)(
       `(function (exports, require, module, __filename, __dirname) {${source}\n})`,

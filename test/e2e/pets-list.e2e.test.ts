@@ -112,6 +112,17 @@ describe('files a read command loads', () => {
     expect(built.length).toBeLessThanOrEqual(6);
   });
 
+  it('are ASCII, which the loader reads as Latin-1', () => {
+    const files = readdirSync('dist', { recursive: true, encoding: 'utf8' }).filter((file) =>
+      /\.(cjs|js)$/.test(file),
+    );
+    expect(files.length).toBeGreaterThan(5);
+    for (const file of files) {
+      const text = readFileSync(join('dist', file), 'utf8');
+      expect(/[^\0-\x7f]/.exec(text)?.[0], file).toBeUndefined();
+    }
+  });
+
   it('keeps the code caches of the files it ran, and the next run takes them as they are', async () => {
     const cacheFolder = mkdtempSync(join(tmpdir(), 'compile-cache-'));
     try {
