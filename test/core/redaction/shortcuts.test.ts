@@ -32,25 +32,37 @@ describe('the shortcuts of the secret searches', () => {
   });
 
   it('give what the full search gives for anything meant as a URL', () => {
-    const scheme = fc.constantFrom('http', 'https', 'HTTP', 'Https', 'ftp', 'socks5', 'h', '');
-    const separator = fc.constantFrom('://', ':/', ':', '//', '', '%3A%2F%2F', ':///');
-    // Plain parts, and plain parts with one character that may start credentials or a query.
-    const plain = from('aZ09._-~/', { maxLength: 10 });
-    const odd = fc.constantFrom(...Array.from(':@%?=&# \t\uff20\ufe6bx'));
-    const part = fc.oneof(
-      plain,
-      fc.tuple(plain, odd, plain).map((parts) => parts.join('')),
-      from('aZ09._-~:@%?=&#/ 4', { maxLength: 12 }),
+    // URLs the shortcut takes, and each with one character put in anywhere: the boundary.
+    const plainUrl = fc
+      .tuple(
+        fc.constantFrom('http', 'https', 'HTTP', 'hTTps'),
+        from('aZ09._-', { minLength: 1, maxLength: 10 }),
+        fc.option(from('0123456789', { maxLength: 5 })),
+        fc.option(from('aZ09._-~/', { maxLength: 10 })),
+      )
+      .map(
+        ([scheme, host, port, path]) =>
+          `${scheme}://${host}${port === null ? '' : `:${port}`}${path === null ? '' : `/${path}`}`,
+      );
+    const odd = fc.oneof(
+      fc.constantFrom(...Array.from(':@%?=&#/ \t\n\uff20\ufe6bxZ7.')),
+      fc.constantFrom('?token=s3cret', '&key=k', '?a=1', '%40', '%2540', 'u:p@', ':pw@', '%3A'),
     );
-    const port = fc.option(from('0123456789x', { minLength: 0, maxLength: 6 }));
-    const url = fc
-      .tuple(scheme, separator, part, port, part)
-      .map(([s, sep, host, p, path]) => `${s}${sep}${host}${p === null ? '' : `:${p}`}${path}`);
+    const nearlyPlain = fc
+      .tuple(plainUrl, odd, fc.nat())
+      .map(
+        ([url, char, at]) =>
+          url.slice(0, at % (url.length + 1)) + char + url.slice(at % (url.length + 1)),
+      );
+    const scheme = fc.constantFrom('http', 'https', 'ftp', 'socks5', 'h', '');
+    const separator = fc.constantFrom('://', ':/', ':', '//', '', '%3A%2F%2F', ':///');
+    const part = from('aZ09._-~:@%?=&#/ 4', { maxLength: 12 });
+    const loose = fc.tuple(scheme, separator, part, part).map((parts) => parts.join(''));
     fc.assert(
-      fc.property(fc.oneof(url, anyText), (value) => {
+      fc.property(fc.oneof(plainUrl, nearlyPlain, loose, anyText), (value) => {
         expect(credentialSecrets(value)).toEqual(searchCredentials(value));
       }),
-      { numRuns: 3000 },
+      { numRuns: 4000 },
     );
   });
 
