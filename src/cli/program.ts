@@ -38,7 +38,8 @@ Exit codes:
 Help topics: ${HELP_TOPIC_NAMES.join(', ')} (petstore help TOPIC; also man petstore)`;
 }
 
-type Register = (program: Command, runVerb: RunVerb) => void;
+/** Adds a top-level command; a group adds only `verb` of its verbs, when given one of them. */
+type Register = (program: Command, runVerb: RunVerb, verb?: string) => void;
 
 const more = () => import('./more-commands.js');
 
@@ -73,10 +74,10 @@ const COMMANDS: readonly {
 const quiet = () => undefined;
 
 /**
- * The top-level command the command line runs, found as commander finds it: its own parser
- * reads the global options off a bare program. Undefined when the line runs none of them (the
- * top-level help, `help`, an unknown word, or an option the program does not know coming
- * first): then every command is wanted.
+ * The top-level command the command line runs, and the word after it (a group's verb), found as
+ * commander finds them: its own parser reads the global options off a bare program. Undefined
+ * when the line runs none of them (the top-level help, `help`, an unknown word, or an option
+ * the program does not know coming first): then every command is wanted.
  */
 function commandNamed(globalOptions: readonly Option[], argv: readonly string[]) {
   const probe = new Command()
@@ -86,8 +87,9 @@ function commandNamed(globalOptions: readonly Option[], argv: readonly string[])
   // does not know: either way, no command runs.
   for (const option of globalOptions) probe.addOption(option);
   try {
-    const [first] = probe.parseOptions([...argv]).operands;
-    return COMMANDS.find(({ name }) => name === first);
+    const [first, verb] = probe.parseOptions([...argv]).operands;
+    const command = COMMANDS.find(({ name }) => name === first);
+    return command && { ...command, verb };
   } catch {
     return undefined;
   }
@@ -130,7 +132,8 @@ export async function buildProgram(
   const named = argv === undefined ? undefined : commandNamed(globalOptions, argv);
   const whole = named === undefined || named.wholeProgram === true;
   for (const command of COMMANDS) {
-    if (whole || command === named) (await command.register())(program, runVerb);
+    if (whole) (await command.register())(program, runVerb);
+    else if (command.name === named.name) (await command.register())(program, runVerb, named.verb);
   }
   if (whole) {
     program

@@ -28,6 +28,24 @@ describe('the program built for one command line', () => {
     }
   });
 
+  it('has of a group only the verb the line runs, defined as in the whole program', async () => {
+    const whole = await buildProgram(fakeIO(), noVerb);
+    const groups = whole.commands.filter((command) => command.commands.length > 1);
+    expect(groups.map((group) => group.name())).toContain('pets');
+    for (const group of groups) {
+      for (const verb of group.commands) {
+        const argv = [group.name(), '-q', verb.name(), '--help'];
+        const built = await buildProgram(fakeIO(), noVerb, argv);
+        const [only] = built.commands;
+        expect(
+          only!.commands.map((command) => command.name()),
+          argv.join(' '),
+        ).toEqual([verb.name()]);
+        expect(definition(only!.commands[0]!)).toBe(definition(verb));
+      }
+    }
+  });
+
   it('is whole when the command reads the others, or the line runs none', async () => {
     const whole = definition(await buildProgram(fakeIO(), noVerb));
     for (const argv of [
@@ -63,6 +81,7 @@ const WORDS = [
   ...['pets', 'message', 'profile', 'auth', 'journal', 'sandbox', 'smoke', 'api', 'doctor'],
   ...['mcp', 'completion', 'version', 'help', 'pest', 'list', 'ls', 'add', 'get', 'send'],
   ...['use', 'show', 'set', 'login', 'status', 'serve', 'reset', 'prune', 'bash', 'environment'],
+  ...['logout', 'remove', 'delete'],
   ...['--profile', '--base-url', '--base-url=http://127.0.0.1:9/v1', '-o', '--output=csv'],
   ...['--json', '--no-color', '-v', '-q', '-qv', '-qo', '-oq', '-vo', '--timeout', '--retries'],
   ...['--query', '--error-format', '--progress', '--no-input', '--allow-insecure-http'],
@@ -76,6 +95,31 @@ describe('building only the command that runs', () => {
       fc.asyncProperty(fc.array(fc.constantFrom(...WORDS), { maxLength: 6 }), async (argv) => {
         expect(await outcome(argv, false)).toEqual(await outcome(argv, true));
       }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('changes nothing where option values look like commands and verbs', async () => {
+    const noun = fc.constantFrom('pets', 'profile', 'auth', 'journal', 'sandbox', 'message');
+    const word = fc.constantFrom('list', 'add', 'get', 'show', 'use', 'login', 'serve', 'pets');
+    // Options with a value, the value a word a command line might take for a verb.
+    const options = fc.array(
+      fc.oneof(
+        fc.tuple(fc.constantFrom('--profile', '-o', '--query', '--timeout', '-qo'), word),
+        fc.tuple(fc.constantFrom('--json', '-q', '--bogus', '--', '-1'), fc.constant(undefined)),
+      ),
+      { maxLength: 2 },
+    );
+    const flat = (pairs: [string, string | undefined][]) =>
+      pairs.flatMap(([flag, value]) => (value === undefined ? [flag] : [flag, value]));
+    await fc.assert(
+      fc.asyncProperty(
+        fc.tuple(options, noun, options, word, options),
+        async ([before, group, between, verb, after]) => {
+          const argv = [...flat(before), group, ...flat(between), verb, ...flat(after)];
+          expect(await outcome(argv, false)).toEqual(await outcome(argv, true));
+        },
+      ),
       { numRuns: 300 },
     );
   });

@@ -1,13 +1,13 @@
 import type { Command } from '@commander-js/extra-typings';
 import type { RunVerb } from '../../cmdutil/run-verb.js';
+import { addVerbs } from '../../cmdutil/verbs.js';
 import { registerJournalList } from './list.js';
 import { registerJournalPrune } from './prune.js';
 
 /** `petstore journal`: groups its verbs, nothing more. */
-export function registerJournal(program: Command, runVerb: RunVerb): void {
+export function registerJournal(program: Command, runVerb: RunVerb, verb?: string): void {
   const journal = program
     .command('journal')
     .description('List and prune the journals bulk runs keep (pets add --file)');
-  registerJournalList(journal, runVerb);
-  registerJournalPrune(journal, runVerb);
+  addVerbs(journal, runVerb, { list: registerJournalList, prune: registerJournalPrune }, verb);
 }
