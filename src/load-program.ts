@@ -19,20 +19,29 @@ export function loadProgram(requireOther: (id: string) => unknown): typeof impor
 }
 
 /**
- * The kind of run a command line is, for the code caches (see LoadOptions.runKind): its flags
- * and its first three lowercase words, in order, as a nonzero 32-bit hash (FNV-1a). `pets list
- * --json`, `pets list -o table` and `pets list --help` run different code; `pets get 7` and
- * `pets get 8` do not. A flag's value may count as a word: that only makes one more kind.
+ * The kind of run a command line is, for the code caches (see LoadOptions.runKind): the flags
+ * it gives, in any order, and its first two words, as a nonzero 32-bit hash (FNV-1a). `pets
+ * list --json` and `pets list --help` run different code; `pets get 7` and `pets get 8`, or
+ * `--profile staging` and `--profile prod`, do not. A word just after a flag counts as the
+ * flag's value, not as a word; a cache records 32 kinds, so values must not make new ones.
  */
 export function runKindOf(argv: readonly string[]): number {
-  let words = 0;
-  const kind: string[] = [];
+  const flags = new Set<string>();
+  const words: string[] = [];
+  let afterFlag = false;
   for (const arg of argv) {
-    if (/^--?[a-zA-Z]/.test(arg)) kind.push(arg.split('=', 1)[0]!);
-    else if (/^[a-z][a-z-]*$/.test(arg) && words++ < 3) kind.push(arg);
+    if (arg === '--') break;
+    if (/^--?[a-zA-Z]/.test(arg)) {
+      const [flag] = arg.split('=', 1);
+      flags.add(flag!);
+      afterFlag = flag === arg;
+      continue;
+    }
+    if (!afterFlag && words.length < 2 && /^[a-z][a-z-]*$/.test(arg)) words.push(arg);
+    afterFlag = false;
   }
   let hash = 0x811c9dc5;
-  for (const char of kind.join(' ')) {
+  for (const char of [...words, '|', ...[...flags].sort()].join(' ')) {
     hash = Math.imul(hash ^ char.charCodeAt(0), 0x01000193) >>> 0;
   }
   return hash || 1;

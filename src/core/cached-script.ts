@@ -49,7 +49,15 @@ export interface LoadOptions {
 }
 
 const CACHE_SUFFIX = '.v8cache';
-const MAGIC = 0x32435350; // "PSC2"
+/**
+ * The format of the caches, in their names as well as their headers: a petstore keeping
+ * another format (an earlier one, installed beside) keeps its own files, and neither version
+ * rewrites the other's cache on every run.
+ */
+const FORMAT = 'PSC2';
+/** The format's four letters, as the header's first four bytes read (little-endian). */
+const MAGIC =
+  Array.from(FORMAT).reduceRight((word, letter) => (word << 8) | letter.charCodeAt(0), 0) >>> 0;
 /** The kinds of run a cache records: after this many, it is kept as it is. */
 const RUN_KINDS = 32;
 /** The source file as stat gives it: device, inode, size, modified and changed (ns). */
@@ -235,9 +243,9 @@ function unpack(file: Buffer | undefined): Kept | undefined {
   };
 }
 
-/** The cache of `file`, named after the program and the file. */
+/** The cache of `file`, named after the program, the format and the file. */
 export function cacheName(file: string): string {
-  return `petstore-${file}${CACHE_SUFFIX}`;
+  return `petstore-${FORMAT.toLowerCase()}-${file}${CACHE_SUFFIX}`;
 }
 
 /** Caches kept at most (about 3 MB): more than one build's, so two installs do not take turns. */

@@ -211,6 +211,19 @@ describe('cachedLoader', () => {
     expect(writes).toHaveLength(32);
   });
 
+  it('neither reads nor writes the cache an earlier format kept for the same file', () => {
+    const entry = program();
+    const memory = memoryFiles();
+    const earlier = join('/cache', 'petstore-main-abc.cjs.v8cache');
+    const theirs = Buffer.from('PSC1 and the rest of an earlier format');
+    memory.stored.set(earlier, theirs);
+    cachedLoader({ requireOther, files: memory.files })(entry);
+    memory.exit();
+    expect(memory.stored.get(earlier)).toBe(theirs);
+    expect(cacheName('main-abc.cjs')).not.toBe(basename(earlier));
+    expect(memory.stored.has(join('/cache', cacheName('main-abc.cjs')))).toBe(true);
+  });
+
   it('keeps no cache from a run that ended with an error', () => {
     const memory = memoryFiles();
     cachedLoader({ requireOther, files: memory.files })(program());
