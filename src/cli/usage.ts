@@ -141,9 +141,11 @@ export function usageErrorFromCommander(
     .filter(Boolean)
     .join(' ');
   // Commander quotes the word it refused: a URL's credentials in it are masked, as they are
-  // once a verb has read them (a refused word is never read by one).
-  for (const word of argv) {
-    for (const secret of credentialSecrets(word)) message = message.split(secret).join('****');
+  // once a verb has read them (a refused word is never read by one). Longest first: a password
+  // holding "@" has a shorter secret inside it, which masked first would leave the rest shown.
+  const secrets = argv.flatMap((word) => credentialSecrets(word));
+  for (const secret of secrets.sort((a, b) => b.length - a.length)) {
+    message = message.split(secret).join('****');
   }
   const command = commandOfArgv(program, argv);
   const unknown = /^unknown command '([^']*)'/.exec(message)?.[1];

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { main } from '../../src/main.js';
 import { fakeIO } from '../helpers/fake-io.js';
@@ -84,5 +85,26 @@ describe('a hint names the command it is about', () => {
     for (const other of ['pets add', 'message send', 'api /pets']) {
       if (!command.includes(other)) expect(hint).not.toContain(`petstore ${other}`);
     }
+  });
+});
+
+describe('a refused word that holds credentials', () => {
+  it('shows none of them, whatever "@" the password holds (one an outside probe found)', async () => {
+    // An upper-case letter and a digit first: never a word of the message itself.
+    const piece = fc.stringMatching(/^[A-Z][0-9][A-Za-z0-9]{2,10}$/);
+    await fc.assert(
+      fc.asyncProperty(
+        piece,
+        fc.array(piece, { minLength: 1, maxLength: 3 }),
+        fc.constantFrom(['pets'], ['profile', 'show', 'x'], ['bogus'], ['pets', 'list']),
+        async (user, pieces, words) => {
+          const url = `https://${user}:${pieces.join('@')}@example.com/v1`;
+          const io = fakeIO();
+          expect(await main([...words, url], io, env)).toBe(2);
+          for (const secret of [user, ...pieces]) expect(io.err()).not.toContain(secret);
+        },
+      ),
+      { numRuns: 60 },
+    );
   });
 });

@@ -34,10 +34,11 @@ function atSigns(value: string, start: number): [number, number][] {
 }
 
 /**
- * A query's values (`?access_token=…`) and a "port" that is no number (`http://user:secret`,
- * the host and its `@` left out) also carry secrets, in what was meant as a URL.
+ * A query's values (`?access_token=…`), and a fragment's or a path parameter's in the same form
+ * (`#token=…`, `;token=…`), and a "port" that is no number (`http://user:secret`, the host and
+ * its `@` left out) also carry secrets, in what was meant as a URL.
  */
-const QUERY_VALUE = /([?&][^=&#]*=)([^&#]*)/g;
+const QUERY_VALUE = /([?&#;][^=&#;]*=)([^&#;]*)/g;
 const WORD_PORT = /^([^/?#@]*:)([^/?#@]*[^\d/?#@][^/?#@]*)/;
 const CREDENTIAL_NAME = /token|key|secret|pass|auth|sig|session|credential/i;
 
@@ -104,9 +105,12 @@ export function searchCredentials(value: string): string[] {
   }
   // A query value named as a credential is one (others are data: masking them everywhere
   // would corrupt what is printed); messages mask every query value anyway.
-  for (const [, name, found] of text.matchAll(QUERY_VALUE)) {
-    if (!CREDENTIAL_NAME.test(name!)) continue;
-    for (const spelling of spellings(found!)) secrets.add(spelling);
+  // In every spelling of the text: a name or a "?" may be percent-encoded (`to%6ben=`).
+  for (const spelling of spellings(text)) {
+    for (const [, name, found] of spelling.matchAll(QUERY_VALUE)) {
+      if (!spellings(name!).some((named) => CREDENTIAL_NAME.test(named))) continue;
+      for (const value of spellings(found!)) secrets.add(value);
+    }
   }
   secrets.delete('');
   return [...secrets];

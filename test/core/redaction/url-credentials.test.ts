@@ -1,0 +1,46 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { credentialSecrets, maskCredentials } from '../../../src/core/redaction/url-credentials.js';
+
+/** Some characters of the text percent-encoded, in either case of hex digit. */
+const someEncoded = (text: string) =>
+  fc
+    .array(fc.constantFrom('as is', 'lower', 'upper'), {
+      minLength: text.length,
+      maxLength: text.length,
+    })
+    .map((choices) =>
+      Array.from(text, (char, at) => {
+        const hex = char.charCodeAt(0).toString(16).padStart(2, '0');
+        const choice = choices[at];
+        return choice === 'as is' ? char : `%${choice === 'lower' ? hex : hex.toUpperCase()}`;
+      }).join(''),
+    );
+
+describe('credentials named in a URL', () => {
+  it('are found and masked however the name is spelled, after ? & # or ; (one an outside probe found)', () => {
+    const name = fc
+      .constantFrom('token', 'access_token', 'apiKey', 'client_secret', 'PASSWORD', 'sig')
+      .chain(someEncoded);
+    const before = fc.constantFrom('?', '&', '#', ';', '?page=2&', '#x=1;', '%3F', '%3f');
+    const equals = fc.constantFrom('=', '%3D');
+    // An upper-case letter and a digit first: never part of the rest of the URL.
+    const value = fc.stringMatching(/^[A-Z][0-9][A-Za-z0-9]{4,10}$/);
+    fc.assert(
+      fc.property(name, before, equals, value, (named, separator, is, secret) => {
+        const url = `https://api.example.com/v1${separator}${named}${is}${secret}`;
+        expect(credentialSecrets(url)).toContain(secret);
+        if (is === '=' && !separator.startsWith('%')) {
+          expect(maskCredentials(url)).not.toContain(secret);
+        }
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('are data when not named as a credential', () => {
+    expect(credentialSecrets('https://api.example.com/v1?page=2#section=intro;lang=en')).toEqual(
+      [],
+    );
+  });
+});
