@@ -86,6 +86,9 @@ function commandNamed(globalOptions: readonly Option[], argv: readonly string[])
   // With no commands, it reads a leading `-1` as a word where the program reads an option it
   // does not know: either way, no command runs.
   for (const option of globalOptions) probe.addOption(option);
+  // `help` as the first word is rewritten (cli/usage.ts: expandHelpCommand) before commander
+  // parses the line, even where commander would take it for an option's value: every command.
+  if (argv.find((arg) => !arg.startsWith('-')) === 'help') return undefined;
   try {
     const [first, verb] = probe.parseOptions([...argv]).operands;
     const command = COMMANDS.find(({ name }) => name === first);
