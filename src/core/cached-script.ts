@@ -7,9 +7,8 @@
 // V8 checks a cache only against its own version and flags and the lengths of the source and
 // the cache: not their bytes. So each cache carries a checksum of itself (a damaged one could
 // crash or hang the process) and one of the source it was made from (a file edited in place,
-// to the same length, must not run its old code; two installs of one build share caches), with
-// the identity of the source file it was made from, which spares summing that file again.
-import { isAscii, type Buffer } from 'node:buffer';
+// to the same length, must not run its old code; two installs of one build share caches).
+import { Buffer, isAscii } from 'node:buffer';
 import {
   closeSync,
   constants,
@@ -18,13 +17,14 @@ import {
   openSync,
   readdirSync,
   readFileSync,
+  readSync,
   renameSync,
   rmSync,
   writeFileSync,
 } from 'node:fs';
 import { getCompileCacheDir } from 'node:module';
 import { basename, dirname, join, resolve } from 'node:path';
-import { canChecksum, checksum64 } from './checksum.js';
+import { canChecksum, checksum64, readSummed } from './checksum.js';
 
 export interface CacheFiles {
   /** The folder to keep caches in (Node's compile cache folder); undefined: none kept. */
@@ -54,53 +54,46 @@ const CACHE_SUFFIX = '.v8cache';
  * another format (an earlier one, installed beside) keeps its own files, and neither version
  * rewrites the other's cache on every run.
  */
-const FORMAT = 'PSC2';
+const FORMAT = 'PSC3';
 /** The format's four letters, as the header's first four bytes read (little-endian). */
 const MAGIC =
   Array.from(FORMAT).reduceRight((word, letter) => (word << 8) | letter.charCodeAt(0), 0) >>> 0;
 /** The kinds of run a cache records: after this many, it is kept as it is. */
 const RUN_KINDS = 32;
-/** The source file as stat gives it: device, inode, size, modified and changed (ns). */
-type Identity = readonly bigint[];
-const IDENTITY_FIELDS = 5;
 /**
- * Magic, the checksum of the rest, 4 bytes of 0, the checksum of the source, the identity of
- * the source file, then the kinds of run that made the cache (0 for none). A multiple of 8: V8
- * copies a cache not so aligned.
+ * Magic, the checksum of the rest, 4 bytes of 0, the checksum of the source, then the kinds of
+ * run that made the cache (0 for none). A multiple of 8: V8 copies a cache not so aligned.
  */
-const HEADER_BYTES = 4 + 8 + 4 + 8 + 8 * IDENTITY_FIELDS + 4 * RUN_KINDS;
+const HEADER_BYTES = 4 + 8 + 4 + 8 + 4 * RUN_KINDS;
 const CHECKED_FROM = 12;
-const IDENTITY_AT = 24;
-const KINDS_AT = IDENTITY_AT + 8 * IDENTITY_FIELDS;
+const KINDS_AT = 24;
 
 interface Kept {
   /** The V8 cache. */
   data: Buffer;
-  /** The checksum of the source it was made from, and that file's identity then. */
-  sourceSum: bigint;
-  identity: Identity;
   /** The kinds of run whose functions it holds. */
   kinds: number[];
 }
 
 /**
- * The file's bytes and identity. Any write to a file changes its change time, which no one can
- * set back: a cache made from a file of the same identity was made from these very bytes, and
- * they need no checksum (about a millisecond a run). A file changed some other way (written to
- * the raw disk) is not noticed.
+ * The file as text, and the checksum of its bytes: read straight into the checksum's memory.
+ * An ASCII file (every built one) is read as Latin-1, faster than as UTF-8 (the same text).
  */
-function readSource(path: string): { bytes: Buffer; identity: Identity } {
+function readSource(path: string): { source: string; sourceSum: bigint } {
   const descriptor = openSync(path, 'r');
   try {
-    const stat = fstatSync(descriptor, { bigint: true });
-    const identity = [stat.dev, stat.ino, stat.size, stat.mtimeNs, stat.ctimeNs];
-    return { bytes: readFileSync(descriptor), identity };
+    const { bytes, sum } = readSummed(descriptor, fstatSync(descriptor).size, (fd, into, at) =>
+      readSync(fd, into, 0, into.length, at),
+    );
+    const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
+    return {
+      source: isAscii(text) ? text.toString('latin1') : text.toString('utf8'),
+      sourceSum: sum,
+    };
   } finally {
     closeSync(descriptor);
   }
 }
-
-const sameIdentity = (a: Identity, b: Identity) => a.every((field, at) => field === b[at]);
 
 /**
  * A loader of CommonJS files, each cached under its file name (the build puts a content hash in
@@ -115,7 +108,7 @@ export function cachedLoader(options: LoadOptions): (path: string) => unknown {
   const loaded = new Map<string, { exports: unknown }>();
   const pending: {
     cachePath: string;
-    source: { sum: () => bigint; identity: Identity };
+    sourceSum: bigint;
     kinds: number[];
     script: { createCachedData(): Buffer };
   }[] = [];
@@ -129,17 +122,12 @@ export function cachedLoader(options: LoadOptions): (path: string) => unknown {
     const cachePath =
       cacheFolder === undefined ? undefined : join(cacheFolder, cacheName(basename(path)));
     if (cachePath === undefined) {
-      run(path, readFileSync(path), undefined);
+      run(path, readFileSync(path, 'utf8'), undefined);
       return loaded.get(path)!.exports;
     }
-    const { bytes, identity } = readSource(path);
-    let sourceSum: bigint | undefined;
-    const sum = () => (sourceSum ??= checksum64(bytes));
-    const found = unpack(files.read(cachePath));
-    const fits =
-      found !== undefined && (sameIdentity(found.identity, identity) || found.sourceSum === sum());
-    const kept = fits ? found : undefined;
-    const script = run(path, bytes, kept);
+    const { source, sourceSum } = readSource(path);
+    const kept = unpack(files.read(cachePath), sourceSum);
+    const script = run(path, source, kept);
     const taking = kept !== undefined && script.cachedDataRejected !== true;
     const kinds = taking ? kept.kinds : [];
     const newKind = runKind !== undefined && !kinds.includes(runKind) && kinds.length < RUN_KINDS;
@@ -149,8 +137,7 @@ export function cachedLoader(options: LoadOptions): (path: string) => unknown {
       if (pending.length === 0) files.atExit(saveAll);
       pending.push({
         cachePath,
-        // The cache's own sum stands for the file it was made from.
-        source: { sum: taking ? () => kept.sourceSum : sum, identity },
+        sourceSum,
         kinds: runKind === undefined || !newKind ? kinds : [...kinds, runKind],
         script,
       });
@@ -160,9 +147,7 @@ export function cachedLoader(options: LoadOptions): (path: string) => unknown {
   };
 
   /** Runs the file, with the cache if there is one; returns its Script. */
-  const run = (path: string, bytes: Buffer, kept: Kept | undefined) => {
-    // The build makes every file ASCII, which reads fastest as Latin-1 (the same text then).
-    const source = isAscii(bytes) ? bytes.toString('latin1') : bytes.toString('utf8');
+  const run = (path: string, source: string, kept: Kept | undefined) => {
     // node:vm's Script, taken when first needed (a class import would load it with the chunk).
     const script = new (process.getBuiltinModule('node:vm').Script)(
       `(function (exports, require, module, __filename, __dirname) {${source}\n})`,
@@ -186,12 +171,9 @@ export function cachedLoader(options: LoadOptions): (path: string) => unknown {
   const saveAll = (code: number) => {
     if (code !== 0) return;
     const kept = new Set(taken);
-    for (const { cachePath, source, kinds, script } of pending.splice(0)) {
+    for (const { cachePath, sourceSum, kinds, script } of pending.splice(0)) {
       try {
-        files.write(
-          cachePath,
-          pack(script.createCachedData(), source.sum(), source.identity, kinds),
-        );
+        files.write(cachePath, pack(script.createCachedData(), sourceSum, kinds));
         kept.add(basename(cachePath));
       } catch {
         // A cache that cannot be kept costs the next run time, nothing else.
@@ -203,44 +185,30 @@ export function cachedLoader(options: LoadOptions): (path: string) => unknown {
 }
 
 /** The cache with its header. */
-function pack(
-  data: Buffer,
-  sourceSum: bigint,
-  identity: Identity,
-  kinds: readonly number[],
-): Uint8Array {
+function pack(data: Buffer, sourceSum: bigint, kinds: readonly number[]): Uint8Array {
   const packed = new Uint8Array(HEADER_BYTES + data.length);
   const view = new DataView(packed.buffer);
   view.setUint32(0, MAGIC, true);
   view.setBigUint64(16, sourceSum, true);
-  identity.forEach((field, at) => view.setBigUint64(IDENTITY_AT + 8 * at, field, true));
   kinds.forEach((kind, at) => view.setUint32(KINDS_AT + 4 * at, kind, true));
   packed.set(data, HEADER_BYTES);
   view.setBigUint64(4, checksum64(packed.subarray(CHECKED_FROM)), true);
   return packed;
 }
 
-/** The V8 cache in a kept file and what it was made from, if the file is whole. */
-function unpack(file: Buffer | undefined): Kept | undefined {
+/** The V8 cache in a kept file, if it is whole and was made from this very source. */
+function unpack(file: Buffer | undefined, sourceSum: bigint): Kept | undefined {
   if (file === undefined || file.length <= HEADER_BYTES) return undefined;
   const view = new DataView(file.buffer, file.byteOffset, file.length);
   if (view.getUint32(0, true) !== MAGIC) return undefined;
+  if (view.getBigUint64(16, true) !== sourceSum) return undefined;
   if (view.getBigUint64(4, true) !== checksum64(file.subarray(CHECKED_FROM))) return undefined;
-  const identity: bigint[] = [];
-  for (let at = 0; at < IDENTITY_FIELDS; at++) {
-    identity.push(view.getBigUint64(IDENTITY_AT + 8 * at, true));
-  }
   const kinds: number[] = [];
   for (let at = 0; at < RUN_KINDS; at++) {
     const kind = view.getUint32(KINDS_AT + 4 * at, true);
     if (kind !== 0) kinds.push(kind);
   }
-  return {
-    data: file.subarray(HEADER_BYTES),
-    sourceSum: view.getBigUint64(16, true),
-    identity,
-    kinds,
-  };
+  return { data: file.subarray(HEADER_BYTES), kinds };
 }
 
 /** The cache of `file`, named after the program, the format and the file. */

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { checksum64 } from '../../src/core/checksum.js';
+import { checksum64, readSummed } from '../../src/core/checksum.js';
 
 const P1 = 0x9e3779b185ebca87n;
 const P2 = 0xc2b2ae3d27d4eb4fn;
@@ -62,6 +62,36 @@ describe('checksum64', () => {
         },
       ),
       { numRuns: 200 },
+    );
+  });
+});
+
+describe('readSummed', () => {
+  it('gives the bytes a reader gives, however it splits them, and their reference sum', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.uint8Array({ maxLength: 200_000 }), { minLength: 1, maxLength: 3 }),
+        fc.integer({ min: 1, max: 70_000 }),
+        fc.nat({ max: 16 }),
+        (files, most, shorter) => {
+          for (const file of files) {
+            // A file as a reader gives it: at most `most` bytes a call, and `shorter` fewer in
+            // all than its size said (it was cut short meanwhile).
+            const size = file.length;
+            const there = file.subarray(0, Math.max(0, size - shorter));
+            const read = (_descriptor: number, into: Uint8Array, at: number) => {
+              const piece = there.subarray(at, at + Math.min(most, into.length));
+              into.set(piece);
+              return piece.length;
+            };
+            const { bytes, sum } = readSummed(7, size, read);
+            expect(Buffer.from(bytes).equals(Buffer.from(there))).toBe(true);
+            expect(sum).toBe(reference(there));
+            expect(checksum64(there)).toBe(sum);
+          }
+        },
+      ),
+      { numRuns: 40 },
     );
   });
 });
