@@ -108,3 +108,34 @@ describe('a refused word that holds credentials', () => {
     );
   });
 });
+
+describe('a value with credentials given where none is wanted', () => {
+  it('is quoted by the error with its password masked (one an outside probe found)', async () => {
+    // At least 8 characters and a letter: a secret that can be told from data.
+    const password = fc.stringMatching(/^[A-Z][0-9][A-Za-z0-9]{6,12}$/);
+    const lines: ((url: string) => string[])[] = [
+      (url) => ['-o', url, 'pets', 'list'],
+      (url) => ['--error-format', url, 'pets', 'list'],
+      (url) => ['--timeout', url, 'pets', 'list'],
+      (url) => ['--profile', url, 'pets', 'list'],
+      (url) => ['pets', 'list', '--limit', url],
+      (url) => ['pets', 'list', '--status', url],
+      (url) => ['pets', 'get', url],
+      (url) => ['profile', 'use', url],
+      (url) => ['completion', url],
+    ];
+    await fc.assert(
+      fc.asyncProperty(
+        password,
+        fc.constantFrom(...lines),
+        fc.constantFrom('@', '%40'),
+        async (secret, line, at) => {
+          const io = fakeIO();
+          await main(line(`http://bob:${secret}${at}h.example/v1`), io, env);
+          expect(io.err() + io.out()).not.toContain(secret);
+        },
+      ),
+      { numRuns: 60 },
+    );
+  });
+});

@@ -15,6 +15,8 @@ const PREFIX = new RegExp(
   `^\\s*(?:${KNOWN_SCHEME}(?:${COLON}${SLASH}{0,2}|${SLASH}{1,2})|[a-z][a-z0-9+.-]*${COLON}${SLASH}{1,2}|${SLASH}{1,2})`,
   'i',
 );
+/** Credentials need an "@" (or "%40", or a look-alike), a ":" or a "=": most words have none. */
+const MAY_HOLD_CREDENTIALS = /[@%:=\uff20\ufe6b]/;
 /** No "@" (nor "%", which may spell one), no "?", and a port, if any, of digits; or nothing. */
 const PLAIN_URL = /^(?:https?:\/\/[\w.-]+(?::\d+)?(?:\/[\w.~/-]*)?)?$/i;
 /** "@" as written, percent-encoded, encoded twice, or a look-alike (＠ U+FF20, ﹫ U+FE6B). */
@@ -78,9 +80,10 @@ function spellings(text: string): string[] {
  * them (base64 of user:password), which a proxy or service may echo.
  */
 export function credentialSecrets(value: string): string[] {
-  // A URL of a scheme, a host, a port and a path holds none, nor does an empty value (most
-  // values: the full search's first run costs most of a millisecond).
-  return PLAIN_URL.test(value) ? [] : searchCredentials(value);
+  // A word without those characters holds none, nor does a URL of a scheme, a host, a port
+  // and a path, nor an empty value (most values: the full search's first run costs most of a
+  // millisecond).
+  return !MAY_HOLD_CREDENTIALS.test(value) || PLAIN_URL.test(value) ? [] : searchCredentials(value);
 }
 
 /** credentialSecrets without its shortcut for plain URLs (tests check the two agree). */

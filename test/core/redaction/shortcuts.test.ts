@@ -57,9 +57,19 @@ describe('the shortcuts of the secret searches', () => {
     const scheme = fc.constantFrom('http', 'https', 'ftp', 'socks5', 'h', '');
     const separator = fc.constantFrom('://', ':/', ':', '//', '', '%3A%2F%2F', ':///');
     const part = from('aZ09._-~:@%?=&#/ 4', { maxLength: 12 });
+    // No scheme, no host: a query alone (`x?token=abc`), or a user and password alone.
+    const bare = fc
+      .tuple(
+        fc.constantFrom('', 'x', 'api/v1'),
+        fc.constantFrom('?', '&', '#', ';', ''),
+        fc.constantFrom('token', 'page', 'sig', 'user:pass', 'bob'),
+        fc.constantFrom('=', '@', ':'),
+        from('aZ09', { maxLength: 8 }),
+      )
+      .map((parts) => parts.join(''));
     const loose = fc.tuple(scheme, separator, part, part).map((parts) => parts.join(''));
     fc.assert(
-      fc.property(fc.oneof(plainUrl, nearlyPlain, loose, anyText), (value) => {
+      fc.property(fc.oneof(plainUrl, nearlyPlain, loose, bare, anyText), (value) => {
         expect(credentialSecrets(value)).toEqual(searchCredentials(value));
       }),
       { numRuns: 4000 },
