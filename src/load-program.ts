@@ -32,8 +32,9 @@ export function runKindOf(argv: readonly string[]): number {
   for (const arg of argv) {
     if (arg === '--') break;
     if (/^--?[a-zA-Z]/.test(arg)) {
-      const [flag] = arg.split('=', 1);
-      flags.add(flag!);
+      // A short flag by its first letter: what follows it may be its value (-ojson).
+      const flag = arg.startsWith('--') ? arg.split('=', 1)[0]! : arg.slice(0, 2);
+      flags.add(flag);
       afterFlag = flag === arg;
       continue;
     }

@@ -39,6 +39,10 @@ describe('runKindOf', () => {
         ['--query', 'fab', 'pets', 'list'],
       ],
       [
+        ['pets', 'list', '-ojson'],
+        ['pets', 'list', '-otable'],
+      ],
+      [
         ['pets', 'list', '-q', '--json'],
         ['pets', 'list', '--json', '-q'],
       ],

@@ -20,7 +20,8 @@ const someEncoded = (text: string) =>
 describe('credentials named in a URL', () => {
   it('are found and masked however the name is spelled, after ? & # or ; (one an outside probe found)', () => {
     const name = fc
-      .constantFrom('token', 'access_token', 'apiKey', 'client_secret', 'PASSWORD', 'sig')
+      .constantFrom('token', 'access_token', 'apiKey', 'client_secret', 'PASSWORD', 'sig', 'pwd')
+      .chain((named) => fc.constantFrom(named, 'jwt', 'bearer'))
       .chain(someEncoded);
     const before = fc.constantFrom('?', '&', '#', ';', '?page=2&', '#x=1;', '%3F', '%3f');
     const equals = fc.constantFrom('=', '%3D');
