@@ -10,6 +10,7 @@ import {
   groupNamedAlone,
   helpTopicRequest,
   usageErrorFromCommander,
+  withoutCredentials,
 } from './cli/usage.js';
 import { verbPath, type RunVerb } from './cmdutil/run-verb.js';
 import { createContext, type Keyring, type Context } from './context/context.js';
@@ -17,7 +18,7 @@ import { resolveTarget } from './context/resolve-target.js';
 import { errorsInJson, resolveSettings, type RawGlobalOptions } from './context/settings.js';
 import { InterruptedError, OutputFailedError, UsageError } from './core/errors.js';
 import { processIO, type Env, type IO } from './core/io.js';
-import { credentialSecrets, guardedIO, SecretRedactor } from './core/redaction/index.js';
+import { guardedIO, SecretRedactor } from './core/redaction/index.js';
 import { withStatusLine } from './core/status-line.js';
 import { ExitCode, reportError } from './output/report-error.js';
 
@@ -70,11 +71,6 @@ export async function runMain(
   // Everything written goes through the last net: no key the run knows of is ever printed,
   // and nothing on stderr can drive the terminal.
   const redactor = new SecretRedactor();
-  // A URL's credentials anywhere on the command line (a wrong flag's value, an extra word) are
-  // masked in whatever the run prints, as those of --base-url are: an error quotes the value.
-  for (const word of argv) {
-    for (const secret of credentialSecrets(word)) redactor.add(secret, { hidden: true });
-  }
   io = guardedIO(withStatusLine(io), redactor);
   let ctx: Context | undefined;
   let verbose = argv.includes('-v') || argv.includes('--verbose');
@@ -167,6 +163,9 @@ export async function runMain(
         cause: error.cause,
       });
     }
+    // A usage error may quote a value given on the command line: a URL's credentials in it
+    // are masked (a wrong flag's value, an extra word), as commander's refusals are.
+    if (error instanceof UsageError) error = withoutCredentials(error, args);
     jsonErrors ??= errorsInJson(program.opts(), env, io);
     if (error instanceof InterruptedError && error.immediate) {
       // Stopped at once: closing would wait for the requests still in flight.

@@ -1,4 +1,4 @@
-import { credentialSecrets } from '../core/redaction/index.js';
+import { credentialSecrets, MIN_FINDABLE_SECRET } from '../core/redaction/index.js';
 import type { CommandUnknownOpts as Command, CommanderError } from '@commander-js/extra-typings';
 import { UsageError } from '../core/errors.js';
 import { HELP_TOPIC_NAMES, topicText } from '../help/topics.js';
@@ -122,6 +122,38 @@ export function groupNamedAlone(program: Command, argv: readonly string[]): Comm
   return command.commands.length > 0 ? command : undefined;
 }
 
+/** A scheme and "//" (`https://`, `socks5://`), or "//" starting the word: meant as a URL. */
+const URL_START = /[a-z][a-z0-9+.-]*:\/\/|^\/\//gi;
+
+/**
+ * The text with the credentials of every URL on the command line masked: a word meant as a
+ * URL, or one joined to a flag (`--output=https://…`, `-ohttps://…`, `name=https://…`). Words
+ * that are no URL (`Dr:Fluffington`, `10:30`, `someone@example.com`) are data, left as they
+ * are. Longest first: a password holding "@" has a shorter secret inside it, which masked
+ * first would leave the rest shown.
+ */
+export function maskCommandLineCredentials(text: string, argv: readonly string[]): string {
+  const secrets = argv.flatMap((word) =>
+    [...word.matchAll(URL_START)].flatMap((start) => credentialSecrets(word.slice(start.index))),
+  );
+  let masked = text;
+  for (const secret of secrets.sort((a, b) => b.length - a.length)) {
+    // One too short to tell from data would be found in the message's own words ("user").
+    if (secret.length >= MIN_FINDABLE_SECRET) masked = masked.split(secret).join('****');
+  }
+  return masked;
+}
+
+/** A usage error as it is, but with the credentials of the command line's URLs masked. */
+export function withoutCredentials(error: UsageError, argv: readonly string[]): UsageError {
+  const message = maskCommandLineCredentials(error.message, argv);
+  const hint = error.hint === undefined ? undefined : maskCommandLineCredentials(error.hint, argv);
+  if (message === error.message && hint === error.hint) return error;
+  // Of the same class (a query's failure, a journal in use): reported as it would have been.
+  const Same = error.constructor as typeof UsageError;
+  return new Same(message, { hint, cause: error.cause });
+}
+
 /** Verbs people reach for that the interface has no operation for. */
 const NO_SUCH_OPERATION = new Set(['delete', 'remove', 'rm', 'update', 'edit', 'set', 'patch']);
 
@@ -141,12 +173,8 @@ export function usageErrorFromCommander(
     .filter(Boolean)
     .join(' ');
   // Commander quotes the word it refused: a URL's credentials in it are masked, as they are
-  // once a verb has read them (a refused word is never read by one). Longest first: a password
-  // holding "@" has a shorter secret inside it, which masked first would leave the rest shown.
-  const secrets = argv.flatMap((word) => credentialSecrets(word));
-  for (const secret of secrets.sort((a, b) => b.length - a.length)) {
-    message = message.split(secret).join('****');
-  }
+  // once a verb has read them (a refused word is never read by one).
+  message = maskCommandLineCredentials(message, argv);
   const command = commandOfArgv(program, argv);
   const unknown = /^unknown command '([^']*)'/.exec(message)?.[1];
   if (command.name() === 'pets' && unknown !== undefined && NO_SUCH_OPERATION.has(unknown)) {

@@ -78,22 +78,31 @@ interface Kept {
 /**
  * The file as text, and the checksum of its bytes: read straight into the checksum's memory.
  * An ASCII file (every built one) is read as Latin-1, faster than as UTF-8 (the same text).
+ * Not a regular file (a FIFO, whose size says nothing), or one grown since its size was
+ * taken: read whole, as Node would.
  */
 function readSource(path: string): { source: string; sourceSum: bigint } {
   const descriptor = openSync(path, 'r');
   try {
-    const { bytes, sum } = readSummed(descriptor, fstatSync(descriptor).size, (fd, into, at) =>
-      readSync(fd, into, 0, into.length, at),
-    );
-    const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
-    return {
-      source: isAscii(text) ? text.toString('latin1') : text.toString('utf8'),
-      sourceSum: sum,
-    };
+    const stat = fstatSync(descriptor);
+    const read = (fd: number, into: Uint8Array, at: number) =>
+      readSync(fd, into, 0, into.length, at);
+    if (stat.isFile()) {
+      const { bytes, sum } = readSummed(descriptor, stat.size, read);
+      if (bytes.length < stat.size || read(descriptor, new Uint8Array(1), stat.size) === 0) {
+        const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
+        return { source: decode(text), sourceSum: sum };
+      }
+    }
+    const whole = readFileSync(descriptor);
+    return { source: decode(whole), sourceSum: checksum64(whole) };
   } finally {
     closeSync(descriptor);
   }
 }
+
+const decode = (bytes: Buffer) =>
+  isAscii(bytes) ? bytes.toString('latin1') : bytes.toString('utf8');
 
 /**
  * A loader of CommonJS files, each cached under its file name (the build puts a content hash in

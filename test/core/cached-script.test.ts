@@ -1,8 +1,9 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import {
   chmodSync,
   mkdirSync,
   readFileSync,
+  renameSync,
   symlinkSync,
   truncateSync,
   mkdtempSync,
@@ -222,6 +223,22 @@ describe('cachedLoader', () => {
     expect(memory.stored.get(earlier)).toBe(theirs);
     expect(cacheName('main-abc.cjs')).not.toBe(basename(earlier));
     expect(memory.stored.has(join('/cache', cacheName('main-abc.cjs')))).toBe(true);
+  });
+
+  it('reads a file that is a FIFO whole, as Node would (its size says 0; a probe found it)', () => {
+    const entry = program();
+    const other = join(folder, 'chunks', 'other-def.cjs');
+    const original = join(folder, 'other.original');
+    renameSync(other, original);
+    execFileSync('mkfifo', [other]);
+    // The writer, another process: opening the FIFO to read waits for it.
+    const writer = spawn('sh', ['-c', `cat "${original}" > "${other}"`], { stdio: 'ignore' });
+    try {
+      const main = cachedLoader({ requireOther, files: memoryFiles().files })(entry) as Main;
+      expect(main.twice(21)).toBe(42);
+    } finally {
+      writer.kill();
+    }
   });
 
   it('keeps no cache from a run that ended with an error', () => {

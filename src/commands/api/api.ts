@@ -81,6 +81,8 @@ export async function runApi(
   // A PATH may be a whole URL, credentials and all: none of them is ever printed.
   for (const secret of credentialSecrets(options.path)) ctx.protectSecret(secret, { hidden: true });
   const spec = await toApiSpec(options.path, options.flags, ctx.io);
+  // And the path as built: fields (-f) become the query of a GET (`access_token=…`).
+  for (const secret of credentialSecrets(spec.path)) ctx.protectSecret(secret, { hidden: true });
   const client = await ctx.client();
   const write = isSafeMethod(spec.method)
     ? {}

@@ -42,7 +42,8 @@ function atSigns(value: string, start: number): [number, number][] {
  */
 const QUERY_VALUE = /([?&#;][^=&#;]*=)([^&#;]*)/g;
 const WORD_PORT = /^([^/?#@]*:)([^/?#@]*[^\d/?#@][^/?#@]*)/;
-const CREDENTIAL_NAME = /token|key|secret|pass|pwd|auth|sig|session|credential|jwt|bearer/i;
+const CREDENTIAL_NAME =
+  /token|key|secret|pass|pwd|auth|sig|session|credential|jwt|bearer|^\W*(?:pw|sid)\W*$/i;
 
 /** The value with its credentials masked: `scheme://****@host`, `****@host`, `?token=****`. */
 export function maskCredentials(value: string): string {

@@ -259,6 +259,22 @@ describe('petstore api: the request', () => {
     expect(result.out + result.err).not.toContain(KEY);
     expect(transport.requests).toHaveLength(0);
   });
+
+  it('masks a credential a field puts in the query, as one written in the path (a probe found it)', async () => {
+    for (const extra of [['--dry-run'], ['-v']]) {
+      const transport = new FakeTransport().on(
+        'GET',
+        '/v1/pets?access_token=tok3nValue9',
+        json(200, []),
+      );
+      const result = await run(
+        ['api', '/pets', '-X', 'GET', '-f', 'access_token=tok3nValue9', ...extra],
+        transport,
+      );
+      expect(result.out + result.err, extra.join(' ')).not.toContain('tok3nValue9');
+      expect(result.out + result.err).toContain('access_token=****');
+    }
+  });
 });
 
 describe('petstore api: the answer', () => {
