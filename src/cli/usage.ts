@@ -126,16 +126,19 @@ export function groupNamedAlone(program: Command, argv: readonly string[]): Comm
 const URL_START = /[a-z][a-z0-9+.-]*:\/\/|^\/\//gi;
 
 /**
- * The text with the credentials of every URL on the command line masked: a word meant as a
- * URL, or one joined to a flag (`--output=https://…`, `-ohttps://…`, `name=https://…`). Words
- * that are no URL (`Dr:Fluffington`, `10:30`, `someone@example.com`) are data, left as they
- * are. Longest first: a password holding "@" has a shorter secret inside it, which masked
- * first would leave the rest shown.
+ * The text with the credentials of every URL on the command line masked: a word meant as a URL
+ * or holding an "@", or a URL joined to a flag (`--output=https://…`, `-ohttps://…`,
+ * `name=https://…`). Other words (`Dr:Fluffington`, `10:30`) are data, left as they are, and a
+ * secret under 8 characters is left too (the message's own words would hold it). Longest
+ * first: a password holding "@" has a shorter secret inside it, which masked first would leave
+ * the rest shown.
  */
 export function maskCommandLineCredentials(text: string, argv: readonly string[]): string {
-  const secrets = argv.flatMap((word) =>
-    [...word.matchAll(URL_START)].flatMap((start) => credentialSecrets(word.slice(start.index))),
-  );
+  const secrets = argv.flatMap((word) => [
+    ...[...word.matchAll(URL_START)].flatMap((start) => credentialSecrets(word.slice(start.index))),
+    // Credentials without a scheme, as a proxy may be written (`user:password@host`).
+    ...(word.includes('@') ? credentialSecrets(word) : []),
+  ]);
   let masked = text;
   for (const secret of secrets.sort((a, b) => b.length - a.length)) {
     // One too short to tell from data would be found in the message's own words ("user").
