@@ -1,12 +1,12 @@
-// A 64-bit checksum of bytes, computed by a small WebAssembly function: about 1.2 ms a
-// megabyte, and 0.6 ms to make the function once (a JavaScript loop, not yet optimised in a
-// short run, took 1.7 ms for half a megabyte of a weaker sum; node:zlib or node:crypto cost
-// 2 ms and more only to load). A `pets list` run sums about 1.8 MB of sources and caches:
-// some 2.5 ms of its start-up, the price of never running a damaged cache. Each 8-byte word goes
-// through a round of xxHash64 (multiply, rotate, multiply: every bit of a word reaches every
-// bit of the sum, so no two flipped bits cancel out), then the length and xxHash64's final
-// mix. Not a cryptographic hash: it tells a file damaged, cut short or another file, not one
-// forged by someone who may write the file.
+// A 64-bit checksum of bytes, computed by a small WebAssembly function: about 1.2 ms a megabyte,
+// and 0.6 ms to make the function once (a JavaScript loop, not yet optimised in a short run, took
+// 1.7 ms for half a megabyte of a weaker sum; node:zlib or node:crypto cost 2 ms and more only to
+// load). A `pets list` run sums about 1.7 MB of sources and caches, the sources read straight into
+// its memory (readSummed): some 1.5 ms of its start-up, the price of never running a damaged or
+// stale cache. Each 8-byte word goes through a round of xxHash64 (multiply, rotate, multiply:
+// every bit of a word reaches every bit of the sum, so no two flipped bits cancel out), then the
+// length and xxHash64's final mix. Not a cryptographic hash: it tells a file damaged, cut short or
+// another file, not one forged by someone who may write the file.
 //
 // The module, in the WebAssembly text format (P1, P2, P3, SEED: xxHash64's PRIME64_1, _2, _3
 // and _5):
