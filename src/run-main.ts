@@ -163,8 +163,8 @@ export async function runMain(
         cause: error.cause,
       });
     }
-    // A usage error may quote a value given on the command line: a URL's credentials in it
-    // are masked (a wrong flag's value, an extra word), as commander's refusals are.
+    // A usage error, commander's or a check's, may quote a value of the command line (a wrong
+    // flag's value, an extra word): a URL's credentials in it are masked, here for all of them.
     if (error instanceof UsageError) error = withoutCredentials(error, args);
     jsonErrors ??= errorsInJson(program.opts(), env, io);
     if (error instanceof InterruptedError && error.immediate) {

@@ -4,6 +4,7 @@ import { registerMessage } from '../commands/message/index.js';
 import { registerPets } from '../commands/pets/index.js';
 import { GLOBAL_OPTIONS, optionHelp, OTHER_ENVIRONMENT } from '../context/global-options.js';
 import { HELP_MAX_WIDTH } from '../core/contract.js';
+import { helpWordAt } from './usage.js';
 import type { IO } from '../core/io.js';
 import { EXIT_CODE_SHORT } from '../help/reference.js';
 import { HELP_TOPIC_NAMES } from '../help/topics.js';
@@ -41,7 +42,10 @@ Help topics: ${HELP_TOPIC_NAMES.join(', ')} (petstore help TOPIC; also man petst
 /** Adds a top-level command; a group adds only `verb` of its verbs, when given one of them. */
 type Register = (program: Command, runVerb: RunVerb, verb?: string) => void;
 
-const more = () => import('./more-commands.js');
+type MoreCommands = typeof import('./more-commands.js');
+/** A register function of the file the other commands are in, loading it when first called. */
+const fromMore = (name: keyof MoreCommands) => async (): Promise<Register> =>
+  (await import('./more-commands.js'))[name];
 
 /**
  * The top-level commands in the order they are added, and how to add each. `pets` and
@@ -55,18 +59,18 @@ const COMMANDS: readonly {
   wholeProgram?: true;
 }[] = [
   { name: 'pets', register: () => registerPets },
-  { name: 'journal', register: async () => (await more()).registerJournal },
+  { name: 'journal', register: fromMore('registerJournal') },
   { name: 'message', register: () => registerMessage },
-  { name: 'profile', register: async () => (await more()).registerProfile },
-  { name: 'auth', register: async () => (await more()).registerAuth },
-  { name: 'sandbox', register: async () => (await more()).registerSandbox },
-  { name: 'smoke', register: async () => (await more()).registerSmoke },
-  { name: 'api', register: async () => (await more()).registerApi },
-  { name: 'doctor', register: async () => (await more()).registerDoctor },
-  { name: 'mcp', register: async () => (await more()).registerMcp },
+  { name: 'profile', register: fromMore('registerProfile') },
+  { name: 'auth', register: fromMore('registerAuth') },
+  { name: 'sandbox', register: fromMore('registerSandbox') },
+  { name: 'smoke', register: fromMore('registerSmoke') },
+  { name: 'api', register: fromMore('registerApi') },
+  { name: 'doctor', register: fromMore('registerDoctor') },
+  { name: 'mcp', register: fromMore('registerMcp') },
   {
     name: 'completion',
-    register: async () => (await more()).registerCompletion,
+    register: fromMore('registerCompletion'),
     wholeProgram: true,
   },
 ];
@@ -80,15 +84,15 @@ const quiet = () => undefined;
  * the program does not know coming first): then every command is wanted.
  */
 function commandNamed(globalOptions: readonly Option[], argv: readonly string[]) {
+  // A line whose first word is `help` becomes a help request before commander reads it
+  // (expandHelpCommand), whatever commander would make of it: every command.
+  if (helpWordAt(argv) !== -1) return undefined;
   const probe = new Command()
     .exitOverride()
     .configureOutput({ writeOut: quiet, writeErr: quiet, outputError: quiet });
   // With no commands, it reads a leading `-1` as a word where the program reads an option it
   // does not know: either way, no command runs.
   for (const option of globalOptions) probe.addOption(option);
-  // `help` as the first word is rewritten (cli/usage.ts: expandHelpCommand) before commander
-  // parses the line, even where commander would take it for an option's value: every command.
-  if (argv.find((arg) => !arg.startsWith('-')) === 'help') return undefined;
   try {
     const [first, verb] = probe.parseOptions([...argv]).operands;
     const command = COMMANDS.find(({ name }) => name === first);

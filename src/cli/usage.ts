@@ -4,12 +4,19 @@ import { UsageError } from '../core/errors.js';
 import { HELP_TOPIC_NAMES, topicText } from '../help/topics.js';
 
 /**
- * The text of `petstore help TOPIC` (environment, exit-codes, ...) when that is the request,
- * found as expandHelpCommand finds `help`: global flags may stand around it.
+ * Where `help` stands as the command line's first word, global flags around it, or -1. Read
+ * before commander reads the line: `help` is the first word even where commander would take it
+ * for a flag's value (`--profile help`).
  */
-export function helpTopicRequest(argv: readonly string[]): string | undefined {
+export function helpWordAt(argv: readonly string[]): number {
   const at = argv.findIndex((arg) => !arg.startsWith('-'));
-  if (at === -1 || argv[at] !== 'help') return undefined;
+  return at !== -1 && argv[at] === 'help' ? at : -1;
+}
+
+/** The text of `petstore help TOPIC` (environment, exit-codes, ...) when that is the request. */
+export function helpTopicRequest(argv: readonly string[]): string | undefined {
+  const at = helpWordAt(argv);
+  if (at === -1) return undefined;
   const names = argv.slice(at + 1).filter((arg) => !arg.startsWith('-'));
   return names.length === 1 ? topicText(names[0]!) : undefined;
 }
@@ -19,8 +26,8 @@ export function helpTopicRequest(argv: readonly string[]): string | undefined {
  * for a command that does not exist is a usage error, not the top-level help.
  */
 export function expandHelpCommand(program: Command, argv: readonly string[]): string[] {
-  const at = argv.findIndex((arg) => !arg.startsWith('-'));
-  if (at === -1 || argv[at] !== 'help' || at === argv.length - 1) return [...argv];
+  const at = helpWordAt(argv);
+  if (at === -1 || at === argv.length - 1) return [...argv];
   const names = argv.slice(at + 1).filter((arg) => !arg.startsWith('-'));
   let command = program;
   for (const name of names) {
@@ -133,12 +140,13 @@ const URL_START = /[a-z][a-z0-9+.-]*:\/\/|^\/\//gi;
  * first: a password holding "@" has a shorter secret inside it, which masked first would leave
  * the rest shown.
  */
-export function maskCommandLineCredentials(text: string, argv: readonly string[]): string {
-  const secrets = argv.flatMap((word) => [
-    ...[...word.matchAll(URL_START)].flatMap((start) => credentialSecrets(word.slice(start.index))),
-    // Credentials without a scheme, as a proxy may be written (`user:password@host`).
-    ...(word.includes('@') ? credentialSecrets(word) : []),
-  ]);
+function maskCommandLineCredentials(text: string, argv: readonly string[]): string {
+  const secrets = argv.flatMap((word) => {
+    const starts = [...word.matchAll(URL_START)];
+    // No scheme: credentials as a proxy may be written (`user:password@host`).
+    if (starts.length === 0) return word.includes('@') ? credentialSecrets(word) : [];
+    return starts.flatMap((start) => credentialSecrets(word.slice(start.index)));
+  });
   let masked = text;
   for (const secret of secrets.sort((a, b) => b.length - a.length)) {
     // One too short to tell from data would be found in the message's own words ("user").
@@ -169,15 +177,12 @@ export function usageErrorFromCommander(
   program: Command,
   argv: readonly string[],
 ): UsageError {
-  let message = error.message
+  const message = error.message
     .replace(/^error: /, '')
     .split('\n')
     .map((line) => line.trim())
     .filter(Boolean)
     .join(' ');
-  // Commander quotes the word it refused: a URL's credentials in it are masked, as they are
-  // once a verb has read them (a refused word is never read by one).
-  message = maskCommandLineCredentials(message, argv);
   const command = commandOfArgv(program, argv);
   const unknown = /^unknown command '([^']*)'/.exec(message)?.[1];
   if (command.name() === 'pets' && unknown !== undefined && NO_SUCH_OPERATION.has(unknown)) {

@@ -140,6 +140,10 @@ describe('a value with credentials given where none is wanted', () => {
         const io = fakeIO();
         await main(line(value), io, env);
         expect(io.err() + io.out()).not.toContain(secret);
+        // Where the URL is quoted it stays readable: scheme and host, the credentials as one.
+        if (io.err().includes('@h.example')) {
+          expect(io.err()).toMatch(/https?:\/\/\*\*\*\*@h\.example/);
+        }
       }),
       { numRuns: 100 },
     );
