@@ -1,4 +1,4 @@
-import { credentialSecrets, MIN_FINDABLE_SECRET } from '../core/redaction/index.js';
+import { credentialSecrets, holdsAtSign, MIN_FINDABLE_SECRET } from '../core/redaction/index.js';
 import type { CommandUnknownOpts as Command, CommanderError } from '@commander-js/extra-typings';
 import { UsageError } from '../core/errors.js';
 import { HELP_TOPIC_NAMES, topicText } from '../help/topics.js';
@@ -143,8 +143,8 @@ const URL_START = /[a-z][a-z0-9+.-]*:\/\/|^\/\//gi;
 function maskCommandLineCredentials(text: string, argv: readonly string[]): string {
   const secrets = argv.flatMap((word) => {
     const starts = [...word.matchAll(URL_START)];
-    // No scheme: credentials as a proxy may be written (`user:password@host`).
-    if (starts.length === 0) return word.includes('@') ? credentialSecrets(word) : [];
+    // No scheme: credentials as a proxy may be written (`user:password@host`, "@" encoded).
+    if (starts.length === 0) return holdsAtSign(word) ? credentialSecrets(word) : [];
     return starts.flatMap((start) => credentialSecrets(word.slice(start.index)));
   });
   let masked = text;

@@ -128,6 +128,8 @@ describe('a value with credentials given where none is wanted', () => {
       (url) => ['profile', 'use', url],
       (url) => ['completion', url],
       (url) => ['pets', 'lisst', url],
+      // Without a scheme, as an unknown option: credentials so only where an "@" ends them.
+      (url) => ['api', /@|%40/.test(url) ? url.replace(/^https?:\/\//, '-') : url],
     ];
     const url = fc.oneof(
       password.map((secret) => `http://bob:${secret}@h.example/v1`),
@@ -141,7 +143,7 @@ describe('a value with credentials given where none is wanted', () => {
         await main(line(value), io, env);
         expect(io.err() + io.out()).not.toContain(secret);
         // Where the URL is quoted it stays readable: scheme and host, the credentials as one.
-        if (io.err().includes('@h.example')) {
+        if (io.err().includes('://') && io.err().includes('@h.example')) {
           expect(io.err()).toMatch(/https?:\/\/\*\*\*\*@h\.example/);
         }
       }),

@@ -26,7 +26,12 @@ export {
   unfindableBecause,
 } from './redactor.js';
 export { scrubResponse, scrubStrings, type Redact } from './scrub.js';
-export { credentialSecrets, maskCredentials, URL_VARIABLES } from './url-credentials.js';
+export {
+  credentialSecrets,
+  holdsAtSign,
+  maskCredentials,
+  URL_VARIABLES,
+} from './url-credentials.js';
 
 import { SecretRedactor } from './redactor.js';
 import type { Redact } from './scrub.js';

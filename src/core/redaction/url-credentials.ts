@@ -22,6 +22,11 @@ const PLAIN_URL = /^(?:https?:\/\/[\w.-]+(?::\d+)?(?:\/[\w.~/-]*)?)?$/i;
 /** "@" as written, percent-encoded, encoded twice, or a look-alike (＠ U+FF20, ﹫ U+FE6B). */
 const AT = /@|%40|%2540|\uff20|\ufe6b/gi;
 
+/** Whether the value holds an "@" in any of the spellings that may end credentials. */
+export function holdsAtSign(value: string): boolean {
+  return /@|%40|%2540|\uff20|\ufe6b/i.test(value);
+}
+
 function credentialsStart(value: string): number {
   return PREFIX.exec(value)?.[0].length ?? 0;
 }
