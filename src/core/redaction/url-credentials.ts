@@ -20,11 +20,12 @@ const MAY_HOLD_CREDENTIALS = /[@%:=\uff20\ufe6b]/;
 /** No "@" (nor "%", which may spell one), no "?", and a port, if any, of digits; or nothing. */
 const PLAIN_URL = /^(?:https?:\/\/[\w.-]+(?::\d+)?(?:\/[\w.~/-]*)?)?$/i;
 /** "@" as written, percent-encoded, encoded twice, or a look-alike (＠ U+FF20, ﹫ U+FE6B). */
-const AT = /@|%40|%2540|\uff20|\ufe6b/gi;
+const AT_SPELLED = /@|%40|%2540|\uff20|\ufe6b/i;
+const AT = new RegExp(AT_SPELLED.source, 'gi');
 
 /** Whether the value holds an "@" in any of the spellings that may end credentials. */
 export function holdsAtSign(value: string): boolean {
-  return /@|%40|%2540|\uff20|\ufe6b/i.test(value);
+  return AT_SPELLED.test(value);
 }
 
 function credentialsStart(value: string): number {
