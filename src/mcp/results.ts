@@ -45,7 +45,12 @@ function agentHint(hint: string | undefined): string | undefined {
   return `For the person who runs petstore (no tool does this): ${hint}`;
 }
 
-/** A failed call: isError, with the error in text and as data; `hint` replaces the error's. */
+/**
+ * A failed call: `isError`, and the reason in the text content only: a line for a person, then
+ * the error as JSON (`{"error": {code, message, hint, status, ...}}`) for the agent. No
+ * structuredContent: the protocol asks it to match the tool's output schema, and the 1.x
+ * client SDK refuses a result whose structuredContent does not (the reason never arrived).
+ */
 export function errorResult(
   error: unknown,
   options: { hint?: string; fields?: AgentRecord } = {},
@@ -53,9 +58,6 @@ export function errorResult(
   const record = errorRecord(error, options);
   const lines = [`petstore: ${typeof record.message === 'string' ? record.message : ''}`];
   if (typeof record.hint === 'string') lines.push(`hint: ${record.hint}`);
-  return {
-    content: [{ type: 'text', text: lines.join('\n') }],
-    structuredContent: { error: record },
-    isError: true,
-  };
+  const json = escapeInvisibleInJson(JSON.stringify({ error: record }, null, 2));
+  return { content: [{ type: 'text', text: `${lines.join('\n')}\n\n${json}` }], isError: true };
 }
