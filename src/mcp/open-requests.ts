@@ -13,6 +13,11 @@ export class OpenRequests {
     this.open.set(key, (this.open.get(key) ?? 0) + 1);
   }
 
+  /** The client cancelled this request: the SDK sends no answer, so it is open no more. */
+  cancelled(id: unknown): void {
+    this.close(JSON.stringify(id));
+  }
+
   /** A line went out: if it answers a request, that request is no longer open. */
   sent(line: string): void {
     if (this.open.size === 0 || !line.includes('"id"')) return;
@@ -23,7 +28,11 @@ export class OpenRequests {
       return;
     }
     if (message.method !== undefined || message.id === undefined) return;
-    const key = JSON.stringify(message.id);
+    this.close(JSON.stringify(message.id));
+  }
+
+  private close(key: string): void {
+    if (!this.open.has(key)) return;
     const count = (this.open.get(key) ?? 0) - 1;
     if (count > 0) this.open.set(key, count);
     else this.open.delete(key);

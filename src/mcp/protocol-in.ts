@@ -42,24 +42,67 @@ function invalidity(message: unknown): string | undefined {
   return undefined;
 }
 
+/** What the line reader tells the server, and asks of it. */
+export interface LineEvents {
+  log(line: string): void;
+  reply(line: string): void;
+  /** A request with this id came in (it is open until answered). */
+  opened(id: unknown): void;
+  /** The client cancelled the request with this id: it gets no answer (the protocol's rule). */
+  cancelled(id: unknown): void;
+  /** Whether new requests are taken: false once the server is stopping (a signal). */
+  accepting(): boolean;
+}
+
+/** The id a `notifications/cancelled` names, if the message is one. */
+function cancelledId(message: { method?: unknown; params?: unknown }): Id | undefined {
+  if (message.method !== 'notifications/cancelled') return undefined;
+  const requestId = (message.params as { requestId?: unknown } | undefined)?.requestId;
+  return isId(requestId) ? requestId : undefined;
+}
+
 /**
  * The client's lines, each checked before the SDK sees it. One that is no JSON-RPC message is
  * reported on stderr (the person running the server sees what the client got wrong) and, as
  * JSON-RPC asks, answered with an error (its id when it has a usable one, else null) so that
  * a client waiting on it is not left hanging; the server goes on with the lines after it.
+ * Lines are cut at their newline byte and only then decoded, whole, so a character whose bytes
+ * two reads split stays one character; a line that is not UTF-8 is a parse error, never text
+ * with U+FFFD in it.
  */
-export function protocolIn(
-  stdin: Readable,
-  out: { log(line: string): void; reply(line: string): void; opened(id: unknown): void },
-): Readable {
-  let pending = '';
+export function protocolIn(stdin: Readable, out: LineEvents): Readable {
+  const decoder = new TextDecoder('utf-8', { fatal: true });
+  let pending: Buffer[] = [];
+  let pendingBytes = 0;
+  /** The rest of a line too long to take is skipped, up to its newline. */
   let dropping = false;
   const refuse = (id: unknown, code: number, why: string, text: string) => {
     out.log(`ignored a line that is ${why}: ${snippet(text, 80)}`);
     const error = { code, message: code === -32700 ? 'Parse error' : `Invalid Request: ${why}` };
     out.reply(`${JSON.stringify({ jsonrpc: '2.0', id: isId(id) ? id : null, error })}\n`);
   };
-  const check = (line: string, into: Transform) => {
+  const take = (message: Record<string, unknown>, text: string, into: Transform) => {
+    const { id, method } = message;
+    const cancelled = cancelledId(message);
+    if (cancelled !== undefined) out.cancelled(cancelled);
+    if (id !== undefined && method !== undefined) {
+      if (!out.accepting()) {
+        const error = { code: -32000, message: 'The server is stopping: it takes no new request' };
+        out.reply(`${JSON.stringify({ jsonrpc: '2.0', id, error })}\n`);
+        return;
+      }
+      out.opened(id);
+    }
+    into.push(`${text}\n`);
+  };
+  const check = (bytes: Buffer, into: Transform) => {
+    let line: string;
+    try {
+      line = decoder.decode(bytes);
+    } catch {
+      refuse(null, -32700, 'not UTF-8', bytes.toString('latin1'));
+      return;
+    }
     const text = line.endsWith('\r') ? line.slice(0, -1) : line;
     if (text.trim() === '') return;
     let message: unknown;
@@ -71,9 +114,7 @@ export function protocolIn(
     }
     const why = invalidity(message);
     if (why === undefined) {
-      const { id, method } = message as { id?: unknown; method?: unknown };
-      if (id !== undefined && method !== undefined) out.opened(id);
-      into.push(`${text}\n`);
+      take(message as Record<string, unknown>, text, into);
       return;
     }
     // A batch: each request in it is answered, by its id.
@@ -88,30 +129,41 @@ export function protocolIn(
     }
     const fields = (typeof message === 'object' && message) || {};
     // A notification (no id) is never answered, even in error.
-    if (!Array.isArray(fields) && !('id' in fields) && 'method' in fields) {
+    if (!('id' in fields) && 'method' in fields) {
       out.log(`ignored a notification that is ${why}: ${snippet(text, 80)}`);
       return;
     }
-    refuse(Array.isArray(fields) ? null : (fields as { id?: unknown }).id, -32600, why, text);
+    refuse((fields as { id?: unknown }).id, -32600, why, text);
   };
   const lines = new Transform({
-    transform(chunk: Buffer, _encoding, done) {
-      const parts = (pending + chunk.toString('utf8')).split('\n');
-      pending = parts.pop() ?? '';
-      for (const part of parts) {
+    transform(chunk: Buffer | string, _encoding, done) {
+      const bytes = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk;
+      let start = 0;
+      // A newline byte (0x0a) is never part of a longer UTF-8 character: cutting there is safe.
+      for (let end = bytes.indexOf(0x0a, start); end >= 0; end = bytes.indexOf(0x0a, start)) {
+        const piece = bytes.subarray(start, end);
+        const line = pending.length > 0 ? Buffer.concat([...pending, piece]) : piece;
+        pending = [];
+        pendingBytes = 0;
         if (dropping) dropping = false;
-        else check(part, this);
+        else check(line, this);
+        start = end + 1;
       }
-      if (pending.length > MAX_LINE_BYTES) {
-        out.log(`ignored a line longer than ${MAX_LINE_BYTES} bytes`);
-        refuse(null, -32600, `longer than ${MAX_LINE_BYTES} bytes`, '');
-        pending = '';
-        dropping = true;
+      if (start < bytes.length && !dropping) {
+        pending.push(bytes.subarray(start));
+        pendingBytes += bytes.length - start;
+        if (pendingBytes > MAX_LINE_BYTES) {
+          out.log(`ignored a line longer than ${MAX_LINE_BYTES} bytes`);
+          refuse(null, -32600, `longer than ${MAX_LINE_BYTES} bytes`, '');
+          pending = [];
+          pendingBytes = 0;
+          dropping = true;
+        }
       }
       done();
     },
     flush(done) {
-      if (!dropping) check(pending, this);
+      if (!dropping && pendingBytes > 0) check(Buffer.concat(pending), this);
       done();
     },
   });
