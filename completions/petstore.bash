@@ -54,7 +54,7 @@ _petstore_words() {
     "smoke") words="--allow-writes --junit --max-latency --repeat --every" ;;
     "api") words="--method -X --raw-field -f --field -F --input --header -H --paginate --include -i --idempotency-key --dry-run" ;;
     "doctor") words="" ;;
-    "mcp") words="--allow-writes --print-config" ;;
+    "mcp") words="--allow-writes --tools --print-config" ;;
     "completion") words="" ;;
     "version") words="" ;;
   esac

@@ -93,6 +93,7 @@ complete -c petstore -n '__fish_seen_subcommand_from api' -l include
 complete -c petstore -n '__fish_seen_subcommand_from api' -l idempotency-key
 complete -c petstore -n '__fish_seen_subcommand_from api' -l dry-run
 complete -c petstore -n '__fish_seen_subcommand_from mcp' -l allow-writes
+complete -c petstore -n '__fish_seen_subcommand_from mcp' -l tools
 complete -c petstore -n '__fish_seen_subcommand_from mcp' -l print-config -xa 'claude cursor vscode'
 complete -c petstore -n '__fish_seen_subcommand_from completion' -a 'bash zsh fish'
 complete -c petstore -n '__fish_seen_subcommand_from profile; and __fish_seen_subcommand_from use show remove set' -a '(petstore __complete profiles 2>/dev/null)'

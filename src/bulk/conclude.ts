@@ -1,11 +1,12 @@
 import {
   BulkFailedError,
+  CancelledError,
   InterruptedError,
   OutputClosedError,
   OutputFailedError,
 } from '../core/errors.js';
 import type { BulkResult } from './runner.js';
-import { unknownHint } from './runner.js';
+import { unknownHint } from './run-errors.js';
 
 /** What a finished run is reported with. */
 export interface RunAbout {
@@ -40,6 +41,14 @@ export function concludeBulk(
       summary,
       error: new InterruptedError(`${result.signal}: ${summary}`, { signal: result.signal, hint }),
     };
+  }
+  if (result.reason === 'cancelled') {
+    const hint = ledger.unknown.length
+      ? unknownHint(about.resumeCommand)
+      : notAttempted > 0
+        ? `Complete the run with: ${about.resumeCommand}`
+        : undefined;
+    return { summary, error: new CancelledError(`cancelled: ${summary}`, { hint }) };
   }
   if (result.reason === 'stdout closed') {
     const { listed, more } = ledger.ids();

@@ -1,20 +1,13 @@
-import {
-  ApiError,
-  ConfigError,
-  InterruptedError,
-  MissingCredentialError,
-  PetstoreError,
-  UsageError,
-} from '../core/errors.js';
+import { InterruptedError, PetstoreError } from '../core/errors.js';
 import type { StopSignal } from '../core/io.js';
 import { StopController, type SignalSource } from '../core/stop.js';
 import type { NewPet, Pet } from '../core/interface.js';
-import { errorFields, exitCodeFor } from '../output/report-error.js';
-import type { ErrorSummary } from './journal-entries.js';
+import { exitCodeFor } from '../output/report-error.js';
 import type { JournalSink } from './journal-writer.js';
 import { Ledger } from './ledger.js';
 import type { BulkRecord, EarlierOutcomes, SendList } from './plan.js';
 import { Printer, type RowOutput } from './printer.js';
+import { asError, concernsWholeRun, summarize, unknownHint } from './run-errors.js';
 
 /** Creates one pet: the API client's createPet, or a test's stand-in. */
 export type CreatePet = (
@@ -33,6 +26,8 @@ export interface BulkPorts {
   /** Where pets are printed as they are created; absent: kept for a table at the end. */
   rows: RowOutput | undefined;
   signals: SignalSource;
+  /** The run is called off (an agent's cancelled call): it drains as on a first signal. */
+  cancel?: AbortSignal | undefined;
   /** Reports a record that did not end created (its 1-based position, name, a hint). */
   reportRecord: (error: unknown, record: { position: number; name: string; hint?: string }) => void;
   /** A line on stderr (what a first signal does). */
@@ -62,7 +57,7 @@ export interface BulkOptions {
 }
 
 /** Why a run starts no more requests. */
-export type StopReason = 'fail-fast' | 'run-wide failure' | 'stdout closed';
+export type StopReason = 'fail-fast' | 'run-wide failure' | 'stdout closed' | 'cancelled';
 
 export interface BulkResult {
   ledger: Ledger;
@@ -82,30 +77,6 @@ export interface BulkResult {
 
 /** How many records per worker are journaled as queued ahead of their requests. */
 const QUEUED_PER_WORKER = 4;
-
-/** Failures that every record would meet alike: bad settings, no key, a key refused. */
-function concernsWholeRun(error: unknown): boolean {
-  return (
-    error instanceof UsageError ||
-    error instanceof ConfigError ||
-    error instanceof MissingCredentialError ||
-    (error instanceof ApiError && (error.status === 401 || error.status === 403))
-  );
-}
-
-/** What the journal keeps of an error: its contract fields. */
-function summarize(error: unknown): ErrorSummary {
-  const { code, message, status } = errorFields(error);
-  return { code, message, status };
-}
-
-function asError(error: unknown): Error {
-  return error instanceof Error ? error : new Error(`unexpected failure: ${String(error)}`);
-}
-
-export function unknownHint(resumeCommand: string): string {
-  return `Each may or may not have been created. Resume with: ${resumeCommand} --retry-unknown (it sends each again with its Idempotency-Key; a service that honours the key creates nothing twice).`;
-}
 
 /**
  * Adds many pets, `concurrency` at a time. Before a record's request goes out, its `sending`
@@ -154,6 +125,9 @@ class BulkRun {
   }
 
   async run(): Promise<BulkResult> {
+    const unlisten = this.stop.stopWhen(this.ports.cancel, 'cancelled', () =>
+      this.ports.say(`cancelled: starting no more requests; ${this.inFlight.size} in flight`),
+    );
     try {
       // Whatever the format, a pet an earlier run printed is not printed again unasked.
       for (const { index, pet, printed } of this.options.earlier.created) {
@@ -171,6 +145,7 @@ class BulkRun {
       // lets them finish, then the summary; a second stops at once.
       await this.untilStoppedAtOnce(this.printer?.drain());
     } finally {
+      unlisten();
       this.stop.dispose();
       this.withdrawUnsent();
     }

@@ -139,6 +139,14 @@ export class InterruptedError extends PetstoreError {
   }
 }
 
+/**
+ * The work was called off by whoever asked for it (an agent's client cancelled its call, or the
+ * server is stopping): nothing new was started; what was in flight finished and was recorded.
+ */
+export class CancelledError extends PetstoreError {
+  readonly code = 'cancelled';
+}
+
 /** The reader of stdout went away (`| head`) before a run that writes had finished. */
 export class OutputClosedError extends PetstoreError {
   readonly code = 'output_closed';

@@ -33,6 +33,22 @@ export class StopController<Reason extends string = never> {
     });
   }
 
+  /**
+   * Stops (as `stop(reason)`) when `signal` aborts, or at once if it has; `onStop` says so.
+   * Returns the function that stops listening.
+   */
+  stopWhen(signal: AbortSignal | undefined, reason: Reason, onStop: () => void): () => void {
+    if (signal === undefined) return () => undefined;
+    const stop = () => {
+      if (this.stopping) return;
+      this.stop(reason);
+      onStop();
+    };
+    if (signal.aborted) stop();
+    else signal.addEventListener('abort', stop, { once: true });
+    return () => signal.removeEventListener('abort', stop);
+  }
+
   /** Starts nothing new from now on, for this reason unless another came first. */
   stop(reason: Reason): void {
     this.why ??= reason;

@@ -132,7 +132,7 @@ export const addPetsInput = z.strictObject({
     .string()
     .optional()
     .describe(
-      'the batch: give the batch_id a first call returned to complete that batch (after an error or a lost answer); each pet is created exactly once',
+      'the batch: your own name for it, or the batchId a first call returned; without one, the batch is named by its pets (the same pets again complete it). Each pet of a batch is created exactly once',
     ),
   concurrency: z.number().int().min(BULK_CONCURRENCY.min).max(BULK_CONCURRENCY.max).optional(),
   dry_run: z.boolean().optional().describe('return the requests that would be sent; send nothing'),
@@ -147,6 +147,10 @@ export const addPetsOutput = z.object({
     .array(z.object({ record: z.number().int(), name: z.string(), error: z.looseObject({}) }))
     .optional(),
   summary: z.string().optional(),
+  error: z
+    .looseObject({ code: z.string(), message: z.string() })
+    .optional()
+    .describe('why the batch did not end whole, and how to complete it (hint)'),
   requests: z.array(requestPreview).optional(),
   requestCount: z.number().int().optional(),
 });

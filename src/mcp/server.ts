@@ -1,11 +1,12 @@
 import { Writable, type Readable } from 'node:stream';
-import { McpServer } from '@modelcontextprotocol/server';
+import { McpServer, type RegisteredTool } from '@modelcontextprotocol/server';
 import { serveStdio, StdioServerTransport } from '@modelcontextprotocol/server/stdio';
-import { PetstoreError, UsageError } from '../core/errors.js';
+import { InterruptedError, PetstoreError, UsageError } from '../core/errors.js';
+import type { StopSignal } from '../core/io.js';
 import type { Output } from '../core/io.js';
 import { errorResult } from './results.js';
 import { snippet } from '../core/sanitize.js';
-import type { McpDeps } from './deps.js';
+import type { McpDeps, ToolShelf } from './deps.js';
 import { OpenRequests } from './open-requests.js';
 import { protocolIn } from './protocol-in.js';
 import { registerBatchTool } from './tools-batch.js';
@@ -39,10 +40,31 @@ function createServer(deps: McpDeps, gate: WriteGate): McpServer {
     server.server.getClientCapabilities(),
   );
   answerFailuresAsErrors(server);
-  registerReadTools(server, deps);
-  registerWriteTools(server, deps, writes);
-  registerBatchTool(server, deps, writes);
+  const shelf = offeredOnly(server, deps.tools);
+  // In this order, so tools/list gives them in the order of TOOL_NAMES.
+  registerReadTools(shelf, deps);
+  registerWriteTools(shelf, deps, writes);
+  registerBatchTool(shelf, deps, writes);
   return server;
+}
+
+/**
+ * The server as the tools files see it: a tool the person did not offer (`--tools`) is taken
+ * off again at once, before any client can connect, so it is neither listed nor callable.
+ */
+function offeredOnly(server: McpServer, offered: ReadonlySet<string>): ToolShelf {
+  type Register = (name: string, ...rest: unknown[]) => RegisteredTool;
+  // One function for every overload: the arguments pass through untouched.
+  // eslint-disable-next-line @typescript-eslint/no-deprecated
+  const register = server.registerTool.bind(server) as unknown as Register;
+  const shelf: Register = (name, ...rest) => {
+    const tool = register(name, ...rest);
+    if (!offered.has(name)) tool.remove();
+    return tool;
+  };
+  // The tools files keep the SDK's typing of registerTool (arguments inferred from schemas).
+  // eslint-disable-next-line @typescript-eslint/no-deprecated, @typescript-eslint/no-unnecessary-type-assertion
+  return { registerTool: shelf as unknown as ToolShelf['registerTool'] };
 }
 
 /**
@@ -133,21 +155,36 @@ class ClosingTransport extends StdioServerTransport {
     };
   }
 
+  /**
+   * Stops on a signal: the writes in flight finish (each drains: nothing new is sent), the
+   * other open requests get a short while for their answers, then the transport closes.
+   */
+  async stop(waits: { settle: () => Promise<void>; requests: OpenRequests }): Promise<void> {
+    await waits.settle();
+    await new Promise((resolve) => setImmediate(resolve));
+    await waits.requests.answered(STOPPING_REQUESTS_WAIT_MS);
+    await this.close();
+  }
+
   override async close(): Promise<void> {
     await super.close();
     this.ended();
   }
 }
 
+/** How long, on a signal, the reads still open are waited for once the writes are settled. */
+const STOPPING_REQUESTS_WAIT_MS = 2_000;
+
 /**
  * Serves the agent interface over stdio until the client closes it (stdin ends); a write in
  * flight then finishes, so its journal and answer are whole, before this resolves.
  */
 export async function serveMcp(
-  given: Omit<McpDeps, 'write' | 'settle'>,
+  given: Omit<McpDeps, 'write' | 'settle' | 'stopping'>,
   streams: McpStreams,
 ): Promise<void> {
-  const deps: McpDeps = { ...given, ...writeTracker() };
+  const stopping = new AbortController();
+  const deps: McpDeps = { ...given, ...writeTracker(), stopping: stopping.signal };
   const requests = new OpenRequests();
   const transport = new ClosingTransport(
     // The process's stdin, or a test's stream: a Readable either way.
@@ -156,10 +193,29 @@ export async function serveMcp(
       log: (line) => deps.log(line),
       reply: (line) => void streams.stdout.writeSettled(line),
       opened: (id) => requests.opened(id),
+      cancelled: (id) => requests.cancelled(id),
+      accepting: () => !stopping.signal.aborted,
     }),
     protocolOut(streams.stdout, requests),
     { settle: () => deps.settle(), requests },
   );
+  // The server answers SIGINT and SIGTERM for the whole session, as the command line's exit
+  // table says: the first takes no new call and settles the writes in flight, then the server
+  // ends (130 or 143); a second ends it at once.
+  let received: StopSignal | undefined;
+  const stopListening = deps.signals.onSignal((signal) => {
+    if (received !== undefined) {
+      stopListening();
+      deps.raise?.(signal);
+      return;
+    }
+    received = signal;
+    deps.log(
+      `${signal}: taking no new call; finishing the writes in flight (send it again to stop at once)`,
+    );
+    stopping.abort(new InterruptedError(`${signal}: the server is stopping`, { signal }));
+    void transport.stop({ settle: () => deps.settle(), requests });
+  });
   // One gate for the process: its secret and used confirmations hold for every instance.
   const gate = new WriteGate(deps.policy);
   const handle = serveStdio(() => createServer(deps, gate), {
@@ -171,7 +227,17 @@ export async function serveMcp(
   deps.log(
     `serving ${deps.policy.label} over stdio (${deps.policy.allowWrites ? `writes: ${deps.policy.agentWrites}` : 'read only'}); end with Ctrl-D or by closing stdin`,
   );
-  await transport.closed;
-  await deps.settle();
-  await handle.close();
+  try {
+    await transport.closed;
+    await deps.settle();
+    await handle.close();
+  } finally {
+    stopListening();
+  }
+  if (received !== undefined) {
+    throw new InterruptedError(`${received}: petstore mcp stopped`, {
+      signal: received,
+      hint: 'The writes in flight were finished and journaled; a batch cut short is completed by calling add_pets again with the same pets.',
+    });
+  }
 }

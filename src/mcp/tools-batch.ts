@@ -1,13 +1,14 @@
 import { createHash } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { McpServer, ServerContext } from '@modelcontextprotocol/server';
+import type { ServerContext } from '@modelcontextprotocol/server';
 import type { RequestPreview } from '../api/request.js';
 import { parseBatchId, recordKey } from '../bulk/batch.js';
 import { JournalInUseError, lockJournal } from '../bulk/journal-lock.js';
 import { locksFolder } from '../operations/pets/batch-journal.js';
 import { BULK_CONCURRENCY, IDEMPOTENCY_KEY_WINDOW } from '../core/contract.js';
 import { UsageError } from '../core/errors.js';
+import { stoppedBeforeSending } from './stopping.js';
 import { parseInt64 } from '../core/int64.js';
 import type { NewPet, Pet } from '../core/interface.js';
 import { stringifyJson } from '../core/json.js';
@@ -15,7 +16,7 @@ import { journalOfBatch } from '../operations/journal/find.js';
 import { addBatch, type AddBatchRequest } from '../operations/pets/add-batch.js';
 import { checkedPet } from '../operations/pets/add.js';
 import { agentPet, agentValue, type AgentRecord } from './agent-data.js';
-import type { McpDeps } from './deps.js';
+import type { McpDeps, ToolShelf } from './deps.js';
 import { agentRequest, requestText } from './request-view.js';
 import { dataResult, errorRecord, errorResult } from './results.js';
 import { addPetsInput, addPetsOutput, DATA_NOT_INSTRUCTIONS } from './schemas.js';
@@ -46,8 +47,7 @@ function batchInput(pets: PetArgs): { text: string; first: NewPet } {
  * for the first, then reads its journal (two at once would each start a journal of their own).
  */
 const batchQueue = new Map<string, Promise<unknown>>();
-function oneAtATime<T>(batch: string | undefined, task: () => Promise<T>): Promise<T> {
-  if (batch === undefined) return task();
+function oneAtATime<T>(batch: string, task: () => Promise<T>): Promise<T> {
   const before = batchQueue.get(batch) ?? Promise.resolve();
   const run = before.then(task, task);
   const settled = run.catch(() => undefined);
@@ -60,15 +60,15 @@ function oneAtATime<T>(batch: string | undefined, task: () => Promise<T>): Promi
 
 /** What to do about a batch that did not end whole, in the tool's own terms. */
 const resumeHint = (batch: string) =>
-  `Call add_pets again with the same pets and batch_id "${batch}": pets already created are not sent again, and those whose outcome is unknown are sent with their own keys.`;
+  `Call add_pets again with the same pets, in the same order, and batch_id "${batch}" (or, if the first call gave no batch_id, none): pets already created are not sent again, and those whose outcome is unknown are sent with their own keys.`;
 
 /** add_pets: many pets, journaled and sent exactly once, completed by calling it again. */
-export function registerBatchTool(server: McpServer, deps: McpDeps, gate: ServerGate): void {
+export function registerBatchTool(server: ToolShelf, deps: McpDeps, gate: ServerGate): void {
   server.registerTool(
     'add_pets',
     {
       title: 'Add many pets, exactly once',
-      description: `Add many pets to ${deps.policy.label} as one batch, journaled as petstore pets add --file is: each record has its own Idempotency-Key made from the batch, so each pet is created exactly once. The result gives batch_id: if a call fails part way or its answer is lost, call add_pets again with the same pets and that batch_id to complete the batch (nothing is created twice; the result lists every pet of the batch). Writes need the server started with --allow-writes and a profile that allows them; the person may be asked to confirm first. dry_run returns the requests and sends nothing. ${DATA_NOT_INSTRUCTIONS}`,
+      description: `Add many pets to ${deps.policy.label} as one batch, journaled as petstore pets add --file is: each record has its own Idempotency-Key made from the batch, so each pet is created exactly once. If a call fails part way, times out, is cancelled or its answer is lost, make the same call again (the same pets in the same order, and the same batch_id if you gave one): it completes the batch, never creating a pet twice, and the result lists every pet of the batch. Without batch_id the batch is named by its pets, so the same pets again complete that batch; to add identical pets as new ones, give a batch_id of your own. Writes need the server started with --allow-writes and a profile that allows them; the person may be asked to confirm first. dry_run returns the requests and sends nothing. ${DATA_NOT_INSTRUCTIONS}`,
       inputSchema: addPetsInput,
       outputSchema: addPetsOutput,
       annotations: {
@@ -76,22 +76,29 @@ export function registerBatchTool(server: McpServer, deps: McpDeps, gate: Server
         readOnlyHint: false,
         destructiveHint: false,
         idempotentHint: false,
+        openWorldHint: false,
       },
     },
     (args, ctx: ServerContext) =>
       deps.write(async () => {
         let batch: string | undefined;
+        // The client's cancel of this call, or the server stopping: nothing new is sent.
+        const stop = AbortSignal.any([ctx.mcpReq.signal, deps.stopping]);
         try {
           const { text, first } = batchInput(args.pets);
-          batch = args.batch_id === undefined ? undefined : parseBatchId(args.batch_id, 'batch_id');
-          const send = { concurrency: args.concurrency, dryRun: args.dry_run === true };
-          if (send.dryRun) return await sendBatch(deps, text, { ...send, batch });
+          // Without a batch_id, the batch is named by its pets: the same call made again (its
+          // answer lost to a timeout or a cancel) completes the batch instead of doubling it.
+          batch =
+            args.batch_id === undefined
+              ? petsBatchId(deps.service, text)
+              : parseBatchId(args.batch_id, 'batch_id');
           const given = batch;
+          const send = { concurrency: args.concurrency, dryRun: args.dry_run === true, stop };
+          if (send.dryRun) return await sendBatch(deps, text, { ...send, batch: given });
+          const journal = () => journalOfBatch(given, deps.journalsDir, { service: deps.service });
           // A batch completed with other pets than its first call's is refused before the
           // person is asked (a dry run reads the journal and checks the input against it).
-          if (given !== undefined && (await journalOfBatch(given, deps.journalsDir))) {
-            await sendBatch(deps, text, { ...send, batch: given, dryRun: true });
-          }
+          if (await journal()) await sendBatch(deps, text, { ...send, batch: given, dryRun: true });
           const admission = await gate.admit(ctx, {
             tool: 'add_pets',
             args: { pets: args.pets, batch_id: args.batch_id, concurrency: args.concurrency },
@@ -101,30 +108,36 @@ export function registerBatchTool(server: McpServer, deps: McpDeps, gate: Server
               const preview = client.previewCreatePet(first, {
                 idempotencyKey: recordKey(id, '-', 1),
               });
-              const resumed =
-                given !== undefined &&
-                (await journalOfBatch(given, deps.journalsDir)) !== undefined;
-              return batchConfirmText(deps, text, id, resumed, preview);
+              return batchConfirmText(deps, text, id, (await journal()) !== undefined, preview);
             },
           });
           if ('result' in admission) return admission.result;
-          batch = admission.token;
-          return await sendBatch(deps, text, { ...send, batch });
+          if (stop.aborted) throw stoppedBeforeSending(deps.stopping.aborted);
+          return await sendBatch(deps, text, { ...send, batch: admission.token });
         } catch (error) {
           if (batch === undefined) return errorResult(error);
-          return errorResult(error, {
-            hint:
-              error instanceof JournalInUseError
-                ? `Another call is sending batch "${batch}" now (another server, or the command line); call add_pets again with the same pets and batch_id once it has ended.`
-                : !(error instanceof UsageError)
-                  ? resumeHint(batch)
-                  : / has \d+ journals/.test(error.message)
-                    ? `Batch "${batch}" was run by two servers at once. Each pet was still created at most once; leave batch_id out (a new batch) or use another one, and tell the person, who can keep one of its journals (petstore journal list).`
-                    : `Give the same pets, in the same order, as the first call of batch "${batch}", or leave batch_id out to start a new batch.`,
-          });
+          return errorResult(error, { hint: batchHint(error, batch) });
         }
       }),
   );
+}
+
+/** The batch id of a call that gives none: made from the service and the pets, in order. */
+function petsBatchId(service: string, input: string): string {
+  const digest = createHash('sha256').update(`petstore mcp add_pets\n${service}\n${input}`);
+  return `pets-${digest.digest('hex').slice(0, 32)}`;
+}
+
+/** What to do about a batch that did not end whole, in the tool's own terms. */
+function batchHint(error: unknown, batch: string): string {
+  if (error instanceof JournalInUseError) {
+    return `Another call is sending batch "${batch}" now (another server, or the command line); call add_pets again with the same pets and batch_id once it has ended.`;
+  }
+  if (!(error instanceof UsageError)) return resumeHint(batch);
+  if (/ has \d+ journals/.test(error.message)) {
+    return `Batch "${batch}" was run by two servers at once. Each pet was still created at most once; give another batch_id (a new batch), and tell the person, who can keep one of its journals (petstore journal list).`;
+  }
+  return `Give the same pets, in the same order, as the first call of batch "${batch}", or give another batch_id to start a new batch.`;
 }
 
 /** The form a person sees for a batch: every pet, then the first request as it is sent. */
@@ -154,14 +167,13 @@ function batchConfirmText(
 async function sendBatch(
   deps: McpDeps,
   text: string,
-  run: { batch: string | undefined; concurrency?: number | undefined; dryRun: boolean },
+  run: { batch: string; concurrency?: number | undefined; dryRun: boolean; stop: AbortSignal },
 ) {
   return oneAtATime(run.batch, async () => {
     const unlock = run.dryRun ? undefined : await lockBatch(deps, run.batch);
     try {
       // The batch's journal, if a call made one: this call completes it.
-      const journal =
-        run.batch === undefined ? undefined : await journalOfBatch(run.batch, deps.journalsDir);
+      const journal = await journalOfBatch(run.batch, deps.journalsDir, { service: deps.service });
       return await sendJournaled(deps, text, { ...run, journal });
     } finally {
       await unlock?.();
@@ -174,8 +186,7 @@ async function sendBatch(
  * two servers completing one batch at once would each start a journal of their own. Another
  * holder is waited for a moment, then named in the error.
  */
-async function lockBatch(deps: McpDeps, batch: string | undefined) {
-  if (batch === undefined) return undefined;
+async function lockBatch(deps: McpDeps, batch: string) {
   const folder = locksFolder(deps.dataDir);
   await mkdir(folder, { recursive: true, mode: 0o700 });
   const name = createHash('sha256').update(batch).digest('hex').slice(0, 32);
@@ -186,10 +197,11 @@ async function sendJournaled(
   deps: McpDeps,
   text: string,
   run: {
-    batch: string | undefined;
+    batch: string;
     journal: string | undefined;
     concurrency?: number | undefined;
     dryRun: boolean;
+    stop: AbortSignal;
   },
 ) {
   const request: AddBatchRequest = {
@@ -216,7 +228,7 @@ async function sendJournaled(
   const notCreated: AgentRecord[] = [];
   const requests: AgentRecord[] = [];
   let requestCount = 0;
-  let journaled = run.batch ?? '';
+  let journaled = run.batch;
   const batchOf = () => journaled;
   const outcome = await addBatch(
     {
@@ -227,7 +239,9 @@ async function sendJournaled(
       readInput: () => Promise.resolve(text),
       dataDir: deps.dataDir,
       journalsDir: deps.journalsDir,
-      signals: deps.signals,
+      // The server handles the process's signals: one reaches a batch as `stop`.
+      signals: { onSignal: () => () => undefined },
+      cancel: run.stop,
       resumeCommand: (batch) => `add_pets with the same pets and batch_id ${batch}`,
     },
     request,
@@ -277,6 +291,10 @@ async function sendJournaled(
       counts: { ...outcome.counts },
       notCreated,
       summary: agentValue(outcome.summary),
+      // Why the batch did not end whole (cancelled, refused records, ...), and how to finish it.
+      ...(outcome.error === undefined
+        ? {}
+        : { error: errorRecord(outcome.error, { hint: resumeHint(outcome.batch) }) }),
     },
     { isError: outcome.error !== undefined },
   );

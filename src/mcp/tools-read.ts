@@ -1,4 +1,3 @@
-import type { McpServer } from '@modelcontextprotocol/server';
 import * as z from 'zod';
 import { parseInt64 } from '../core/int64.js';
 import { GET_PET_REMOVAL_DATE, type Pet } from '../core/interface.js';
@@ -7,7 +6,7 @@ import { getPet, GET_PET_DEPRECATION } from '../operations/pets/get.js';
 import { listPets } from '../operations/pets/list.js';
 import { runSmokeRounds } from '../operations/smoke/run.js';
 import { agentPet, agentValue, type AgentRecord } from './agent-data.js';
-import type { McpDeps } from './deps.js';
+import type { McpDeps, ToolShelf } from './deps.js';
 import { dataResult, errorResult } from './results.js';
 import {
   AGENT_LIST_CEILING,
@@ -19,10 +18,16 @@ import {
   smokeOutput,
 } from './schemas.js';
 
-const READ_ONLY = { readOnlyHint: true, destructiveHint: false, idempotentHint: true };
+const READ_ONLY = {
+  readOnlyHint: true,
+  destructiveHint: false,
+  idempotentHint: true,
+  // The tools reach only this profile's Animal Store: a closed domain, not the open world.
+  openWorldHint: false,
+};
 
 /** The tools that only read: list_pets, get_pet, smoke. */
-export function registerReadTools(server: McpServer, deps: McpDeps): void {
+export function registerReadTools(server: ToolShelf, deps: McpDeps): void {
   const { label } = deps.policy;
   server.registerTool(
     'list_pets',

@@ -1,4 +1,4 @@
-import type { McpServer, ServerContext } from '@modelcontextprotocol/server';
+import type { ServerContext } from '@modelcontextprotocol/server';
 import { parseInt64 } from '../core/int64.js';
 import type { NewPet } from '../core/interface.js';
 import { addPet, checkedPet, previewAddPet } from '../operations/pets/add.js';
@@ -8,9 +8,10 @@ import { PetstoreError } from '../core/errors.js';
 import { derivedWriteKey } from '../operations/write-key.js';
 import type { RequestPreview } from '../api/request.js';
 import { agentPet, agentValue, type AgentRecord } from './agent-data.js';
-import type { McpDeps } from './deps.js';
+import type { McpDeps, ToolShelf } from './deps.js';
 import { agentRequest, requestText } from './request-view.js';
 import { dataResult, errorResult } from './results.js';
+import { stoppedBeforeSending } from './stopping.js';
 import {
   addPetInput,
   addPetOutput,
@@ -21,7 +22,12 @@ import {
 import type { ServerGate } from './write-gate.js';
 
 /** What writes: never destroys; not idempotent unless the same request_id is given again. */
-const WRITES = { readOnlyHint: false, destructiveHint: false, idempotentHint: false };
+const WRITES = {
+  readOnlyHint: false,
+  destructiveHint: false,
+  idempotentHint: false,
+  openWorldHint: false,
+};
 
 /** Said of every write tool: the rules it runs under. */
 const WRITE_RULES =
@@ -93,6 +99,8 @@ async function singleWrite<Body, Sent>(
   write: SingleWrite<Body, Sent>,
 ) {
   let requestId = write.args.request_id;
+  // The client's cancel of this call, or the server stopping: nothing new is sent.
+  const stop = AbortSignal.any([ctx.mcpReq.signal, deps.stopping]);
   try {
     const body = write.check();
     if (write.args.dry_run === true) {
@@ -117,6 +125,7 @@ async function singleWrite<Body, Sent>(
     });
     if ('result' in admission) return admission.result;
     requestId = admission.token;
+    if (stop.aborted) throw stoppedBeforeSending(deps.stopping.aborted);
     const key = requestKey(deps, write.tool, requestId);
     const sent = await write.send(body, key);
     return dataResult({ dryRun: false, requestId, idempotencyKey: key, ...write.result(sent) });
@@ -126,7 +135,7 @@ async function singleWrite<Body, Sent>(
 }
 
 /** The tools that write: add_pet and send_message. */
-export function registerWriteTools(server: McpServer, deps: McpDeps, gate: ServerGate): void {
+export function registerWriteTools(server: ToolShelf, deps: McpDeps, gate: ServerGate): void {
   const connect = () => deps.client();
   server.registerTool(
     'add_pet',

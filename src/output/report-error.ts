@@ -4,6 +4,7 @@ import {
   ConfigError,
   DiagnosisFailedError,
   IncompleteListError,
+  CancelledError,
   InterruptedError,
   MissingCredentialError,
   NetworkError,
@@ -53,6 +54,7 @@ export function exitCodeFor(error: unknown): number {
   if (error instanceof OutputClosedError) return ExitCode.outputClosed;
   // Like a file that cannot be written: the machine's state.
   if (error instanceof OutputFailedError) return ExitCode.usage;
+  if (error instanceof CancelledError) return ExitCode.interrupted;
   if (error instanceof InterruptedError) {
     return error.signal === 'SIGTERM' ? ExitCode.terminated : ExitCode.interrupted;
   }

@@ -1,7 +1,14 @@
 /* eslint-disable @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-unsafe-assignment -- assertions walk a tool's JSON (helpers/mcp-client.ts, Loose) */
-import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { call, connectMcp, type Era, type Loose } from '../helpers/mcp-client.js';
+import {
+  call,
+  connectMcp,
+  errorOfResult,
+  type Era,
+  type Loose,
+  type Sdk,
+} from '../helpers/mcp-client.js';
+import { OPENING, profileHome, rawServer, slowWritingServer } from '../helpers/mcp-raw.js';
 import { BIN, freshHome, runCli } from '../helpers/run-cli.js';
 import { sandboxService } from '../helpers/sandbox-service.js';
 
@@ -12,16 +19,6 @@ import { sandboxService } from '../helpers/sandbox-service.js';
 
 const INT64_MAX = '9223372036854775807';
 
-/** A home whose profile NAME points at the sandbox, with --agent-writes when given. */
-async function profileHome(url: string, name: string, agentWrites?: string) {
-  const home = freshHome();
-  const args = ['profile', 'set', name, '--base-url', url];
-  if (agentWrites) args.push('--agent-writes', agentWrites);
-  const set = await runCli(args, { env: { HOME: home } });
-  expect(set.code, set.stderr).toBe(0);
-  return home;
-}
-
 async function server(
   sandbox: Awaited<ReturnType<typeof sandboxService>>,
   options: {
@@ -31,6 +28,7 @@ async function server(
     person?: 'accept' | 'decline' | 'cannot ask';
     raw?: boolean;
     era?: Era;
+    sdk?: Sdk;
   },
 ) {
   const home = await profileHome(sandbox.url, options.profile, options.agentWrites);
@@ -44,6 +42,7 @@ async function server(
     person: options.person,
     raw: options.raw,
     era: options.era,
+    sdk: options.sdk,
   });
 }
 
@@ -56,9 +55,20 @@ describe('petstore mcp', () => {
     const session = await server(sandbox, { profile: 'staging', allowWrites: false });
     const { tools } = await session.client.listTools();
     const byName = new Map(tools.map((tool) => [tool.name, tool]));
-    expect([...byName.keys()].sort()).toEqual(
-      ['add_pet', 'add_pets', 'get_pet', 'list_pets', 'send_message', 'smoke'].sort(),
-    );
+    // In a fixed order: reads first, then writes.
+    expect(tools.map((tool) => tool.name)).toEqual([
+      'list_pets',
+      'get_pet',
+      'smoke',
+      'add_pet',
+      'send_message',
+      'add_pets',
+    ]);
+    for (const tool of tools) {
+      // A closed domain (this profile's store only), and a title for a host to show.
+      expect(tool.annotations, tool.name).toMatchObject({ openWorldHint: false });
+      expect(tool.title, tool.name).toEqual(expect.any(String));
+    }
     for (const name of ['list_pets', 'get_pet', 'smoke']) {
       expect(byName.get(name)!.annotations).toMatchObject({
         readOnlyHint: true,
@@ -104,13 +114,13 @@ describe('petstore mcp', () => {
     expect(got.data.deprecation).toMatchObject({ deprecated: true, removalDate: '2030-12-05' });
     const missing = await call(session, 'get_pet', { pet_id: INT64_MAX });
     expect(missing.isError).toBe(true);
-    expect(missing.data.error).toMatchObject({
+    expect(missing.error).toMatchObject({
       code: 'pet_not_found',
       status: 404,
       exitCode: 4,
       class: 'ApiError',
     });
-    expect(missing.data.error.message).toContain(INT64_MAX);
+    expect(missing.error.message).toContain(INT64_MAX);
     expect(missing.text).not.toMatch(/\bat .*\.js:\d+/);
   });
 
@@ -126,7 +136,7 @@ describe('petstore mcp', () => {
     for (const [tool, args] of writes) {
       const result = await call(denied, tool, args);
       expect(result.isError, tool).toBe(true);
-      expect(result.data.error).toMatchObject({ code: 'writes_denied', exitCode: 2 });
+      expect(result.error).toMatchObject({ code: 'writes_denied', exitCode: 2 });
     }
     const readOnly = await server(sandbox, {
       profile: 'staging',
@@ -134,7 +144,7 @@ describe('petstore mcp', () => {
       allowWrites: false,
     });
     for (const [tool, args] of writes) {
-      expect((await call(readOnly, tool, args)).data.error.code, tool).toBe('writes_off');
+      expect((await call(readOnly, tool, args)).error.code, tool).toBe('writes_off');
     }
     expect(posts(sandbox)).toBe(0);
     // A dry run sends nothing, so it is no write: it shows the request, without the key.
@@ -149,17 +159,17 @@ describe('petstore mcp', () => {
       const sandbox = await sandboxService();
       const declining = await server(sandbox, { profile: 'staging', person: 'decline', era });
       const result = await call(declining, 'add_pet', { name: 'Rex', category_id: '7' });
-      expect(result.data.error.code).toBe('declined');
+      expect(result.error.code).toBe('declined');
       expect(declining.asked).toHaveLength(1);
       expect(declining.asked[0]).toContain('POST ');
       expect(declining.asked[0]).toMatch(/Idempotency-Key: [0-9a-f-]{36}/);
       expect(declining.asked[0]).not.toContain(sandbox.key);
       const mute = await server(sandbox, { profile: 'staging', person: 'cannot ask', era });
-      expect((await call(mute, 'send_message', { message: 'hi' })).data.error.code).toBe(
+      expect((await call(mute, 'send_message', { message: 'hi' })).error.code).toBe(
         'cannot_confirm',
       );
       expect(
-        (await call(mute, 'add_pets', { pets: [{ name: 'A', category_id: '1' }] })).data.error.code,
+        (await call(mute, 'add_pets', { pets: [{ name: 'A', category_id: '1' }] })).error.code,
       ).toBe('cannot_confirm');
       expect(posts(sandbox)).toBe(0);
       expect(sandbox.served).toHaveLength(0);
@@ -183,7 +193,7 @@ describe('petstore mcp', () => {
       // The same request_id with another body is refused by the service: it names one write.
       const other = await call(session, 'add_pet', { ...args, name: 'Luna' });
       expect(other.isError).toBe(true);
-      expect(other.data.error.status).toBeGreaterThanOrEqual(400);
+      expect(other.error.status).toBeGreaterThanOrEqual(400);
       const same = await call(session, 'add_pet', { ...args, category_id: '03' });
       expect(same.data).toMatchObject({
         idempotencyKey: first.data.idempotencyKey,
@@ -198,13 +208,70 @@ describe('petstore mcp', () => {
       const pets = Array.from({ length: 25 }, (_, i) => ({ name: `P${i}`, category_id: '1' }));
       pets.push({ name: 'Hidden\u001b[8m at the end', category_id: '2' });
       const result = await call(session, 'add_pets', { pets });
-      expect(result.data.error.code).toBe('declined');
+      expect(result.error.code).toBe('declined');
       for (const pet of pets.slice(0, 25))
         expect(session.asked[0]).toContain(`"name":"${pet.name}"`);
       expect(session.asked[0]).toContain(
         '26. {"name":"Hidden\\u001b[8m at the end","categoryId":2}',
       );
       expect(posts(sandbox)).toBe(0);
+    });
+  });
+
+  // The 1.x client checks a result's structuredContent against the tool's output schema once
+  // it has read tools/list (the helper reads it first, as hosts do): an error result that
+  // carried a non-conforming structuredContent reached the agent as a protocol error.
+  describe.each<Sdk>([1, 2])('every failure explained to the SDK %s client', (sdk) => {
+    it('a missing pet, a bad argument and writes off each come back as a result that says why', async () => {
+      const sandbox = await sandboxService();
+      const session = await server(sandbox, { profile: 'staging', allowWrites: false, sdk });
+      const missing = await call(session, 'get_pet', { pet_id: '424242' });
+      expect(missing.isError).toBe(true);
+      expect(missing.text).toMatch(/^petstore: .*424242/);
+      expect(missing.error).toMatchObject({ code: 'pet_not_found', status: 404, exitCode: 4 });
+      const bad = await call(session, 'list_pets', { limit: 1000 });
+      expect(bad.isError).toBe(true);
+      expect(bad.error).toMatchObject({ code: 'usage', exitCode: 2 });
+      expect(bad.text).toMatch(/invalid arguments: .*limit/);
+      const unknownArg = await call(session, 'get_pet', { pet_id: '1', verbose: true });
+      expect(unknownArg.error.code).toBe('usage');
+      const off = await call(session, 'add_pet', { name: 'Rex', category_id: '1' });
+      expect(off.error.code).toBe('writes_off');
+      expect(off.text).toMatch(/hint: .*--allow-writes/);
+      const batchOff = await call(session, 'add_pets', { pets: [{ name: 'A', category_id: '1' }] });
+      expect(batchOff.error.code).toBe('writes_off');
+      expect(posts(sandbox)).toBe(0);
+    });
+
+    it('a client that cannot confirm and a declined confirmation say why; an allowed write creates once', async () => {
+      const sandbox = await sandboxService();
+      const mute = await server(sandbox, { profile: 'staging', person: 'cannot ask', sdk });
+      const cannot = await call(mute, 'add_pet', { name: 'Rex', category_id: '1' });
+      expect(cannot.error.code).toBe('cannot_confirm');
+      expect(cannot.text).toMatch(/cannot ask/);
+      const declining = await server(sandbox, { profile: 'staging', person: 'decline', sdk });
+      const declined = await call(declining, 'add_pet', { name: 'Nope', category_id: '1' });
+      expect(declined.error.code).toBe('declined');
+      expect(declining.asked).toHaveLength(1);
+      expect(posts(sandbox)).toBe(0);
+      const accepting = await server(sandbox, { profile: 'staging', person: 'accept', sdk });
+      const added = await call(accepting, 'add_pet', {
+        name: 'Ziggy',
+        category_id: '2',
+        request_id: `sdk-${sdk}`,
+      });
+      expect(added.isError, added.text).toBe(false);
+      expect(added.data.pet).toMatchObject({ name: 'Ziggy', categoryId: '2' });
+      expect(await sandbox.names()).toEqual(['Ziggy']);
+      const batch = await call(accepting, 'add_pets', {
+        pets: [
+          { name: 'Alpha', category_id: '3' },
+          { name: 'Beta', category_id: '3' },
+        ],
+      });
+      expect(batch.isError, batch.text).toBe(false);
+      expect(batch.data.created).toHaveLength(2);
+      expect((await sandbox.names()).sort()).toEqual(['Alpha', 'Beta', 'Ziggy']);
     });
   });
 
@@ -252,7 +319,7 @@ describe('petstore mcp', () => {
     const batch = { pets, batch_id: 'twin-batch', concurrency: 1 };
     const both = await Promise.all([call(one, 'add_pets', batch), call(two, 'add_pets', batch)]);
     for (const result of both.filter((answer) => answer.isError)) {
-      expect(result.data.error.hint).toMatch(/Another call is sending batch "twin-batch"/);
+      expect(result.error.hint).toMatch(/Another call is sending batch "twin-batch"/);
     }
     const last = await call(one, 'add_pets', batch);
     expect(last.isError, last.text).toBe(false);
@@ -360,65 +427,6 @@ describe('petstore mcp --print-config', () => {
   });
 });
 
-/** `petstore mcp` on raw pipes: lines in, lines out, as a client that is not the SDK. */
-function rawServer(env: Record<string, string | undefined>, args: string[] = []) {
-  const child = spawn(process.execPath, [BIN, 'mcp', ...args], {
-    env: { PATH: process.env.PATH, ...env },
-    stdio: ['pipe', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-  const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
-  const messages = () =>
-    stdout
-      .split('\n')
-      .filter(Boolean)
-      .map((line) => JSON.parse(line) as { id?: unknown; result?: Loose; error?: Loose });
-  return {
-    write: (text: string) => child.stdin.write(text),
-    send: (line: unknown) =>
-      child.stdin.write(`${typeof line === 'string' ? line : JSON.stringify(line)}\n`),
-    end: () => child.stdin.end(),
-    stdout: () => stdout,
-    stderr: () => stderr,
-    messages,
-    exited,
-    /** Waits (bounded) for the answer with this id. */
-    answer: async (id: unknown) => {
-      for (let wait = 0; wait < 400; wait++) {
-        const found = messages().find((message) => message.id === id);
-        if (found) return found;
-        await new Promise((resolve) => setTimeout(resolve, 25));
-      }
-      return undefined;
-    },
-  };
-}
-
-/** A raw server that may write to a sandbox answering each request after `latencyMs`. */
-async function slowWritingServer(latencyMs: number) {
-  const sandbox = await sandboxService({ latencyMs: { min: latencyMs, max: latencyMs }, seed: 1 });
-  const home = await profileHome(sandbox.url, 'staging', 'allow');
-  const args = ['--profile', 'staging', '--allow-writes'];
-  return { sandbox, raw: rawServer({ HOME: home, PETSTORE_API_KEY: sandbox.key }, args) };
-}
-
-const OPENING = [
-  {
-    jsonrpc: '2.0',
-    id: 1,
-    method: 'initialize',
-    params: {
-      protocolVersion: '2025-06-18',
-      capabilities: {},
-      clientInfo: { name: 'raw', version: '1' },
-    },
-  },
-  { jsonrpc: '2.0', method: 'notifications/initialized' },
-];
-
 describe('petstore mcp on a raw pipe', () => {
   it('answers a malformed line with a JSON-RPC error, says it on stderr, and keeps serving', async () => {
     const sandbox = await sandboxService();
@@ -451,7 +459,8 @@ describe('petstore mcp on a raw pipe', () => {
     // An argument the tool does not take is refused as such, in the tools' error form.
     const unknown = (await raw.answer(13))?.result;
     expect(unknown.isError).toBe(true);
-    expect(unknown.structuredContent.error).toMatchObject({
+    expect(unknown.structuredContent).toBeUndefined();
+    expect(errorOfResult(unknown)).toMatchObject({
       code: 'usage',
       exitCode: 2,
       class: 'UsageError',

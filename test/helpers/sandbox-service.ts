@@ -16,10 +16,10 @@ afterEach(async () => {
  * need a service which behaves (idempotency, validation, pagination); stopped after each test.
  */
 export async function sandboxService(faults?: FaultSettings) {
-  /** Every request the service answered (or dropped), in order. */
-  const served: ServedRequest[] = [];
+  /** Every request the service answered (or dropped), in order, and when it came in. */
+  const served: (ServedRequest & { arrivedAt: number })[] = [];
   const sandbox = await startSandboxServer({
-    onRequest: (request) => served.push(request),
+    onRequest: (request) => served.push({ ...request, arrivedAt: performance.now() - request.ms }),
     host: '127.0.0.1',
     port: 0,
     database: ':memory:',

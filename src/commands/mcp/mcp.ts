@@ -1,7 +1,9 @@
 import { Option, type Command } from '@commander-js/extra-typings';
 import { helpProse } from '../../cmdutil/help-text.js';
 import type { FlagsOf, RunVerb } from '../../cmdutil/run-verb.js';
-import { dataDir, journalsDir } from '../../config/paths.js';
+import { dirname, resolve } from 'node:path';
+import { configDir, dataDir, journalsDir, stateDir } from '../../config/paths.js';
+import type { Env } from '../../core/io.js';
 import {
   activeProfile,
   agentWritesOf,
@@ -10,7 +12,9 @@ import {
   profileExists,
 } from '../../config/profiles.js';
 import type { RunOutput, RunServices, RunState } from '../../context/context.js';
+import { closestNames } from '../../core/did-you-mean.js';
 import { UsageError } from '../../core/errors.js';
+import { TOOL_NAMES, type ToolName } from '../../mcp/tool-names.js';
 import { randomHex } from '../../core/random-hex.js';
 import { unfindableBecause } from '../../core/redaction/index.js';
 import { MCP_CLIENTS, mcpClientConfig, mcpClientWhere, type McpClient } from './print-config.js';
@@ -18,6 +22,25 @@ import { MCP_CLIENTS, mcpClientConfig, mcpClientWhere, type McpClient } from './
 export interface McpOptions {
   allowWrites: boolean;
   printConfig: McpClient | undefined;
+  /** The tools offered (`--tools`); undefined: every one. */
+  tools: ToolName[] | undefined;
+}
+
+/** --tools list_pets,get_pet: the tools the agent is offered; an unknown name is refused. */
+export function toolsFlag(text: string): ToolName[] {
+  const names = text.split(',').map((name) => name.trim());
+  const known: readonly string[] = TOOL_NAMES;
+  for (const name of names) {
+    if (known.includes(name)) continue;
+    const close = name === '' ? [] : closestNames(name, TOOL_NAMES);
+    throw new UsageError(
+      name === ''
+        ? '--tools: an empty tool name'
+        : `--tools: no tool named "${name}"${close.length ? ` (did you mean ${close.join(' or ')}?)` : ''}`,
+      { hint: `The tools: ${TOOL_NAMES.join(', ')} (comma-separated).` },
+    );
+  }
+  return TOOL_NAMES.filter((name) => names.includes(name));
 }
 
 /** `mcp`'s flags, declared once (name, help, parser). */
@@ -26,6 +49,11 @@ function declareMcp(program: Command) {
     .command('mcp')
     .description('Serve the store to an AI agent: an MCP server over stdio, for one profile')
     .option('--allow-writes', 'let the agent write (as far as the profile allows: --agent-writes)')
+    .option(
+      '--tools <names>',
+      `offer only these tools, comma-separated (of ${TOOL_NAMES.join(', ')})`,
+      toolsFlag,
+    )
     .addOption(
       new Option(
         '--print-config <client>',
@@ -41,9 +69,9 @@ there; its log goes to stderr) and serves the profile chosen when it starts, wit
 that profile already has (keyring, config file or PETSTORE_API_KEY): no key is ever shown to
 the agent, in a tool's input, result, error or this log.
 
-Tools: list_pets, get_pet (deprecated), smoke (read only); add_pet, add_pets (many pets,
-journaled and created exactly once, completed by calling it again with its batch_id) and
-send_message (writes). Ids and category ids travel as strings of digits, exact past 2^53.
+Tools: list_pets, get_pet (deprecated), smoke (read only); add_pet, send_message and
+add_pets (many pets, journaled and created exactly once, completed by calling it again with
+the same pets) (writes). Ids and category ids travel as strings of digits, exact past 2^53.
 
 Writes need --allow-writes and a profile that allows them (petstore profile set NAME
 --agent-writes allow|confirm|deny; production defaults to deny, every other profile to
@@ -51,13 +79,35 @@ confirm). With confirm, each write is shown to the person first (the request as 
 prints it, and its Idempotency-Key) through the client's elicitation; a client that cannot
 ask is refused. A write called again with the same request_id reuses its Idempotency-Key.
 
+--tools offers only the tools named (tools/list gives them in the order above); with
+--tools list_pets,get_pet the agent cannot even see that writes exist.
+
 Examples:
   $ petstore --profile staging mcp --print-config claude
+  $ petstore --profile staging mcp --tools list_pets,get_pet,smoke
   $ petstore --profile staging mcp --allow-writes
   $ petstore profile set staging --agent-writes allow`);
 
 export function toMcpOptions(flags: FlagsOf<ReturnType<typeof declareMcp>>): McpOptions {
-  return { allowWrites: flags.allowWrites === true, printConfig: flags.printConfig };
+  return {
+    allowWrites: flags.allowWrites === true,
+    printConfig: flags.printConfig,
+    tools: flags.tools,
+  };
+}
+
+/**
+ * What the server needs of this shell's environment to find the same profile, journals and
+ * sandbox: a client starts it with a filtered environment (HOME and PATH, little else). The
+ * folders that differ from HOME's defaults, by absolute path; never a key.
+ */
+export function serverEnv(env: Env): Record<string, string> {
+  const bare: Env = { HOME: env.HOME };
+  const chosen: Record<string, string> = {};
+  if (configDir(env) !== configDir(bare)) chosen.PETSTORE_CONFIG_DIR = resolve(configDir(env));
+  if (dataDir(env) !== dataDir(bare)) chosen.XDG_DATA_HOME = resolve(dirname(dataDir(env)));
+  if (stateDir(env) !== stateDir(bare)) chosen.XDG_STATE_HOME = resolve(dirname(stateDir(env)));
+  return chosen;
 }
 
 /** The profile the snippet fixes: the one chosen now (--profile, PETSTORE_PROFILE, active). */
@@ -69,7 +119,8 @@ async function printConfig(ctx: RunOutput & RunServices, options: McpOptions, cl
   const args = ['--profile', profile];
   if (ctx.settings.baseUrl !== undefined) args.push('--base-url', ctx.settings.baseUrl);
   if (options.allowWrites) args.push('--allow-writes');
-  ctx.io.stdout.write(mcpClientConfig(client, ctx.selfCommand ?? [], args));
+  if (options.tools !== undefined) args.push('--tools', options.tools.join(','));
+  ctx.io.stdout.write(mcpClientConfig(client, ctx.selfCommand ?? [], args, serverEnv(ctx.env)));
   ctx.notice(`Add it to ${mcpClientWhere(client)}.`);
   if (!isEmbeddedProfile(profile)) {
     const target = await ctx.target();
@@ -114,6 +165,7 @@ export async function runMcp(
         allowWrites: options.allowWrites,
         agentWrites: agentWritesOf(data, target.profile),
       },
+      tools: new Set(options.tools ?? TOOL_NAMES),
       service: target.embeddedSandbox ? 'sandbox' : (target.baseUrl ?? target.label),
       quickstartUrl: target.quickstartUrl,
       client: () => Promise.resolve(client),
@@ -123,6 +175,7 @@ export async function runMcp(
       dataDir: dataDir(ctx.env),
       journalsDir: journalsDir(ctx.env),
       signals: ctx.io,
+      raise: ctx.io.raise,
       log,
       version: __PETSTORE_VERSION__,
     },

@@ -18,10 +18,15 @@ export function mcpClientConfig(
   client: McpClient,
   self: readonly string[],
   args: readonly string[],
+  env: Readonly<Record<string, string>> = {},
 ): string {
   // The program as it runs now, by absolute paths: a client starts it without a shell (no
   // alias, and often another PATH).
-  const server = { command: self[0] ?? 'petstore', args: [...self.slice(1), 'mcp', ...args] };
+  const server = {
+    command: self[0] ?? 'petstore',
+    args: [...self.slice(1), 'mcp', ...args],
+    ...(Object.keys(env).length > 0 ? { env: { ...env } } : {}),
+  };
   const config =
     client === 'vscode'
       ? { servers: { petstore: { type: 'stdio', ...server } } }

@@ -19,16 +19,19 @@ export async function findJournal(given: string, journalsDir: string): Promise<s
 
 /**
  * The journal of a batch in the journals folder, or undefined when it has none; never a path
- * (an agent's batch id is only ever a batch id).
+ * (an agent's batch id is only ever a batch id). With `service`, only that service's journals
+ * count: a batch of another service is no batch here, and nothing of it is named.
  */
 export async function journalOfBatch(
   batch: string,
   journalsDir: string,
+  only: { service?: string } = {},
 ): Promise<string | undefined> {
   // A run names its journal after its batch: only those are read, not every journal.
   const named = `.${batch.replace(/[/:]/g, '_')}.journal`;
   const matching = (await listJournals(journalsDir, (name) => name.endsWith(named))).filter(
-    (journal) => journal.batch === batch,
+    (journal) =>
+      journal.batch === batch && (only.service === undefined || journal.service === only.service),
   );
   if (matching.length > 1) {
     throw new UsageError(

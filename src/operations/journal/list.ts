@@ -13,6 +13,8 @@ export interface JournalSummary {
   input: string | undefined;
   /** The profile or URL it sent to. */
   target: string | undefined;
+  /** The service itself, as its run named it (a resume must reach the same one). */
+  service?: string | undefined;
   records: number;
   created: number;
   failed: number;
@@ -60,6 +62,7 @@ export async function summarizeJournal(path: string): Promise<JournalSummary> {
       batch: journal.batch,
       input: journal.input,
       target: journal.target,
+      service: journal.service,
       records: journal.records,
       ...counts,
       unsent,

@@ -51,6 +51,8 @@ export interface AddBatchDeps {
   journalsDir: string;
   /** Ctrl-C and SIGTERM: a first lets the writes in flight finish, a second stops at once. */
   signals: SignalSource;
+  /** The batch is called off (an agent's cancelled call): as a first signal, without one. */
+  cancel?: AbortSignal | undefined;
   /** The command (or call) that completes the run from its journal, as its driver words it. */
   resumeCommand(journal: string, input: string): string;
 }
@@ -296,6 +298,7 @@ async function send(
       journal: run.journal,
       rows: events.rows,
       signals: deps.signals,
+      cancel: deps.cancel,
       reportRecord: (error, record) =>
         events.reportRecord(error, record, isKeyRefusal(error) ? keyReusedHint(batch) : undefined),
       say: (line) => events.say(line),

@@ -1,0 +1,29 @@
+import { ApiError, ConfigError, MissingCredentialError, UsageError } from '../core/errors.js';
+import { errorFields } from '../output/report-error.js';
+import type { ErrorSummary } from './journal-entries.js';
+
+/** How a bulk run sorts and words the errors of its records. */
+
+/** Failures that every record would meet alike: bad settings, no key, a key refused. */
+export function concernsWholeRun(error: unknown): boolean {
+  return (
+    error instanceof UsageError ||
+    error instanceof ConfigError ||
+    error instanceof MissingCredentialError ||
+    (error instanceof ApiError && (error.status === 401 || error.status === 403))
+  );
+}
+
+/** What the journal keeps of an error: its contract fields. */
+export function summarize(error: unknown): ErrorSummary {
+  const { code, message, status } = errorFields(error);
+  return { code, message, status };
+}
+
+export function asError(error: unknown): Error {
+  return error instanceof Error ? error : new Error(`unexpected failure: ${String(error)}`);
+}
+
+export function unknownHint(resumeCommand: string): string {
+  return `Each may or may not have been created. Resume with: ${resumeCommand} --retry-unknown (it sends each again with its Idempotency-Key; a service that honours the key creates nothing twice).`;
+}
