@@ -33,8 +33,9 @@ _petstore_words() {
     "pets list") words="--status --limit --all --max-items --fields" ;;
     "pets add") words="--name --category-id --status --file --input-format --template --concurrency --fail-fast --idempotency-key --batch-id --dry-run --journal --resume --retry-failed --retry-unknown --print-all --key-window --ignore-key-window" ;;
     "pets get") words="--fields" ;;
-    "journal") words="list prune" ;;
+    "journal") words="list show prune" ;;
     "journal list") words="" ;;
+    "journal show") words="" ;;
     "journal prune") words="--older-than --force --dry-run" ;;
     "message") words="send" ;;
     "message send") words="--file --idempotency-key --dry-run" ;;

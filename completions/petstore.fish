@@ -42,7 +42,7 @@ complete -c petstore -n '__fish_seen_subcommand_from pets; and __fish_seen_subco
 complete -c petstore -n '__fish_seen_subcommand_from pets; and __fish_seen_subcommand_from add' -l key-window
 complete -c petstore -n '__fish_seen_subcommand_from pets; and __fish_seen_subcommand_from add' -l ignore-key-window
 complete -c petstore -n '__fish_seen_subcommand_from pets; and __fish_seen_subcommand_from get' -l fields
-complete -c petstore -n '__fish_seen_subcommand_from journal; and not __fish_seen_subcommand_from list prune' -a 'list prune'
+complete -c petstore -n '__fish_seen_subcommand_from journal; and not __fish_seen_subcommand_from list show prune' -a 'list show prune'
 complete -c petstore -n '__fish_seen_subcommand_from journal; and __fish_seen_subcommand_from prune' -l older-than
 complete -c petstore -n '__fish_seen_subcommand_from journal; and __fish_seen_subcommand_from prune' -l force
 complete -c petstore -n '__fish_seen_subcommand_from journal; and __fish_seen_subcommand_from prune' -l dry-run

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runJournalList } from '../../../src/commands/journal/list.js';
 import { runJournalPrune } from '../../../src/commands/journal/prune.js';
+import { runJournalShow } from '../../../src/commands/journal/show.js';
 import { runPetsAddFile } from '../../../src/commands/pets/add-file.js';
 import type { JournalSummary } from '../../../src/operations/journal/list.js';
 import { batchRequest } from '../../helpers/batch-request.js';
@@ -22,7 +23,31 @@ async function setup() {
   return { env, input };
 }
 
-describe('journal list and prune', () => {
+describe('journal list, show and prune', () => {
+  it('show: one NDJSON line per record to stdout, what the journal is to stderr', async () => {
+    const { env, input } = await setup();
+    const listed = verbContext({ env, raw: { output: 'json' } });
+    await runJournalList(listed.ctx);
+    const [journal] = JSON.parse(listed.io.out()) as JournalSummary[];
+    const shown = verbContext({ env, raw: { output: 'ndjson' } });
+    await runJournalShow(shown.ctx, { journal: journal!.batch! });
+    const lines = shown.io
+      .out()
+      .trimEnd()
+      .split('\n')
+      .map(
+        (line) => JSON.parse(line) as { record: number; outcome: string; pet: { name: string } },
+      );
+    expect(lines.map((line) => [line.record, line.outcome, line.pet.name])).toEqual([
+      [1, 'created', 'A'],
+      [2, 'created', 'B'],
+    ]);
+    expect(shown.io.err()).toContain(`batch ${journal!.batch}, 2 records of ${input}`);
+    const csv = verbContext({ env, raw: { output: 'csv' } });
+    await runJournalShow(csv.ctx, { journal: journal!.path });
+    expect(csv.io.out().split(/\r?\n/)[0]).toBe('record,outcome,id,name,attempt,error,key');
+  });
+
   it('list: one row per journal, with its counts; a table at a terminal', async () => {
     const { env, input } = await setup();
     const json = verbContext({ env, raw: { output: 'json' } });

@@ -1,0 +1,72 @@
+import type { Command } from '@commander-js/extra-typings';
+import { helpProse } from '../../cmdutil/help-text.js';
+import type { RunVerb } from '../../cmdutil/run-verb.js';
+import { journalsDir } from '../../config/paths.js';
+import type { RunOutput, RunServices } from '../../context/context.js';
+import type { Column } from '../../output/render.js';
+import type { JournalRecord } from '../../operations/journal/show.js';
+
+export interface JournalShowOptions {
+  /** A journal's path, or the batch id of one in the journals folder. */
+  journal: string;
+}
+
+/** The columns of a record; JSON gives every field. */
+const RECORD_COLUMNS: Column<JournalRecord>[] = [
+  { header: 'record', value: (row) => row.record },
+  {
+    header: 'outcome',
+    value: (row) => row.outcome,
+    tone: (row) => (row.outcome === 'created' ? 'good' : 'warn'),
+  },
+  {
+    header: 'id',
+    value: (row) => (row.pet === undefined ? undefined : String(row.pet.id)),
+    placeholder: '-',
+  },
+  { header: 'name', value: (row) => row.pet?.name, placeholder: '-', shrinkable: true },
+  { header: 'attempt', value: (row) => row.attempt, placeholder: '-' },
+  {
+    header: 'error',
+    value: (row) =>
+      row.error === undefined ? undefined : `${row.error.status || ''} ${row.error.message}`.trim(),
+    placeholder: '-',
+    shrinkable: true,
+  },
+  { header: 'key', value: (row) => row.key, placeholder: '-' },
+];
+
+/** `journal show BATCH|PATH`: every record of a journal, one row (or NDJSON line) each. */
+export async function runJournalShow(
+  ctx: RunOutput & Pick<RunServices, 'env'>,
+  options: JournalShowOptions,
+): Promise<void> {
+  // Loaded when the command runs: building the program for another command reads no journal code.
+  const { showJournal } = await import('../../operations/journal/show.js');
+  const shown = await showJournal(options.journal, journalsDir(ctx.env));
+  const { contents } = shown;
+  ctx.notice(
+    `Journal ${shown.path}: batch ${contents.batch ?? '-'}, ${contents.records} records of ${contents.input === '-' ? 'standard input' : contents.input}, sent to ${contents.target}.`,
+  );
+  await ctx.render(shown.records, RECORD_COLUMNS);
+}
+
+export function registerJournalShow(journal: Command, runVerb: RunVerb): void {
+  const show = journal
+    .command('show')
+    .argument('<journal>', "a journal's path, or its batch id (as journal list shows)")
+    .description('Show every record of a journal: its outcome, the pet it became, its key')
+    .addHelpText(
+      'after',
+      helpProse(`
+One row per record of the run's input, in order: created (with the pet's id and name),
+failed (refused by the service, with why), unknown (sent, no answer kept: a resume with
+--retry-unknown sends it again with the same Idempotency-Key) or unsent. With -o ndjson, one
+JSON line per record; -o json, csv and table as for every command.
+
+Examples:
+  $ petstore journal show 2f6c1c0e-8d2b-4a8e-9b1e-0c1d2e3f4a5b
+  $ petstore journal show ./run.journal -o ndjson | jq -c 'select(.outcome != "created")'`),
+    );
+  show.action((journalArg) => runVerb(show, () => ({ journal: journalArg }), runJournalShow));
+}
