@@ -13,6 +13,7 @@ import {
   type Queued,
   type RecordState,
   type RunRead,
+  type UnknownSinceQueued,
 } from './record-states.js';
 
 export type { KeySent, RecordState } from './record-states.js';
@@ -25,6 +26,8 @@ export interface JournalContents extends Omit<
   states: Map<number, RecordState>;
   /** When its first run started (ISO 8601). */
   started: string;
+  /** Records queued and never journaled as sent, counted unknown all the same, and why. */
+  unknownSinceQueued: UnknownSinceQueued;
 }
 
 /** A journal of a million records is some 300 MiB; past this it is not one. */
@@ -225,7 +228,9 @@ function readJournalNow(path: string, boot: string | undefined): JournalContents
   }
   const { input, records, target, service, batch, digest, digests, namedBatch, inputFormat } =
     header;
+  const unknownSinceQueued: UnknownSinceQueued = { noBoot: 0, otherBoot: 0 };
   return {
+    unknownSinceQueued,
     started: started ?? header.at,
     inputFormat,
     input,
@@ -236,6 +241,6 @@ function readJournalNow(path: string, boot: string | undefined): JournalContents
     digest,
     digests,
     namedBatch,
-    states: settleQueued(states, before, boot),
+    states: settleQueued(states, before, boot, unknownSinceQueued),
   };
 }

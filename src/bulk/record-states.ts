@@ -161,6 +161,16 @@ export function apply(
 }
 
 /**
+ * Records queued and never journaled as sent that count as unknown, and why: the run that
+ * queued them, or this one, could not tell the machine's boot (`noBoot`); or the machine has
+ * booted since (`otherBoot`: a power loss may have lost a line not yet on disk).
+ */
+export interface UnknownSinceQueued {
+  noBoot: number;
+  otherBoot: number;
+}
+
+/**
  * What became of records queued and never journaled as sent. Within the boot they were queued
  * in, the file holds every line written before a kill, so a record with no `sending` line was
  * never sent. After a new boot (a power loss), a `sending` line not yet synced may be lost:
@@ -170,11 +180,14 @@ export function settleQueued(
   states: Map<number, RecordState | Queued>,
   before: BeforeAttempt,
   boot: string | undefined,
+  widened: UnknownSinceQueued = { noBoot: 0, otherBoot: 0 },
 ): Map<number, RecordState> {
   const settled = new Map<number, RecordState>();
   for (const [record, state] of states) {
     if (state.outcome !== 'queued') settled.set(record, state);
     else if (state.boot === undefined || state.boot !== boot) {
+      if (state.boot === undefined || boot === undefined) widened.noBoot++;
+      else widened.otherBoot++;
       const { digest, key, attempt, keySent } = state;
       settled.set(record, { outcome: 'unknown', digest, key, attempt, keySent });
     } else {

@@ -186,6 +186,11 @@ describe('readJournal', () => {
       [2, 'unknown'],
     ]);
     expect(rebooted.states.get(2)).toMatchObject({ key: 'k2', digest: 'd2' });
+    // Each such record is counted, with why: a new boot, or a boot that cannot be told.
+    expect(same.unknownSinceQueued).toEqual({ noBoot: 0, otherBoot: 0 });
+    expect(rebooted.unknownSinceQueued).toEqual({ noBoot: 0, otherBoot: 1 });
+    const noBoot = await readJournal(path, undefined);
+    expect(noBoot.unknownSinceQueued).toEqual({ noBoot: 1, otherBoot: 0 });
   });
 });
 

@@ -41,6 +41,7 @@ function journalOf(input: PlanInput, sent: number[]): JournalContents {
     digest: input.digests.whole,
     digests: input.digests.compact,
     states,
+    unknownSinceQueued: { noBoot: 0, otherBoot: 0 },
   };
 }
 

@@ -113,3 +113,26 @@ export async function prepare(
   );
   return { input, records, inputFormat: format, digests, batch, namedBatch, plan, earlier };
 }
+
+/**
+ * Says which records the journal counts unknown only because it cannot prove they were never
+ * sent (queued, no line of their sending), and why; a resume sends them with --retry-unknown.
+ */
+export function warnUnknownSinceQueued(
+  prepared: Prepared,
+  events: { warn(message: string): void },
+): void {
+  const widened = prepared.earlier?.unknownSinceQueued;
+  if (widened === undefined) return;
+  const records = (count: number) => (count === 1 ? '1 record' : `${count} records`);
+  if (widened.noBoot > 0) {
+    events.warn(
+      `${records(widened.noBoot)} queued and never journaled as sent count as unknown: this machine's boot could not be told, so a power loss since cannot be ruled out (a line not yet on disk may be lost)`,
+    );
+  }
+  if (widened.otherBoot > 0) {
+    events.warn(
+      `${records(widened.otherBoot)} queued and never journaled as sent count as unknown: the machine has booted since they were queued, and a line not yet on disk may have been lost`,
+    );
+  }
+}

@@ -15,7 +15,12 @@ import { ApiError, UsageError } from '../../core/errors.js';
 import { parseHttpDate } from '../../core/http-date.js';
 import type { Pet } from '../../core/interface.js';
 import type { SignalSource } from '../../core/stop.js';
-import { prepare, type AddBatchRequest, type Prepared } from './add-batch-plan.js';
+import {
+  prepare,
+  warnUnknownSinceQueued,
+  type AddBatchRequest,
+  type Prepared,
+} from './add-batch-plan.js';
 import { findJournal } from '../journal/find.js';
 import { locksFolder, openJournal } from './batch-journal.js';
 
@@ -158,6 +163,7 @@ async function addFromFile(
   const { input, plan, earlier } = prepared;
   const connected: Connected = { ...deps, ...(await deps.connect()) };
   const { client, target } = connected;
+  warnUnknownSinceQueued(prepared, events);
   const ids = prepared.records.ignoredIds;
   if (ids > 0 && request.resume === undefined) {
     const which =
