@@ -199,7 +199,9 @@ async function addFromFile(
       hint: 'Leave --journal out (one is made in the journals folder), or give another path.',
     });
   }
-  const journal = await openJournal(connected, request, prepared, unlock);
+  const journal = await openJournal(connected, request, prepared, unlock, (message) =>
+    events.warn(message),
+  );
   // A batch made for this run has one journal: in the journals folder, its id names it.
   const byBatch =
     !prepared.namedBatch && dirname(resolve(journal.path)) === resolve(deps.journalsDir);

@@ -3,6 +3,7 @@ import type { RunHeader } from '../../bulk/journal-entries.js';
 import { JournalWriter } from '../../bulk/journal-writer.js';
 import { bootId } from '../../core/boot-id.js';
 import { makeFolder } from '../../core/make-folder.js';
+import { networkFileSystem } from '../../core/network-fs.js';
 import type { AddBatchRequest, Prepared } from './add-batch-plan.js';
 
 /**
@@ -20,12 +21,25 @@ async function defaultJournalPath(journalsDir: string, batch: string): Promise<s
 /** Where the locks on journal files (by device and inode) are kept: the user's data folder. */
 export const locksFolder = (dataDir: string) => join(dataDir, 'locks');
 
+/**
+ * Says when the journal is on a network file system, whose locks another machine's run may not
+ * see: two runs could then send the same records at once.
+ */
+async function warnIfNetworked(path: string, warn: (message: string) => void): Promise<void> {
+  const kind = await networkFileSystem(path);
+  if (kind === undefined) return;
+  warn(
+    `the journal ${path} is on a network file system (${kind}), whose locks a run on another machine may not see: run one resume of it at a time, or keep journals on a local disk (--journal FILE)`,
+  );
+}
+
 /** The journal of this run: the resumed one, appended to, or a new one. */
 export async function openJournal(
   deps: { target: { label: string; service: string }; dataDir: string; journalsDir: string },
   request: AddBatchRequest,
   prepared: Prepared,
   unlock: (() => Promise<void>) | undefined,
+  warn: (message: string) => void = () => undefined,
 ): Promise<JournalWriter> {
   const { input } = prepared;
   const header: RunHeader = {
@@ -44,6 +58,7 @@ export async function openJournal(
     inputFormat: prepared.inputFormat,
   };
   if (request.resume !== undefined && unlock !== undefined) {
+    await warnIfNetworked(resolve(request.resume), warn);
     const journal = await JournalWriter.append(resolve(request.resume), unlock);
     const resumed = journal.endedTornLine ? { ...header, afterTornLine: true } : header;
     await journal.write(resumed).catch(async (error: unknown) => {
@@ -56,5 +71,6 @@ export async function openJournal(
   const path = resolve(
     request.journal ?? (await defaultJournalPath(deps.journalsDir, prepared.batch)),
   );
+  await warnIfNetworked(path, warn);
   return JournalWriter.create(path, header, locksFolder(deps.dataDir));
 }
