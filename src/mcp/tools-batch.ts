@@ -7,7 +7,7 @@ import { parseBatchId, recordKey } from '../bulk/batch.js';
 import { JournalInUseError, lockJournal } from '../bulk/journal-lock.js';
 import { locksFolder } from '../operations/pets/batch-journal.js';
 import { BULK_CONCURRENCY, IDEMPOTENCY_KEY_WINDOW } from '../core/contract.js';
-import { UsageError } from '../core/errors.js';
+import { CancelledError, UsageError } from '../core/errors.js';
 import { stoppedBeforeSending } from './stopping.js';
 import { parseInt64 } from '../core/int64.js';
 import type { NewPet, Pet } from '../core/interface.js';
@@ -56,6 +56,13 @@ function oneAtATime<T>(batch: string, task: () => Promise<T>): Promise<T> {
     if (batchQueue.get(batch) === settled) batchQueue.delete(batch);
   });
   return run;
+}
+
+/** Another call (this server's, another server's or the command line's) is sending the batch. */
+class BatchBusyError extends UsageError {
+  constructor(batch: string) {
+    super(`batch "${batch}" is being sent by another petstore run right now; nothing was sent`);
+  }
 }
 
 /** What to do about a batch that did not end whole, in the tool's own terms. */
@@ -130,7 +137,7 @@ function petsBatchId(service: string, input: string): string {
 
 /** What to do about a batch that did not end whole, in the tool's own terms. */
 function batchHint(error: unknown, batch: string): string {
-  if (error instanceof JournalInUseError) {
+  if (error instanceof BatchBusyError) {
     return `Another call is sending batch "${batch}" now (another server, or the command line); call add_pets again with the same pets and batch_id once it has ended.`;
   }
   if (!(error instanceof UsageError)) return resumeHint(batch);
@@ -178,6 +185,11 @@ async function sendBatch(
     } finally {
       await unlock?.();
     }
+  }).catch((error: unknown) => {
+    // The batch's lock or its journal's is held: the holder's pid, host and files are the
+    // person's to see (petstore journal list), not the agent's.
+    if (error instanceof JournalInUseError) throw new BatchBusyError(run.batch);
+    throw error;
   });
 }
 
@@ -189,7 +201,9 @@ async function sendBatch(
 async function lockBatch(deps: McpDeps, batch: string) {
   const folder = locksFolder(deps.dataDir);
   await mkdir(folder, { recursive: true, mode: 0o700 });
-  const name = createHash('sha256').update(batch).digest('hex').slice(0, 32);
+  // Named by service and batch: a run of the same batch id against another service is
+  // another batch, and neither waits for the other.
+  const name = createHash('sha256').update(`${deps.service}\n${batch}`).digest('hex').slice(0, 32);
   return lockJournal(join(folder, `mcp-batch-${name}`), folder);
 }
 
@@ -294,8 +308,14 @@ async function sendJournaled(
       // Why the batch did not end whole (cancelled, refused records, ...), and how to finish it.
       ...(outcome.error === undefined
         ? {}
-        : { error: errorRecord(outcome.error, { hint: resumeHint(outcome.batch) }) }),
+        : { error: errorRecord(whyStopped(deps, outcome), { hint: resumeHint(outcome.batch) }) }),
     },
     { isError: outcome.error !== undefined },
   );
+}
+
+/** A batch called off says by whom: the agent's cancel, or the server stopping (a signal). */
+function whyStopped(deps: McpDeps, outcome: { error?: unknown; summary: string }): unknown {
+  if (!(outcome.error instanceof CancelledError) || !deps.stopping.aborted) return outcome.error;
+  return new CancelledError(`the server is stopping: ${outcome.summary}`);
 }

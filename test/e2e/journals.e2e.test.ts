@@ -76,7 +76,7 @@ describe('journals', () => {
     const [journal] = readdirSync(join(state, 'petstore', 'journals')).filter((name) =>
       name.endsWith('.journal'),
     );
-    expect(journal).toMatch(/^\d{4}-\d\d-\d\dT[\d-]+Z\.[0-9a-f-]{36}\.journal$/);
+    expect(journal).toMatch(/^\d{4}-\d\d-\d\dT[\d-]+Z-[0-9a-f]{8}\.[0-9a-f-]{36}\.journal$/);
 
     const home = await setup();
     expect((await home.cli('pets', 'add', '--file', home.input('b.csv', ['C']))).code).toBe(0);

@@ -3,6 +3,7 @@ import type { RunHeader } from '../../bulk/journal-entries.js';
 import { JournalWriter } from '../../bulk/journal-writer.js';
 import { bootId } from '../../core/boot-id.js';
 import { makeFolder } from '../../core/make-folder.js';
+import { randomHex } from '../../core/random-hex.js';
 import { networkFileSystem } from '../../core/network-fs.js';
 import type { AddBatchRequest, Prepared } from './add-batch-plan.js';
 
@@ -12,7 +13,9 @@ import type { AddBatchRequest, Prepared } from './add-batch-plan.js';
  * earlier journal is ever overwritten.
  */
 async function defaultJournalPath(journalsDir: string, batch: string): Promise<string> {
-  const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+  // Random after the time: two runs of one batch id in one millisecond (against two services,
+  // say) each get a journal of their own, not one refused as in use by the other.
+  const stamp = `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomHex(4)}`;
   await makeFolder(journalsDir, 0o700);
   // A named batch may hold / and :, which a file name cannot.
   return join(journalsDir, `${stamp}.${batch.replace(/[/:]/g, '_')}.journal`);
