@@ -162,8 +162,16 @@ export function requestProblem(
       if (field.required) return { code: 'missing_field', message: `"${name}" is required` };
       continue;
     }
-    if (fieldProblem(field, fields[name], true) !== undefined) {
+    const given = fields[name];
+    if (fieldProblem(field, given, true) !== undefined) {
       return { code: `invalid_${snakeCase(name)}`, message: `"${name}" must be ${rule(field)}` };
+    }
+    // Half of a character cannot be sent as UTF-8: a service would store U+FFFD or refuse it.
+    if (typeof given === 'string' && !given.isWellFormed()) {
+      return {
+        code: `invalid_${snakeCase(name)}`,
+        message: `"${name}" must be valid Unicode (it holds a lone surrogate, half of a character)`,
+      };
     }
   }
   return undefined;
