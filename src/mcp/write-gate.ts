@@ -8,7 +8,6 @@ import {
   type InputRequiredResult,
   type ServerContext,
 } from '@modelcontextprotocol/server';
-import * as z from 'zod';
 import type { AgentWrites } from '../config/schema.js';
 import { WriteRefusedError } from '../core/errors.js';
 import { errorResult } from './results.js';
@@ -46,13 +45,29 @@ export interface ServerGate {
 
 export type Admission = { token: string } | { result: CallToolResult | InputRequiredResult };
 
+/** A refusal, its hint written here for the agent (not a command line's, reworded). */
 const refused = (code: string, message: string, hint: string) =>
-  errorResult(new WriteRefusedError(code, message, { hint }));
+  errorResult(new WriteRefusedError(code, message), { hint });
 
 const CONFIRM_KEY = 'confirm';
-const confirmSchema = z.object({
-  send: z.boolean().describe('Send this request to the service'),
-});
+/** The form the person is shown, as it goes on the wire (both eras take it as it is). */
+const confirmSchema = {
+  type: 'object' as const,
+  properties: {
+    send: { type: 'boolean' as const, description: 'Send this request to the service' },
+  },
+  required: ['send'],
+};
+
+/** How long a person may take to answer a confirmation, as the SDK allows a round. */
+const CONFIRM_TIMEOUT_MS = 10 * 60_000;
+
+const declined = (tool: string) =>
+  refused(
+    'declined',
+    `the person did not accept the ${tool} request; nothing was sent`,
+    'Ask the person what to change, or leave it.',
+  );
 
 /** The arguments, in one canonical form, hashed: what a confirmation is bound to. */
 function argsDigest(tool: string, args: Record<string, unknown>): string {
@@ -69,6 +84,12 @@ function argsDigest(tool: string, args: Record<string, unknown>): string {
   return createHash('sha256')
     .update(JSON.stringify([tool, canonical(args)]))
     .digest('base64url');
+}
+
+/** The request carries the client's capabilities (2026 era); else they came with initialize. */
+function declaresPerRequest(ctx: ServerContext): boolean {
+  const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
+  return envelope?.[CLIENT_CAPABILITIES_META_KEY] !== undefined;
 }
 
 /** The client can show a form to its person (form-mode elicitation). */
@@ -143,13 +164,7 @@ export class WriteGate {
         this.spent.add(earlier.nonce);
         return { token };
       }
-      return {
-        result: refused(
-          'declined',
-          `the person did not accept the ${write.tool} request; nothing was sent`,
-          'Ask the person what to change, or leave it.',
-        ),
-      };
+      return { result: declined(write.tool) };
     }
     if (!canElicit(ctx, legacy)) {
       return {
@@ -160,6 +175,10 @@ export class WriteGate {
         ),
       };
     }
+    // A 2025-era client (it declared its capabilities at initialize, not with this request) is
+    // asked here and now: the SDK would otherwise ask it on our behalf and word a failure its
+    // own way, without saying that nothing was sent.
+    if (!declaresPerRequest(ctx)) return this.askNow(ctx, write, token);
     return {
       result: inputRequired({
         inputRequests: {
@@ -171,6 +190,38 @@ export class WriteGate {
         requestState: this.mintState(digest, token),
       }),
     };
+  }
+
+  /** The person's answer, asked with an elicitation request of this call's own. */
+  private async askNow(
+    ctx: ServerContext,
+    write: ProposedWrite,
+    token: string,
+  ): Promise<Admission> {
+    const message = await write.describe(token);
+    let answer: { action: string; content?: Record<string, unknown> | undefined };
+    try {
+      answer = await ctx.mcpReq.send(
+        {
+          method: 'elicitation/create',
+          params: { mode: 'form', message, requestedSchema: confirmSchema },
+        },
+        { signal: ctx.mcpReq.signal, timeout: CONFIRM_TIMEOUT_MS },
+      );
+    } catch (error) {
+      // Cancelled: the call is over, and the tool says so in its own way.
+      if (ctx.mcpReq.signal.aborted) throw error;
+      const why = error instanceof Error ? error.message : String(error);
+      return {
+        result: refused(
+          'cannot_confirm',
+          `the client could not ask the person to confirm the ${write.tool} request (${why}); nothing was sent`,
+          'Call it again once the client can ask, or tell the person what you meant to send.',
+        ),
+      };
+    }
+    if (answer.action === 'accept' && answer.content?.send === true) return { token };
+    return { result: declined(write.tool) };
   }
 
   private sign(payload: string): string {

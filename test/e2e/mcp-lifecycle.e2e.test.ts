@@ -151,6 +151,7 @@ describe('petstore mcp and signals', () => {
     const answered = raw.messages().find((message) => message.id === 2);
     expect(answered?.result.isError).toBe(true);
     expect(answered?.result.structuredContent.error).toMatchObject({ code: 'cancelled' });
+    expect(answered?.result.structuredContent.error.message).toMatch(/^the server is stopping: /);
     expect(answered?.result.structuredContent.error.hint).toMatch(
       /Call add_pets again with the same pets/,
     );
@@ -291,5 +292,59 @@ describe('petstore mcp --print-config from another config folder', () => {
     });
     const listed = await call(session, 'list_pets');
     expect(listed.isError, listed.text).toBe(false);
+  });
+});
+
+describe('petstore mcp --print-config with settings of this shell', () => {
+  it('carries the quickstart URL, --timeout and --retries; refuses a URL that holds credentials', async () => {
+    const sandbox = await sandboxService();
+    const home = await profileHome(sandbox.url, 'staging');
+    const login = await runCli(
+      ['auth', 'login', '--profile', 'staging', '--no-verify', '--insecure-storage'],
+      { env: { HOME: home }, input: `${sandbox.key}\n` },
+    );
+    expect(login.code, login.stderr).toBe(0);
+    const env = { HOME: home, PETSTORE_QUICKSTART_URL: `${sandbox.url}/quick` };
+    const printed = await runCli(
+      [
+        '--profile',
+        'staging',
+        '--timeout',
+        '5',
+        '--retries',
+        '0',
+        'mcp',
+        '--print-config',
+        'claude',
+      ],
+      { env },
+    );
+    expect(printed.code, printed.stderr).toBe(0);
+    const entry = (JSON.parse(printed.stdout) as { mcpServers: { petstore: { args: string[] } } })
+      .mcpServers.petstore;
+    expect(entry.args.slice(1)).toEqual([
+      'mcp',
+      '--profile',
+      'staging',
+      '--quickstart-url',
+      `${sandbox.url}/quick`,
+      '--timeout',
+      '5',
+      '--retries',
+      '0',
+    ]);
+    // What the snippet says, the server accepts.
+    const session = await connectMcp({ env: { HOME: home }, args: entry.args.slice(2), sdk: 1 });
+    expect((await call(session, 'list_pets')).isError).toBe(false);
+
+    const secret = 'hunter2-quick';
+    const withCredentials = await runCli(
+      ['--profile', 'staging', 'mcp', '--print-config', 'claude'],
+      { env: { HOME: home, PETSTORE_QUICKSTART_URL: `https://ops:${secret}@quick.example` } },
+    );
+    expect(withCredentials.code).toBe(2);
+    expect(withCredentials.stdout).toBe('');
+    expect(withCredentials.stderr).toContain('--quickstart-url holds credentials');
+    expect(withCredentials.stderr).not.toContain(secret);
   });
 });

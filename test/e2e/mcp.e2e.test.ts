@@ -6,6 +6,7 @@ import {
   errorOfResult,
   type Era,
   type Loose,
+  type Person,
   type Sdk,
 } from '../helpers/mcp-client.js';
 import { OPENING, profileHome, rawServer, slowWritingServer } from '../helpers/mcp-raw.js';
@@ -25,7 +26,7 @@ async function server(
     profile: string;
     agentWrites?: string;
     allowWrites?: boolean;
-    person?: 'accept' | 'decline' | 'cannot ask';
+    person?: Person;
     raw?: boolean;
     era?: Era;
     sdk?: Sdk;
@@ -235,9 +236,21 @@ describe('petstore mcp', () => {
       expect(bad.text).toMatch(/invalid arguments: .*limit/);
       const unknownArg = await call(session, 'get_pet', { pet_id: '1', verbose: true });
       expect(unknownArg.error.code).toBe('usage');
+      // Half of a character (a lone surrogate, as JSON can carry it): refused, even in a dry run.
+      for (const [tool, args] of [
+        ['send_message', { message: 'Hello \uD83D there', dry_run: true }],
+        ['add_pet', { name: 'Zo\uDC00', category_id: '1', dry_run: true }],
+        ['add_pets', { pets: [{ name: '\uD800', category_id: '1' }], dry_run: true }],
+      ] as const) {
+        const broken = await call(session, tool, args);
+        expect(broken.error?.code, `${tool}: ${broken.text}`).toBe('usage');
+        expect(broken.text).toMatch(/lone surrogate.*nothing was sent/);
+      }
       const off = await call(session, 'add_pet', { name: 'Rex', category_id: '1' });
       expect(off.error.code).toBe('writes_off');
-      expect(off.text).toMatch(/hint: .*--allow-writes/);
+      expect(off.text).toMatch(/hint: .*--allow-writes, or use dry_run/);
+      // Worded for the agent: dry_run is something it can do itself.
+      expect(off.text).not.toContain('no tool does this');
       const batchOff = await call(session, 'add_pets', { pets: [{ name: 'A', category_id: '1' }] });
       expect(batchOff.error.code).toBe('writes_off');
       expect(posts(sandbox)).toBe(0);
@@ -253,6 +266,12 @@ describe('petstore mcp', () => {
       const declined = await call(declining, 'add_pet', { name: 'Nope', category_id: '1' });
       expect(declined.error.code).toBe('declined');
       expect(declining.asked).toHaveLength(1);
+      // A client that says it can ask, then fails to show the form: the reason, in our words.
+      const failing = await server(sandbox, { profile: 'staging', person: 'fails to ask', sdk });
+      const unasked = await call(failing, 'add_pet', { name: 'Nope', category_id: '1' });
+      expect(unasked.error.code, unasked.text).toBe('cannot_confirm');
+      expect(unasked.text).toMatch(/^petstore: .*could not ask the person.*nothing was sent/);
+      expect(unasked.text).toContain('the form could not be shown');
       expect(posts(sandbox)).toBe(0);
       const accepting = await server(sandbox, { profile: 'staging', person: 'accept', sdk });
       const added = await call(accepting, 'add_pet', {
@@ -320,11 +339,42 @@ describe('petstore mcp', () => {
     const both = await Promise.all([call(one, 'add_pets', batch), call(two, 'add_pets', batch)]);
     for (const result of both.filter((answer) => answer.isError)) {
       expect(result.error.hint).toMatch(/Another call is sending batch "twin-batch"/);
+      // Who holds it (pid, host, lock files) is the person's to see, not the agent's.
+      expect(result.text).not.toMatch(/pid|\.lock|petstore-locks/);
     }
     const last = await call(one, 'add_pets', batch);
     expect(last.isError, last.text).toBe(false);
     expect(last.data.created).toHaveLength(20);
     expect((await sandbox.names()).sort()).toEqual(pets.map((pet) => pet.name).sort());
+  });
+
+  it('one batch_id sent to two services at once: two batches, neither waits for the other', async () => {
+    const slow = { latencyMs: { min: 40, max: 40 }, seed: 4 };
+    const [east, west] = await Promise.all([sandboxService(slow), sandboxService(slow)]);
+    // Two profiles of one person: one config, one state folder (journals and locks).
+    const home = await profileHome(east.url, 'east', 'allow');
+    const setWest = ['profile', 'set', 'west', '--base-url', west.url, '--agent-writes', 'allow'];
+    expect((await runCli(setWest, { env: { HOME: home } })).code).toBe(0);
+    const [one, two] = await Promise.all(
+      [
+        { profile: 'east', key: east.key },
+        { profile: 'west', key: west.key },
+      ].map(({ profile, key }) =>
+        connectMcp({
+          env: { HOME: home, PETSTORE_API_KEY: key },
+          args: ['--profile', profile, '--allow-writes'],
+        }),
+      ),
+    );
+    const pets = Array.from({ length: 50 }, (_, i) => ({ name: `shared-${i}`, category_id: '3' }));
+    const batch = { pets, batch_id: 'same-name', concurrency: 1 };
+    const both = await Promise.all([call(one!, 'add_pets', batch), call(two!, 'add_pets', batch)]);
+    for (const result of both) {
+      expect(result.isError, result.text).toBe(false);
+      expect(result.data.created).toHaveLength(50);
+    }
+    expect(await east.names()).toHaveLength(50);
+    expect(await west.names()).toHaveLength(50);
   });
 
   it('never shows the key in any JSON-RPC line, even when the service echoes it', async () => {

@@ -9,8 +9,11 @@ import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach } from 'vitest';
 import { BIN } from './run-cli.js';
 
-/** How the test's person answers a confirmation: accept, decline, or a client that cannot ask. */
-export type Person = 'accept' | 'decline' | 'cannot ask';
+/**
+ * How the test's person answers a confirmation: accept, decline, a client that cannot ask, or
+ * one that says it can and then fails to show the form.
+ */
+export type Person = 'accept' | 'decline' | 'cannot ask' | 'fails to ask';
 
 export type Era = 'legacy' | '2026-07-28';
 
@@ -106,6 +109,7 @@ export async function connectMcp(options: {
   const asked: string[] = [];
   const answer = (message: string) => {
     asked.push(message);
+    if (person === 'fails to ask') throw new Error('the form could not be shown');
     return person === 'accept'
       ? { action: 'accept' as const, content: { send: true } }
       : { action: 'decline' as const };
@@ -118,8 +122,9 @@ export async function connectMcp(options: {
     transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     const v1 = new ClientV1({ name: 'petstore-tests-sdk1', version: '1.0.0' }, { capabilities });
     if (person !== 'cannot ask') {
-      v1.setRequestHandler(ElicitRequestSchema, (request) =>
-        Promise.resolve(answer(request.params.message)),
+      v1.setRequestHandler(
+        ElicitRequestSchema,
+        (request) => new Promise((resolve) => resolve(answer(request.params.message))),
       );
     }
     await v1.connect(transport);
@@ -145,8 +150,12 @@ export async function connectMcp(options: {
       },
     );
     if (person !== 'cannot ask') {
-      v2.setRequestHandler('elicitation/create', (request) =>
-        Promise.resolve(answer((request.params as { message: string }).message)),
+      v2.setRequestHandler(
+        'elicitation/create',
+        (request) =>
+          new Promise((resolve) =>
+            resolve(answer((request.params as { message: string }).message)),
+          ),
       );
     }
     await v2.connect(transport);

@@ -12,11 +12,14 @@ import {
   profileExists,
 } from '../../config/profiles.js';
 import type { RunOutput, RunServices, RunState } from '../../context/context.js';
+import type { Settings } from '../../context/settings.js';
+import { RETRIES, TIMEOUT_SECONDS } from '../../core/contract.js';
 import { closestNames } from '../../core/did-you-mean.js';
 import { UsageError } from '../../core/errors.js';
 import { TOOL_NAMES, type ToolName } from '../../mcp/tool-names.js';
 import { randomHex } from '../../core/random-hex.js';
 import { unfindableBecause } from '../../core/redaction/index.js';
+import { credentialSecrets } from '../../core/redaction/url-credentials.js';
 import { MCP_CLIENTS, mcpClientConfig, mcpClientWhere, type McpClient } from './print-config.js';
 
 export interface McpOptions {
@@ -110,14 +113,40 @@ export function serverEnv(env: Env): Record<string, string> {
   return chosen;
 }
 
+/**
+ * The global settings of this command line (flag or environment) the server must run with to
+ * reach the same service the same way: the URLs, and the client settings that differ from their
+ * defaults. A URL that holds credentials is refused: the client's config would show it to anyone
+ * who reads it, and the server's command line to anyone who lists processes.
+ */
+export function serverSettings(settings: Settings): string[] {
+  const args: string[] = [];
+  for (const [flag, value] of [
+    ['--base-url', settings.baseUrl],
+    ['--quickstart-url', settings.quickstartUrl],
+  ] as const) {
+    if (value === undefined) continue;
+    if (credentialSecrets(value).length > 0) {
+      throw new UsageError(`${flag} holds credentials, which a client's config would show`, {
+        hint: `Store the URL in the profile instead (petstore profile set NAME ${flag} URL), then print the config again without ${flag}.`,
+      });
+    }
+    args.push(flag, value);
+  }
+  const { timeoutSeconds, retries, allowInsecureHttp } = settings.http;
+  if (timeoutSeconds !== TIMEOUT_SECONDS.default) args.push('--timeout', String(timeoutSeconds));
+  if (retries !== RETRIES.default) args.push('--retries', String(retries));
+  if (allowInsecureHttp) args.push('--allow-insecure-http');
+  return args;
+}
+
 /** The profile the snippet fixes: the one chosen now (--profile, PETSTORE_PROFILE, active). */
 async function printConfig(ctx: RunOutput & RunServices, options: McpOptions, client: McpClient) {
   const data = await (await ctx.config()).read();
   const profile = ctx.settings.profile?.name ?? activeProfile(data);
   // A snippet that cannot start is refused here, not found out by the client later.
   if (!profileExists(data, profile)) throw noSuchProfile(profile, data);
-  const args = ['--profile', profile];
-  if (ctx.settings.baseUrl !== undefined) args.push('--base-url', ctx.settings.baseUrl);
+  const args = ['--profile', profile, ...serverSettings(ctx.settings)];
   if (options.allowWrites) args.push('--allow-writes');
   if (options.tools !== undefined) args.push('--tools', options.tools.join(','));
   ctx.io.stdout.write(mcpClientConfig(client, ctx.selfCommand ?? [], args, serverEnv(ctx.env)));
