@@ -241,6 +241,7 @@ describe('petstore mcp', () => {
         ['send_message', { message: 'Hello \uD83D there', dry_run: true }],
         ['add_pet', { name: 'Zo\uDC00', category_id: '1', dry_run: true }],
         ['add_pets', { pets: [{ name: '\uD800', category_id: '1' }], dry_run: true }],
+        ['add_pet', { name: 'Zoe', category_id: '1', request_id: 'id-\uD800', dry_run: true }],
       ] as const) {
         const broken = await call(session, tool, args);
         expect(broken.error?.code, `${tool}: ${broken.text}`).toBe('usage');
