@@ -10,16 +10,30 @@ const isId = (value: unknown): value is Id =>
   typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value));
 
 /** A key anywhere in the message that would set an object's prototype. */
-function hasProtoKey(value: unknown, depth = 0): boolean {
-  if (typeof value !== 'object' || value === null || depth > 64) return false;
-  if (Object.hasOwn(value, '__proto__')) return true;
-  return Object.values(value).some((item) => hasProtoKey(item, depth + 1));
+const HALF_CHARACTER = 'holding a lone surrogate (half of a character), which is not valid Unicode';
+
+/**
+ * What no tool takes anywhere in a message: a "__proto__" member, or a string or member name
+ * holding half of a character (a lone surrogate, which JSON's \\u escapes can carry): the JSON
+ * form of a line that is not UTF-8, refused as one.
+ */
+function badMember(value: unknown, depth = 0): string | undefined {
+  if (typeof value === 'string') return value.isWellFormed() ? undefined : HALF_CHARACTER;
+  if (typeof value !== 'object' || value === null || depth > 64) return undefined;
+  if (Object.hasOwn(value, '__proto__')) return 'holding a "__proto__" member, which no tool takes';
+  for (const [name, item] of Object.entries(value)) {
+    if (!name.isWellFormed()) return HALF_CHARACTER;
+    const why = badMember(item, depth + 1);
+    if (why !== undefined) return why;
+  }
+  return undefined;
 }
 
 /** Why a message is no JSON-RPC 2.0 request, response or notification MCP takes, if it is not. */
 function invalidity(message: unknown): string | undefined {
   if (Array.isArray(message)) return 'a batch (MCP takes one message a line)';
-  if (hasProtoKey(message)) return 'holding a "__proto__" member, which no tool takes';
+  const bad = badMember(message);
+  if (bad !== undefined) return bad;
   if (typeof message !== 'object' || message === null) return 'not a JSON object';
   const fields = message as Record<string, unknown>;
   if (fields.jsonrpc !== '2.0') return 'not JSON-RPC 2.0 ("jsonrpc": "2.0" missing)';

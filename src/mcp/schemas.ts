@@ -43,8 +43,6 @@ export const requestIdInput = z
   .string()
   .min(1)
   .max(200)
-  // Half of a character: a host that swaps it for U+FFFD would retry under another key.
-  .refine((id) => id.isWellFormed(), 'must be valid Unicode (it holds a lone surrogate)')
   .optional()
   .describe(
     'your own id for this write: called again with the same request_id, the write is sent with the same Idempotency-Key, so the service creates nothing twice (another body with the same request_id is refused); without one, the result returns the id made for it',

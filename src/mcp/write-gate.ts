@@ -10,6 +10,7 @@ import {
 } from '@modelcontextprotocol/server';
 import type { AgentWrites } from '../config/schema.js';
 import { WriteRefusedError } from '../core/errors.js';
+import { snippet, withoutEscapes } from '../core/sanitize.js';
 import { errorResult } from './results.js';
 
 /** Who may write through this server, fixed when it starts. */
@@ -86,17 +87,15 @@ function argsDigest(tool: string, args: Record<string, unknown>): string {
     .digest('base64url');
 }
 
-/** The request carries the client's capabilities (2026 era); else they came with initialize. */
-function declaresPerRequest(ctx: ServerContext): boolean {
+/** The capabilities a 2026-era request carries itself; undefined: they came with initialize. */
+function perRequest(ctx: ServerContext): ClientCapabilities | undefined {
   const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
-  return envelope?.[CLIENT_CAPABILITIES_META_KEY] !== undefined;
+  return envelope?.[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined;
 }
 
 /** The client can show a form to its person (form-mode elicitation). */
 function canElicit(ctx: ServerContext, legacy: ClientCapabilities | undefined): boolean {
-  const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
-  const declared =
-    (envelope?.[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined) ?? legacy;
+  const declared = perRequest(ctx) ?? legacy;
   const elicitation = declared?.elicitation as Record<string, unknown> | undefined;
   if (elicitation === undefined) return false;
   return Object.keys(elicitation).length === 0 || elicitation.form !== undefined;
@@ -178,7 +177,7 @@ export class WriteGate {
     // A 2025-era client (it declared its capabilities at initialize, not with this request) is
     // asked here and now: the SDK would otherwise ask it on our behalf and word a failure its
     // own way, without saying that nothing was sent.
-    if (!declaresPerRequest(ctx)) return this.askNow(ctx, write, token);
+    if (perRequest(ctx) === undefined) return this.askNow(ctx, write, token);
     return {
       result: inputRequired({
         inputRequests: {
@@ -211,7 +210,8 @@ export class WriteGate {
     } catch (error) {
       // Cancelled: the call is over, and the tool says so in its own way.
       if (ctx.mcpReq.signal.aborted) throw error;
-      const why = error instanceof Error ? error.message : String(error);
+      // The client's words, as text from a service is shown: whole escapes gone, and short.
+      const why = snippet(withoutEscapes(error instanceof Error ? error.message : String(error)));
       return {
         result: refused(
           'cannot_confirm',

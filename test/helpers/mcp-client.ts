@@ -109,7 +109,10 @@ export async function connectMcp(options: {
   const asked: string[] = [];
   const answer = (message: string) => {
     asked.push(message);
-    if (person === 'fails to ask') throw new Error('the form could not be shown');
+    if (person === 'fails to ask') {
+      // With what a careless host puts in an error: an escape sequence, and much of it.
+      throw new Error(`the form could not be shown \u001b[31m${'x'.repeat(5000)}`);
+    }
     return person === 'accept'
       ? { action: 'accept' as const, content: { send: true } }
       : { action: 'decline' as const };

@@ -94,6 +94,39 @@ describe('the MCP line reader', () => {
     );
   });
 
+  it('refuses, by its id, a request holding half a character anywhere (a value or a name)', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.integer({ min: 0xd800, max: 0xdfff }),
+        fc.constantFrom('value', 'name', 'deep'),
+        fc.string({ maxLength: 8 }),
+        async (unit, where, around) => {
+          const { stdin, passed, replies, ended } = reader();
+          // As JSON carries it: a \\u escape of the lone half.
+          const half = `${JSON.stringify(around).slice(1, -1)}\\u${unit.toString(16)}`;
+          const args =
+            where === 'value'
+              ? `{"name":"${half}"}`
+              : where === 'name'
+                ? `{"${half}":1}`
+                : `{"pets":[{"name":"ok"},{"name":"${half}"}]}`;
+          const line = `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"add_pet","arguments":${args}}}`;
+          await feed(stdin, Buffer.from(`${line}\n{"jsonrpc":"2.0","id":8,"method":"ping"}\n`), []);
+          await ended;
+          expect(replies).toEqual([
+            {
+              jsonrpc: '2.0',
+              id: 7,
+              error: { code: -32600, message: expect.stringMatching(/lone surrogate/) as string },
+            },
+          ]);
+          expect(passed).toEqual(['{"jsonrpc":"2.0","id":8,"method":"ping"}']);
+        },
+      ),
+      { numRuns: 50 },
+    );
+  });
+
   it('says which request the client cancelled, and refuses new requests once the server is stopping', async () => {
     let accepting = true;
     const { stdin, passed, replies, opened, cancelled, ended } = reader({
