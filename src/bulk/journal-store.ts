@@ -1,30 +1,33 @@
-import { existsSync } from 'node:fs';
-import type { DatabaseSync, StatementSync } from 'node:sqlite';
+import { realpathSync } from 'node:fs';
+import type { DatabaseSync } from 'node:sqlite';
 import { UsageError } from '../core/errors.js';
 import { parseHttpDate } from '../core/http-date.js';
+import { stringifyJson } from '../core/json.js';
 import {
-  alreadyThere,
   FORMAT,
   notThisFormat,
   openLocked,
-  rowState,
+  openLockedWaiting,
+  recordRow,
   SCHEMA,
   stateRow,
+  statements,
   type Row,
+  type Statements,
 } from './journal-db.js';
+import { LogSync } from './log-sync.js';
 import type {
   ClockEntry,
-  EncodedEntry,
   JournalEntry,
+  JournalSink,
   RecordEntry,
   RunHeader,
 } from './journal-entries.js';
-import type { JournalContents } from './journal-read.js';
-import type { JournalSink } from './journal-writer.js';
 import {
   apply,
   settleQueued,
   type BeforeAttempt,
+  type JournalContents,
   type KeySent,
   type Queued,
   type RecordState,
@@ -38,8 +41,9 @@ import {
  * it holds SQLite's exclusive lock on the database file from start to end: a lock of the
  * file's inode, which every name of it meets (a hard link, a bind mount, another HOME), and
  * which the kernel drops the moment its holder ends, however it ends. Records change as the
- * runner's entries say (record-states.ts, the rules the NDJSON journal was read by); what must
- * be on disk before a request goes out is committed with synchronous=FULL (syncedThrough).
+ * runner's entries say (record-states.ts), committed as each turn of the event loop ends (or
+ * at once: flush), where a kill cannot undo them; what must survive a power cut before a
+ * request goes out is synced to disk too (syncedThrough, log-sync.ts).
  */
 
 /**
@@ -54,38 +58,36 @@ export class JournalStore implements JournalSink {
   private readonly run: RunRead = { boot: undefined, at: 0, index: -1, keys: [] };
   private readonly dirty = new Set<number>();
   private pending: JournalEntry[] = [];
+  private closed = false;
+  /** Those waiting for the next commit (committedThrough). */
+  private waiting: PromiseWithResolvers<undefined> | undefined;
+  /** Why a commit failed: nothing is written after it. */
+  private broken: UsageError | undefined;
+  /** Syncs what is committed to disk (see log-sync.ts). */
+  private readonly log: LogSync;
   private appended = 0;
   private written = 0;
-  private synced = 0;
   private flushScheduled = false;
-  private readonly upsert: StatementSync;
+  private readonly sql: Statements;
 
   private constructor(
     readonly path: string,
     private readonly db: DatabaseSync,
   ) {
-    this.upsert = db.prepare(
-      `INSERT OR REPLACE INTO records (record, outcome, digest, key, attempt, key_run, queued_boot, pet, printed, replayed, error, prior)
-       VALUES (:record, :outcome, :digest, :key, :attempt, :key_run, :queued_boot, :pet, :printed, :replayed, :error, :prior)`,
-    );
+    // SQLite names the log after the file's real path (a symlink resolved), as this must.
+    this.log = new LogSync(realpathSync(path));
+    this.sql = statements(db);
   }
 
   /** A new journal holding the batch's header and its first run; an existing file is refused. */
   static create(path: string, header: RunHeader): JournalStore {
-    // Never over a file that is there, of whatever kind (nor a look inside it).
-    if (existsSync(path)) throw alreadyThere(path);
-    const db = openLocked(path);
-    const tables = db.prepare("SELECT count(*) AS n FROM sqlite_master WHERE type = 'table'");
-    if ((tables.get() as { n: number }).n > 0) {
-      db.close();
-      throw alreadyThere(path);
-    }
+    const db = openLocked(path, 'create');
     db.exec(`BEGIN; ${SCHEMA}`);
     db.prepare(
       `INSERT INTO journal VALUES (:format, :batch, :input, :records, :target, :service, :started, :digest, :digests, :named, :inputFormat)`,
     ).run({
       format: FORMAT,
-      batch: header.batch ?? '',
+      batch: header.batch,
       input: header.input,
       records: header.records,
       target: header.target,
@@ -102,17 +104,38 @@ export class JournalStore implements JournalSink {
     return store;
   }
 
-  /** An existing journal, locked, its records loaded; `run` starts this run's row. */
-  static open(path: string): JournalStore {
-    const db = openLocked(path);
-    const store = new JournalStore(path, db);
+  /**
+   * An existing journal, locked, its records loaded; startRun() starts this run's row. A
+   * reader holding it for a moment is waited for (up to `waitMs`); a run holding it is busy.
+   */
+  static async open(path: string, waitMs = 1000): Promise<JournalStore> {
+    const db = await openLockedWaiting(path, waitMs);
     try {
+      const store = new JournalStore(path, db);
       store.load();
+      return store;
     } catch (error) {
       db.close();
-      throw error;
+      if (error instanceof UsageError) throw error;
+      throw new UsageError(`the journal ${path} is damaged: ${(error as Error).message}`, {
+        hint: 'Only petstore writes a journal; restore it from where it came.',
+      });
     }
-    return store;
+  }
+
+  /** What the journal at `path` holds, read under its lock and let go (see read()). */
+  static async readAt(
+    path: string,
+    boot: string | undefined,
+    waitMs = 1000,
+  ): Promise<JournalContents> {
+    const store = await JournalStore.open(path, waitMs);
+    try {
+      return store.read(boot);
+    } finally {
+      store.db.close();
+      store.closed = true;
+    }
   }
 
   /** This run's row: its start and boot, which the records it queues and sends refer to. */
@@ -137,22 +160,20 @@ export class JournalStore implements JournalSink {
   }
 
   private load(): void {
-    this.header();
+    const records = Number(this.header().records);
     const runs = this.db.prepare('SELECT run, at FROM runs ORDER BY run').all() as Row[];
     const at = new Map(runs.map((row) => [Number(row.run), Date.parse(row.at as string)]));
     this.run.index = runs.length - 1;
-    for (const row of this.db.prepare('SELECT * FROM records').iterate() as Iterable<Row>) {
-      const keyRun = Number(row.key_run);
+    // When a key was first sent: the start of the run that first sent it.
+    const sentIn = (keyRun: number): KeySent => {
       const keySent: KeySent = { at: at.get(keyRun) ?? 0, byService: undefined };
       this.keyRuns.set(keySent, keyRun);
-      const record = Number(row.record);
-      this.states.set(record, rowState(row, keySent));
-      if (typeof row.prior === 'string') {
-        const prior = JSON.parse(row.prior) as { state: Row; keyRun: number };
-        const priorSent: KeySent = { at: at.get(prior.keyRun) ?? 0, byService: undefined };
-        this.keyRuns.set(priorSent, prior.keyRun);
-        this.before.set(record, rowState(prior.state, priorSent) as RecordState);
-      }
+      return keySent;
+    };
+    for (const row of this.db.prepare('SELECT * FROM records').iterate() as Iterable<Row>) {
+      const { record, state, prior } = recordRow(row, records, sentIn);
+      this.states.set(record, state);
+      if (prior !== undefined) this.before.set(record, prior);
     }
   }
 
@@ -174,7 +195,7 @@ export class JournalStore implements JournalSink {
     for (const [record, state] of this.states) states.set(record, byService(state));
     const before = new Map<number, RecordState>();
     for (const [record, state] of this.before) before.set(record, byService(state));
-    const unknownSinceQueued: UnknownSinceQueued = { noBoot: 0, otherBoot: 0 };
+    const unknownSinceQueued: UnknownSinceQueued = { noBoot: [], otherBoot: [] };
     const named = header.named_batch === 1;
     return {
       started: header.started as string,
@@ -193,8 +214,7 @@ export class JournalStore implements JournalSink {
   }
 
   /** Takes the entry: applied to the records by the end of this turn, or an earlier flush(). */
-  append(entry: JournalEntry | EncodedEntry): number {
-    if (Buffer.isBuffer(entry)) throw new TypeError('a journal store takes entries, not bytes');
+  append(entry: JournalEntry): number {
     this.pending.push(entry);
     if (!this.flushScheduled) {
       this.flushScheduled = true;
@@ -203,7 +223,7 @@ export class JournalStore implements JournalSink {
         try {
           this.flush();
         } catch {
-          // Reported to whoever flushes or syncs next: the entries stay pending.
+          // Kept (broken): reported to whoever waits, flushes or syncs next.
         }
       });
     }
@@ -212,58 +232,85 @@ export class JournalStore implements JournalSink {
 
   /** Applies every entry taken so far, in one transaction (kept by a kill, not a power cut). */
   flush(): void {
+    if (this.broken !== undefined) throw this.broken;
     if (this.pending.length === 0) return;
     const entries = this.pending;
     this.pending = [];
+    const waiting = this.waiting;
+    this.waiting = undefined;
     try {
-      this.db.exec('BEGIN');
+      this.sql.begin.run();
       for (const entry of entries) this.applyEntry(entry);
       for (const record of this.dirty) this.writeRecord(record);
-      this.db.exec('COMMIT');
+      this.sql.commit.run();
     } catch (error) {
       if (this.db.isTransaction) this.db.exec('ROLLBACK');
-      throw new UsageError(`cannot write the journal ${this.path}: ${String(error)}`, {
+      // What it holds in memory is no longer what is on disk: nothing more is written.
+      this.broken = new UsageError(`cannot write the journal ${this.path}: ${String(error)}`, {
         hint: 'Free some space or fix its permissions, then complete the run with --resume.',
       });
+      waiting?.reject(this.broken);
+      throw this.broken;
     } finally {
       this.dirty.clear();
     }
     this.written += entries.length;
+    waiting?.resolve(undefined);
   }
 
-  private applyEntry(entry: JournalEntry): void {
-    // A run's header is its row (startRun); a compacted journal's `done` is of the old format.
-    if ('version' in entry || entry.type === 'done') return;
-    this.applyRecord(entry);
+  /**
+   * Resolves once the entry with this sequence number is committed (where a kill cannot undo
+   * it, a power cut can): by the flush at the end of this turn, which commits every entry taken
+   * in it at once, not one commit each.
+   */
+  committedThrough(sequence: number): Promise<void> {
+    if (this.broken !== undefined) return Promise.reject(this.broken);
+    if (this.written >= sequence) return Promise.resolve();
+    this.waiting ??= Promise.withResolvers<undefined>();
+    return this.waiting.promise;
   }
 
-  private applyRecord(entry: RecordEntry | ClockEntry): void {
+  private applyEntry(entry: RecordEntry | ClockEntry): void {
     if (entry.type === 'clock') {
       const ahead = parseHttpDate(entry.service) - Date.parse(entry.at);
-      if (Number.isFinite(ahead)) {
-        this.db
-          .prepare(
-            'UPDATE runs SET service_ahead_ms = ? WHERE run = ? AND service_ahead_ms IS NULL',
-          )
-          .run(ahead, this.run.index);
-      }
+      if (Number.isFinite(ahead)) this.sql.clock.run(ahead, this.run.index);
       return;
     }
+    const was = this.states.get(entry.record)?.outcome;
     const keysBefore = this.run.keys.length;
     const problem = apply(this.states, this.before, entry, this.run);
     if (problem !== undefined) throw new Error(`the journal ${this.path}: ${problem}`);
     for (const { keySent, run } of this.run.keys.splice(keysBefore)) this.keyRuns.set(keySent, run);
-    this.dirty.add(entry.record);
+    if (!this.narrowUpdate(entry, was)) this.dirty.add(entry.record);
+  }
+
+  /**
+   * The row changed by the columns the entry changes, where its change is one of the common
+   * few (a queued record sent, a sent one created, a created one printed); false otherwise,
+   * and the whole row is written at the end of the flush, as its state is then.
+   */
+  private narrowUpdate(entry: RecordEntry, was: string | undefined): boolean {
+    const state = this.states.get(entry.record);
+    if (entry.type === 'sending' && was === 'queued') {
+      this.sql.sent.run(entry.record);
+    } else if (entry.type === 'created' && was === 'unknown' && state?.outcome === 'created') {
+      this.sql.created.run(stringifyJson(state.pet), Number(state.replayed), entry.record);
+    } else if (entry.type === 'printed') {
+      this.sql.printed.run(entry.record);
+    } else {
+      return false;
+    }
+    return true;
   }
 
   private writeRecord(record: number): void {
     const state = this.states.get(record);
     if (state === undefined) {
-      this.db.prepare('DELETE FROM records WHERE record = ?').run(record);
+      this.sql.remove.run(record);
       return;
     }
     const prior = this.before.get(record);
-    this.upsert.run({
+    this.sql.upsert.run({
       ...stateRow(record, state, this.keyRuns.get(state.keySent) ?? this.run.index),
       prior:
         prior === undefined
@@ -277,28 +324,21 @@ export class JournalStore implements JournalSink {
 
   /** Resolves once the entry with this sequence number, and all before it, are on disk. */
   syncedThrough(sequence: number): Promise<void> {
-    if (this.synced >= sequence) return Promise.resolve();
-    if (this.pending.length > 0) {
-      // A commit with synchronous=FULL syncs the write-ahead log: every commit before it too.
-      this.db.exec('PRAGMA synchronous = FULL');
-      try {
-        this.flush();
-      } finally {
-        this.db.exec('PRAGMA synchronous = NORMAL');
-      }
-    } else {
-      // Nothing new to commit: a checkpoint syncs the log, then the database, all of it.
-      this.db.exec('PRAGMA wal_checkpoint(PASSIVE)');
-    }
-    this.synced = this.written;
-    return Promise.resolve();
+    return this.log.syncedThrough(sequence, () => {
+      this.flush();
+      return this.written;
+    });
   }
 
   /** Every entry taken, on disk; the lock let go. */
   async close(): Promise<void> {
+    if (this.closed) return;
     try {
       await this.syncedThrough(this.appended);
     } finally {
+      this.closed = true;
+      await this.log.close();
+      // Checkpoints the log into the database, syncs it, and removes the log.
       this.db.close();
     }
   }

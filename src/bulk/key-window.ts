@@ -1,6 +1,7 @@
 import { durationText } from '../core/duration.js';
 import { UsageError } from '../core/errors.js';
-import type { JournalContents, KeySent } from './journal-read.js';
+import type { JournalContents } from './record-states.js';
+import type { KeySent } from './record-states.js';
 import type { SendList } from './plan.js';
 
 /**

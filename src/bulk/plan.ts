@@ -1,7 +1,7 @@
 import { UsageError } from '../core/errors.js';
 import type { NewPet, Pet } from '../core/interface.js';
 import type { ErrorSummary } from './journal-entries.js';
-import type { JournalContents } from './journal-read.js';
+import type { JournalContents } from './record-states.js';
 import { firstChangedRecord, type InputDigests, type PetRecords } from './records.js';
 
 /** One record to send: its 0-based position in the input, and the key it is sent with. */

@@ -1,6 +1,5 @@
 import type { Pet } from '../core/interface.js';
-import { encodeEntry } from './journal-entries.js';
-import type { JournalSink } from './journal-writer.js';
+import type { JournalSink } from './journal-entries.js';
 
 /** Where a bulk run's created pets go, one line each (JSON, CSV or TSV). */
 export interface RowOutput {
@@ -104,15 +103,13 @@ export class Printer {
   /** Writes one chunk of lines and journals those that left whole; false once stdout stops. */
   private async writeChunk(chunk: { lines: string[]; records: number[] }): Promise<boolean> {
     const header = this.headerWritten ? '' : this.output.header;
-    // Made ready before the write, so what follows it is little more than one system call.
-    const printed = chunk.records.map((record) => encodeEntry({ type: 'printed', record }));
     const reached = await this.output.write(header + chunk.lines.join(''));
     let end = Buffer.byteLength(header);
     if (reached >= end) this.headerWritten = true;
     for (const [at, line] of chunk.lines.entries()) {
       end += Buffer.byteLength(line);
       if (end > reached) break;
-      this.journal.append(printed[at]!);
+      this.journal.append({ type: 'printed', record: chunk.records[at]! });
     }
     this.journal.flush();
     // Short of the end of the last line it reached: stdout took less than it was given.

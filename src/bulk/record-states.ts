@@ -1,10 +1,10 @@
 import type { Pet } from '../core/interface.js';
-import type { DoneEntry, ErrorSummary, RecordEntry } from './journal-entries.js';
+import type { ErrorSummary, RecordEntry, RunHeader } from './journal-entries.js';
 
 /**
  * What a journal's record entries make of each record: its outcome, its key, which attempt
- * that key is and when it was first sent. The reader (journal-read.ts) applies each entry in
- * file order, then settles what was queued and never sent.
+ * that key is and when it was first sent. The journal (journal-store.ts) applies each entry as
+ * the run gives it, and a reader settles what was queued and never sent.
  */
 
 /** What the journal says of one record (1-based position), after every entry is applied. */
@@ -108,8 +108,8 @@ export function apply(
     // Only a record that failed or is unknown is ever sent again.
     if (known?.outcome === 'created')
       return `record ${entry.record} sent again after it was created`;
-    const digest = entry.digest ?? known?.digest;
-    const key = entry.key ?? known?.key;
+    const digest = known?.digest;
+    const key = known?.key;
     if (digest === undefined || key === undefined) {
       return `record ${entry.record} sent, never queued`;
     }
@@ -166,8 +166,9 @@ export function apply(
  * booted since (`otherBoot`: a power loss may have lost a line not yet on disk).
  */
 export interface UnknownSinceQueued {
-  noBoot: number;
-  otherBoot: number;
+  /** Their 1-based positions, in order. */
+  noBoot: number[];
+  otherBoot: number[];
 }
 
 /**
@@ -180,14 +181,14 @@ export function settleQueued(
   states: Map<number, RecordState | Queued>,
   before: BeforeAttempt,
   boot: string | undefined,
-  widened: UnknownSinceQueued = { noBoot: 0, otherBoot: 0 },
+  widened: UnknownSinceQueued = { noBoot: [], otherBoot: [] },
 ): Map<number, RecordState> {
   const settled = new Map<number, RecordState>();
-  for (const [record, state] of states) {
+  for (const [record, state] of [...states].sort(([a], [b]) => a - b)) {
     if (state.outcome !== 'queued') settled.set(record, state);
     else if (state.boot === undefined || state.boot !== boot) {
-      if (state.boot === undefined || boot === undefined) widened.noBoot++;
-      else widened.otherBoot++;
+      if (state.boot === undefined || boot === undefined) widened.noBoot.push(record);
+      else widened.otherBoot.push(record);
       const { digest, key, attempt, keySent } = state;
       settled.set(record, { outcome: 'unknown', digest, key, attempt, keySent });
     } else {
@@ -199,28 +200,11 @@ export function settleQueued(
   return settled;
 }
 
-/**
- * The state a compacted journal's `done` entry stands for: its key made again from the batch
- * (`key`), its digest the one the header keeps (`digest`, the first 8 bytes), first sent when
- * the journal's first run started.
- */
-export function doneState(
-  entry: DoneEntry,
-  known: { key: string; digest: string },
-  run: RunRead,
-): RecordState {
-  const common = {
-    ...known,
-    attempt: entry.attempt ?? 1,
-    keySent: { at: run.at, byService: undefined },
-  };
-  return entry.pet !== undefined
-    ? {
-        outcome: 'created',
-        pet: entry.pet,
-        printed: entry.printed !== false,
-        replayed: entry.replayed === true,
-        ...common,
-      }
-    : { outcome: 'failed', error: entry.error, ...common };
+/** The batch's header as its first run wrote it, and the state of every record any run sent. */
+export interface JournalContents extends Omit<RunHeader, 'at' | 'boot'> {
+  states: Map<number, RecordState>;
+  /** When its first run started (ISO 8601). */
+  started: string;
+  /** Records queued and never journaled as sent, counted unknown all the same, and why. */
+  unknownSinceQueued: UnknownSinceQueued;
 }

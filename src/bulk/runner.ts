@@ -3,7 +3,7 @@ import type { StopSignal } from '../core/io.js';
 import { StopController, type SignalSource } from '../core/stop.js';
 import type { NewPet, Pet } from '../core/interface.js';
 import { exitCodeFor } from '../output/report-error.js';
-import type { JournalSink } from './journal-writer.js';
+import type { JournalSink } from './journal-entries.js';
 import { Ledger } from './ledger.js';
 import type { BulkRecord, EarlierOutcomes, SendList } from './plan.js';
 import { Printer, type RowOutput } from './printer.js';
@@ -221,10 +221,10 @@ class BulkRun {
       // The record's key is on disk before its request leaves: a run killed at any moment,
       // even by a power loss, leaves a journal that knows every record that may be created.
       await journal.syncedThrough(sequence);
-      // Written (not synced) just before the request: the file has it after any kill -9, so a
-      // queued record without it was not sent; only a new boot makes that uncertain.
-      journal.append({ type: 'sending', record });
-      journal.flush();
+      // Committed (not synced) just before the request, with those of every request that
+      // goes out in this turn: the journal keeps it after any kill -9, so a queued record
+      // without it was not sent; only a new boot makes that uncertain.
+      await journal.committedThrough(journal.append({ type: 'sending', record }));
     } catch (error) {
       // A journal that cannot be written concerns every record: none is sent without it.
       this.failRun(error);

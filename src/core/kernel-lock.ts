@@ -1,12 +1,4 @@
-import {
-  closeSync,
-  fchmodSync,
-  openSync,
-  readFileSync,
-  readlinkSync,
-  renameSync,
-  writeFileSync,
-} from 'node:fs';
+import { readFileSync, readlinkSync, renameSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { parseJson, stringifyJson } from './json.js';
 import { randomHex } from './random-hex.js';
@@ -115,42 +107,16 @@ function readOwner(path: string): LockOwner | undefined {
   }
 }
 
-/**
- * Makes the lock file open to every user (0666), so that runs of other users can lock it too:
- * for a folder every user shares. Only a file made now, in this same synchronous step, is
- * opened outside SQLite: no one can hold a lock on a file that did not exist.
- */
-function makeShared(path: string): void {
-  let fd: number;
-  try {
-    fd = openSync(path, 'wx', 0o666);
-  } catch {
-    return; // There already (made by another run, of any user), or not ours to make.
-  }
-  try {
-    fchmodSync(fd, 0o666);
-  } finally {
-    closeSync(fd);
-  }
-}
-
-/**
- * Takes the lock at `path` if no one holds it; else says who does. `shared`: a lock file in a
- * folder every user shares, made open to all (see makeShared).
- */
-export function tryLock(
-  path: string,
-  options: { shared?: boolean; announce?: boolean } = {},
-): Promise<LockAttempt> {
+/** Takes the lock at `path` if no one holds it; else says who does. */
+export function tryLock(path: string, options: { announce?: boolean } = {}): Promise<LockAttempt> {
   return new Promise((resolve) => {
-    const attempt = tryLockNow(path, options.shared === true);
+    const attempt = tryLockNow(path);
     if (attempt.taken && options.announce !== false) attempt.announce();
     resolve(attempt);
   });
 }
 
-function tryLockNow(path: string, shared: boolean): LockAttempt {
-  if (shared) makeShared(path);
+function tryLockNow(path: string): LockAttempt {
   const { DatabaseSync } = loadSqlite();
   let db;
   try {

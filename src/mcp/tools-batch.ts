@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import type { ServerContext } from '@modelcontextprotocol/server';
 import type { RequestPreview } from '../api/request.js';
 import { parseBatchId, recordKey } from '../bulk/batch.js';
-import { JournalInUseError, lockJournal } from '../bulk/journal-lock.js';
+import { JournalBusyError } from '../bulk/journal-db.js';
+import { tryLock } from '../core/kernel-lock.js';
 import { locksFolder } from '../operations/pets/batch-journal.js';
 import { BULK_CONCURRENCY, IDEMPOTENCY_KEY_WINDOW } from '../core/contract.js';
 import { CancelledError, UsageError } from '../core/errors.js';
@@ -186,25 +187,27 @@ async function sendBatch(
       await unlock?.();
     }
   }).catch((error: unknown) => {
-    // The batch's lock or its journal's is held: the holder's pid, host and files are the
-    // person's to see (petstore journal list), not the agent's.
-    if (error instanceof JournalInUseError) throw new BatchBusyError(run.batch);
+    // The batch's journal is held by a run: its path is the person's to see (petstore journal
+    // list), not the agent's.
+    if (error instanceof JournalBusyError) throw new BatchBusyError(run.batch);
     throw error;
   });
 }
 
 /**
  * The batch's lock across processes, held while a call finds or starts its journal and sends:
- * two servers completing one batch at once would each start a journal of their own. Another
- * holder is waited for a moment, then named in the error.
+ * two servers completing one batch at once would each start a journal of their own. Held by
+ * another: refused at once (BatchBusyError).
  */
-async function lockBatch(deps: McpDeps, batch: string) {
+async function lockBatch(deps: McpDeps, batch: string): Promise<() => Promise<void>> {
   const folder = locksFolder(deps.dataDir);
   await mkdir(folder, { recursive: true, mode: 0o700 });
   // Named by service and batch: a run of the same batch id against another service is
   // another batch, and neither waits for the other.
   const name = createHash('sha256').update(`${deps.service}\n${batch}`).digest('hex').slice(0, 32);
-  return lockJournal(join(folder, `mcp-batch-${name}`), folder);
+  const lock = await tryLock(join(folder, `mcp-batch-${name}`), { announce: false });
+  if (!lock.taken) throw new BatchBusyError(batch);
+  return lock.release;
 }
 
 async function sendJournaled(
@@ -251,7 +254,6 @@ async function sendJournaled(
         target: { label: deps.policy.label, service: deps.service },
       }),
       readInput: () => Promise.resolve(text),
-      dataDir: deps.dataDir,
       journalsDir: deps.journalsDir,
       // The server handles the process's signals: one reaches a batch as `stop`.
       signals: { onSignal: () => () => undefined },

@@ -2,22 +2,28 @@ import { spawn } from 'node:child_process';
 import { existsSync, linkSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { JournalBusyError } from '../../src/bulk/journal-db.js';
 import type { JournalEntry, RunHeader } from '../../src/bulk/journal-entries.js';
-import { readJournal } from '../../src/bulk/journal-read.js';
 import { JournalStore } from '../../src/bulk/journal-store.js';
-import { JournalWriter } from '../../src/bulk/journal-writer.js';
+import {
+  apply,
+  settleQueued,
+  type BeforeAttempt,
+  type Queued,
+  type RecordState,
+  type RunRead,
+} from '../../src/bulk/record-states.js';
+import { UsageError } from '../../src/core/errors.js';
 
 const folder = () => mkdtempSync(join(tmpdir(), 'petstore-store-'));
 
 const RECORDS = 3;
 /** The records steps act on: fewer than the input holds, so most runs leave one unsent. */
 const ACTED_ON = 2;
-const header = (type: 'run' | 'resume', at: number, boot: string): RunHeader => ({
-  type,
-  version: 1,
+const header = (_type: 'run' | 'resume', at: number, boot: string): RunHeader => ({
   input: '/in/pets.ndjson',
   records: RECORDS,
   target: 'profile staging',
@@ -106,23 +112,38 @@ function plan(steps: Step[]): { header: RunHeader; entries: JournalEntry[] }[] {
   return runs;
 }
 
-/** The runs written as the NDJSON journal was. */
-async function asNdjson(runs: ReturnType<typeof plan>, dir: string): Promise<string> {
-  const path = join(dir, 'text.journal');
-  const writer = await JournalWriter.create(path, runs[0]!.header, join(dir, 'locks'));
-  for (const [index, run] of runs.entries()) {
-    if (index > 0) writer.append(run.header);
-    for (const entry of run.entries) writer.append(entry);
+/**
+ * What the runs leave, by the rules alone (record-states.ts), as nothing was ever written
+ * down: what the store must give back once closed and opened again.
+ */
+function model(runs: ReturnType<typeof plan>, bootNow: string | undefined) {
+  const states = new Map<number, RecordState | Queued>();
+  const before: BeforeAttempt = new Map();
+  const run: RunRead = { boot: undefined, at: 0, index: -1, keys: [] };
+  for (const { header: started, entries } of runs) {
+    Object.assign(run, { boot: started.boot, at: Date.parse(started.at), index: run.index + 1 });
+    const ahead = entries.find((entry) => entry.type === 'clock');
+    const keysBefore = run.keys.length;
+    for (const entry of entries) {
+      if (entry.type === 'clock') continue;
+      expect(apply(states, before, entry, run)).toBeUndefined();
+    }
+    // The service's clock, once per run: when this run's keys were sent by it.
+    if (ahead?.type === 'clock') {
+      const by = Date.parse(new Date(ahead.service).toISOString()) - Date.parse(ahead.at);
+      for (const { keySent } of run.keys.slice(keysBefore)) keySent.byService = keySent.at + by;
+    }
   }
-  await writer.close();
-  return path;
+  const widened = { noBoot: [], otherBoot: [] };
+  return { states: settleQueued(states, before, bootNow, widened), unknownSinceQueued: widened };
 }
 
 /** The runs written to the store, each run opening it again as a resume does. */
 async function asStore(runs: ReturnType<typeof plan>, dir: string): Promise<string> {
   const path = join(dir, 'store.journal');
   for (const [index, run] of runs.entries()) {
-    const store = index === 0 ? JournalStore.create(path, run.header) : JournalStore.open(path);
+    const store =
+      index === 0 ? JournalStore.create(path, run.header) : await JournalStore.open(path);
     if (index > 0) store.startRun(run.header);
     for (const entry of run.entries) store.append(entry);
     await store.close();
@@ -131,27 +152,28 @@ async function asStore(runs: ReturnType<typeof plan>, dir: string): Promise<stri
 }
 
 describe('the SQLite journal store', () => {
-  it('reads back what the NDJSON journal read back, for any runs of entries the rules accept', async () => {
+  it('gives back, once closed and opened again, what the rules make of any runs of entries', async () => {
     await fc.assert(
       fc.asyncProperty(
         fc.array(step, { minLength: 4, maxLength: 40, size: 'max' }),
         fc.constantFrom('boot-1', 'boot-2', undefined),
         async (steps, bootNow) => {
           const runs = plan(steps);
-          const dir = folder();
-          const text = await readJournal(await asNdjson(runs, dir), bootNow);
-          const store = JournalStore.open(await asStore(runs, dir));
-          try {
-            const read = store.read(bootNow);
-            expect(read.states).toEqual(text.states);
-            expect(read.unknownSinceQueued).toEqual(text.unknownSinceQueued);
-            expect({ ...read, states: undefined }).toEqual({ ...text, states: undefined });
-          } finally {
-            await store.close();
-          }
+          const expected = model(runs, bootNow);
+          const read = await JournalStore.readAt(await asStore(runs, folder()), bootNow);
+          expect(read.states).toEqual(expected.states);
+          expect(read.unknownSinceQueued).toEqual(expected.unknownSinceQueued);
+          expect(read).toMatchObject({
+            batch: 'batch-1',
+            records: RECORDS,
+            input: '/in/pets.ndjson',
+            started: runs[0]!.header.at,
+            namedBatch: false,
+            inputFormat: 'ndjson',
+          });
         },
       ),
-      { numRuns: 50 },
+      { numRuns: 60 },
     );
   }, 120_000);
 
@@ -162,11 +184,12 @@ describe('the SQLite journal store', () => {
     const hard = join(dir, 'hard.journal');
     linkSync(path, hard);
     for (const name of [path, hard, join(dir, '.', 'run.journal')]) {
-      expect(() => JournalStore.open(name)).toThrow(JournalBusyError);
-      expect(() => JournalStore.open(name)).toThrow(/in use by another petstore run/);
+      const refused = JournalStore.open(name, 0);
+      await expect(refused).rejects.toThrow(JournalBusyError);
+      await expect(refused).rejects.toThrow(/in use by another petstore run/);
     }
     await held.close();
-    const again = JournalStore.open(hard);
+    const again = await JournalStore.open(hard, 0);
     await again.close();
   });
 
@@ -188,32 +211,230 @@ describe('the SQLite journal store', () => {
       { stdio: ['ignore', 'pipe', 'inherit'] },
     );
     await new Promise<void>((resolve) => holder.stdout.once('data', () => resolve()));
-    expect(() => JournalStore.open(path)).toThrow(JournalBusyError);
+    await expect(JournalStore.open(path, 0)).rejects.toThrow(JournalBusyError);
     const ended = new Promise((resolve) => holder.once('exit', resolve));
     holder.kill('SIGKILL');
     await ended;
-    const taken = JournalStore.open(path);
+    const taken = await JournalStore.open(path, 0);
     expect(taken.read('boot-1').batch).toBe('batch-1');
     await taken.close();
   });
 
-  it('refuses a file of another kind, a journal of the text format among them, changing nothing', () => {
+  it('refuses a file of another kind, a journal of the text format among them, changing nothing', async () => {
     const dir = folder();
-    const old = join(dir, 'old.journal');
-    const text = `${JSON.stringify(header('run', Date.now(), 'boot-1'))}\n`;
-    writeFileSync(old, text);
-    expect(() => JournalStore.open(old)).toThrow(/not a petstore journal of this version/);
-    expect(readFileSync(old, 'utf8')).toBe(text);
-    expect(existsSync(`${old}-wal`)).toBe(false);
-    expect(() => JournalStore.create(old, header('run', Date.now(), 'boot-1'))).toThrow(
-      /already exists/,
+    const foreignDb = join(dir, 'other.db');
+    const other = new DatabaseSync(foreignDb);
+    other.exec('CREATE TABLE notes (text TEXT); INSERT INTO notes VALUES (1)');
+    other.close();
+    const files = {
+      text: `${JSON.stringify({ type: 'run', version: 1, ...header('run', Date.now(), 'b') })}\n`,
+      empty: '',
+      binary: '\u0000\u0001garbage',
+    };
+    const paths = [foreignDb];
+    for (const [name, text] of Object.entries(files)) {
+      const path = join(dir, `${name}.journal`);
+      writeFileSync(path, text);
+      paths.push(path);
+    }
+    for (const path of paths) {
+      const bytes = readFileSync(path);
+      await expect(JournalStore.open(path)).rejects.toThrow(
+        /not a petstore journal of this version/,
+      );
+      await expect(JournalStore.open(path)).rejects.toThrow(/nothing was changed/);
+      expect(readFileSync(path).equals(bytes), path).toBe(true);
+      expect(existsSync(`${path}-wal`)).toBe(false);
+      expect(() => JournalStore.create(path, header('run', Date.now(), 'boot-1'))).toThrow(
+        /already exists/,
+      );
+      expect(readFileSync(path).equals(bytes), path).toBe(true);
+    }
+  });
+
+  it('refuses, as damaged and never with a crash, any row petstore would not have written', async () => {
+    const dir = folder();
+    const good = join(dir, 'good.journal');
+    await JournalStore.create(good, header('run', Date.now(), 'boot-1')).close();
+    const value = fc.oneof(
+      fc.constant(null),
+      fc.integer({ min: -2, max: 5 }),
+      fc.double(),
+      fc.string(),
+      fc.jsonValue().map((json) => JSON.stringify(json)),
+      fc.constantFrom(
+        '{"id":7,"name":"A","categoryId":1}',
+        '{"code":"c","message":"m","status":400}',
+      ),
     );
-    expect(readFileSync(old, 'utf8')).toBe(text);
+    let damaged = 0;
+    await fc.assert(
+      fc.asyncProperty(
+        fc.record({
+          record: fc.integer({ min: -1, max: 5 }),
+          outcome: fc.constantFrom('queued', 'created', 'failed', 'unknown'),
+          digest: value,
+          key: value,
+          attempt: value,
+          pet: value,
+          error: value,
+          prior: value,
+        }),
+        async (row) => {
+          const path = join(dir, `row-${damaged++}.journal`);
+          writeFileSync(path, readFileSync(good));
+          const db = new DatabaseSync(path);
+          try {
+            db.prepare(
+              `INSERT INTO records (record, outcome, digest, key, attempt, key_run, pet, error, prior)
+               VALUES (?, ?, ?, ?, ?, 0, ?, ?, ?)`,
+            ).run(
+              row.record,
+              row.outcome,
+              row.digest,
+              row.key,
+              row.attempt,
+              row.pet,
+              row.error,
+              row.prior,
+            );
+          } catch {
+            return; // Refused by the table itself (a constraint): nothing to read.
+          } finally {
+            db.close();
+          }
+          try {
+            const read = await JournalStore.readAt(path, 'boot-1', 0);
+            expect(read.states.size).toBeLessThanOrEqual(1);
+          } catch (error) {
+            expect(error).toBeInstanceOf(UsageError);
+            expect((error as Error).message).toMatch(/is damaged: /);
+          }
+        },
+      ),
+      { numRuns: 150 },
+    );
   });
 
   it('starts "SQLite format 3"', async () => {
     const path = join(folder(), 'run.journal');
     await JournalStore.create(path, header('run', Date.now(), 'boot-1')).close();
     expect(readFileSync(path).subarray(0, 15).toString()).toBe('SQLite format 3');
+  });
+});
+
+describe('a journal in use', () => {
+  it('a reader holding it for a moment is waited for; a run holding it is not', async () => {
+    const path = join(folder(), 'run.journal');
+    const held = JournalStore.create(path, header('run', Date.now(), 'boot-1'));
+    const released = new Promise<void>((resolve) =>
+      setTimeout(() => void held.close().then(resolve), 150),
+    );
+    const waited = await JournalStore.readAt(path, 'boot-1', 5_000);
+    expect(waited.batch).toBe('batch-1');
+    await released;
+    const again = JournalStore.create(join(folder(), 'run.journal'), header('run', 0, 'b'));
+    await expect(JournalStore.readAt(again.path, 'b', 100)).rejects.toThrow(JournalBusyError);
+    await again.close();
+  });
+
+  it('commits an entry by the end of the turn, and syncs it when asked', async () => {
+    const path = join(folder(), 'run.journal');
+    const store = JournalStore.create(path, header('run', Date.now(), 'boot-1'));
+    const queued = store.append({ type: 'queued', record: 1, digest: 'd1', key: 'k1' });
+    const sending = store.append({ type: 'sending', record: 1 });
+    await store.syncedThrough(queued);
+    const committed = store.committedThrough(
+      store.append({ type: 'failed', record: 1, error: { code: 'c', message: 'm', status: 400 } }),
+    );
+    await committed;
+    expect(sending).toBeLessThan(queued + 2);
+    await store.close();
+    const read = await JournalStore.readAt(path, 'boot-1');
+    expect(read.states.get(1)).toMatchObject({ outcome: 'failed', key: 'k1', attempt: 1 });
+    expect(existsSync(`${path}-wal`)).toBe(false);
+  });
+});
+
+/** A journal of one run holding these entries, closed. */
+async function journalOf(entries: JournalEntry[], boot = 'boot-1'): Promise<string> {
+  const path = join(folder(), 'run.journal');
+  const store = JournalStore.create(path, header('run', Date.UTC(2026, 10, 24), boot));
+  for (const entry of entries) store.append(entry);
+  await store.close();
+  return path;
+}
+
+const outcomes = (states: Map<number, RecordState>) =>
+  [...states].map(([record, state]) => [record, state.outcome]);
+
+describe('records queued and never sent', () => {
+  it('were not sent, within the boot they were queued in; after another, they are unknown', async () => {
+    const path = await journalOf([
+      { type: 'queued', record: 1, digest: 'd1', key: 'k1' },
+      { type: 'queued', record: 2, digest: 'd2', key: 'k2' },
+      { type: 'queued', record: 3, digest: 'd3', key: 'k3' },
+      { type: 'sending', record: 1 },
+    ]);
+    const same = await JournalStore.readAt(path, 'boot-1');
+    expect(outcomes(same.states)).toEqual([[1, 'unknown']]);
+    const rebooted = await JournalStore.readAt(path, 'boot-2');
+    expect(outcomes(rebooted.states)).toEqual([
+      [1, 'unknown'],
+      [2, 'unknown'],
+      [3, 'unknown'],
+    ]);
+    expect(rebooted.states.get(2)).toMatchObject({ key: 'k2', digest: 'd2' });
+    // Each such record is named, with why: a new boot, or a boot that cannot be told.
+    expect(same.unknownSinceQueued).toEqual({ noBoot: [], otherBoot: [] });
+    expect(rebooted.unknownSinceQueued).toEqual({ noBoot: [], otherBoot: [2, 3] });
+    const noBoot = await JournalStore.readAt(path, undefined);
+    expect(noBoot.unknownSinceQueued).toEqual({ noBoot: [2, 3], otherBoot: [] });
+  });
+});
+
+describe('each record’s attempt', () => {
+  const failedOnce: JournalEntry[] = [
+    { type: 'queued', record: 2, digest: 'd2', key: 'k2a' },
+    { type: 'sending', record: 2 },
+    { type: 'failed', record: 2, error: { code: 'bad', message: 'no', status: 400 } },
+  ];
+
+  it('is one more for each new key the record was sent with, the same for a key sent again', async () => {
+    const first = await journalOf(failedOnce);
+    const store = await JournalStore.open(first);
+    store.startRun({ at: new Date().toISOString(), boot: 'boot-1' });
+    for (const entry of [
+      { type: 'queued', record: 2, digest: 'd2', key: 'k2b' },
+      { type: 'sending', record: 2 },
+      { type: 'unknown', record: 2, error: { code: 'timeout', message: 'no answer', status: 0 } },
+      { type: 'queued', record: 2, digest: 'd2', key: 'k2b' },
+      { type: 'sending', record: 2 },
+      { type: 'failed', record: 2, error: { code: 'bad', message: 'no', status: 400 } },
+    ] as JournalEntry[]) {
+      store.append(entry);
+    }
+    await store.close();
+    const contents = await JournalStore.readAt(first, 'boot-1');
+    expect(contents.states.get(2)).toMatchObject({ outcome: 'failed', key: 'k2b', attempt: 2 });
+  });
+
+  it('a retry queued but never sent, or withdrawn, leaves the record as it was: failed, with its key', async () => {
+    const retry: JournalEntry = { type: 'queued', record: 2, digest: 'd2', key: 'k2b' };
+    for (const tail of [
+      [retry],
+      [retry, { type: 'withdrawn', record: 2 }],
+      [retry, { type: 'sending', record: 2 }, { type: 'withdrawn', record: 2 }],
+    ] as JournalEntry[][]) {
+      const contents = await JournalStore.readAt(
+        await journalOf([...failedOnce, ...tail]),
+        'boot-1',
+      );
+      expect(contents.states.get(2), JSON.stringify(tail)).toMatchObject({
+        outcome: 'failed',
+        key: 'k2a',
+        attempt: 1,
+      });
+    }
   });
 });

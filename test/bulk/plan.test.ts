@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { recordKey } from '../../src/bulk/batch.js';
-import type { JournalContents, RecordState } from '../../src/bulk/journal-read.js';
+import type { JournalContents } from '../../src/bulk/record-states.js';
+import type { RecordState } from '../../src/bulk/record-states.js';
 import { planRun, type PlanInput } from '../../src/bulk/plan.js';
 import { digestInput, parsePetsFile } from '../../src/bulk/records.js';
 
@@ -41,7 +42,7 @@ function journalOf(input: PlanInput, sent: number[]): JournalContents {
     digest: input.digests.whole,
     digests: input.digests.compact,
     states,
-    unknownSinceQueued: { noBoot: 0, otherBoot: 0 },
+    unknownSinceQueued: { noBoot: [], otherBoot: [] },
   };
 }
 

@@ -21,11 +21,13 @@ export function journalColumns(now: number): Column<JournalSummary>[] {
       value: (journal) =>
         journal.foreign
           ? 'not a journal'
-          : journal.problem !== undefined
-            ? 'damaged'
-            : journal.finished
-              ? 'yes'
-              : 'no',
+          : journal.inUse
+            ? 'in use'
+            : journal.problem !== undefined
+              ? 'damaged'
+              : journal.finished
+                ? 'yes'
+                : 'no',
       tone: (journal) => (journal.finished ? 'good' : 'warn'),
     },
     { header: 'path', value: (journal) => journal.path, shrinkable: true },

@@ -1,7 +1,7 @@
 import { Option, type Command } from '@commander-js/extra-typings';
 import { helpProse } from '../../cmdutil/help-text.js';
 import type { FlagsOf, RunVerb } from '../../cmdutil/run-verb.js';
-import { dataDir, journalsDir } from '../../config/paths.js';
+import { journalsDir } from '../../config/paths.js';
 import type { RunOutput, RunServices } from '../../context/context.js';
 import { durationText, parseDuration } from '../../core/duration.js';
 import { UsageError } from '../../core/errors.js';
@@ -55,11 +55,10 @@ export async function runJournalPrune(
   options: JournalPruneOptions,
 ): Promise<void> {
   const now = Date.now();
-  // Loaded when the command runs: building the program for another command loads no lock code.
-  const { locksFolder } = await import('../../operations/pets/batch-journal.js');
+  // Loaded when the command runs: building the program for another command loads no SQLite.
   const { pruneJournals } = await import('../../operations/journal/prune.js');
   const outcome = await pruneJournals(
-    { folder: journalsDir(ctx.env), locksFolder: locksFolder(dataDir(ctx.env)), now },
+    { folder: journalsDir(ctx.env), now },
     {
       olderThanMs: options.olderThan,
       force: options.force === true,

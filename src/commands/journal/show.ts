@@ -46,7 +46,7 @@ export async function runJournalShow(
   const shown = await showJournal(options.journal, journalsDir(ctx.env));
   const { contents } = shown;
   ctx.notice(
-    `Journal ${shown.path}: batch ${contents.batch ?? '-'}, ${contents.records} records of ${contents.input === '-' ? 'standard input' : contents.input}, sent to ${contents.target}.`,
+    `Journal ${shown.path}: batch ${contents.batch}, ${contents.records} records of ${contents.input === '-' ? 'standard input' : contents.input}, sent to ${contents.target}.`,
   );
   await ctx.render(shown.records, RECORD_COLUMNS);
 }

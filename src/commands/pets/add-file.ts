@@ -1,7 +1,7 @@
 import { bulkProgress } from '../../bulk/progress-line.js';
 import type { BulkCounts } from '../../bulk/ledger.js';
 import { readInputFile } from '../../cmdutil/read-input.js';
-import { dataDir, journalsDir } from '../../config/paths.js';
+import { journalsDir } from '../../config/paths.js';
 import type { RunOutput, RunServices, RunState } from '../../context/context.js';
 import { BULK_MAX_BYTES } from '../../core/contract.js';
 import { stringifyJson } from '../../core/json.js';
@@ -51,7 +51,6 @@ export async function runPetsAddFile(
         return { client, target: { label: target.label, service } };
       },
       readInput: (input) => readInputFile(input, ctx.io, use, BULK_MAX_BYTES),
-      dataDir: dataDir(ctx.env),
       journalsDir: journalsDir(ctx.env),
       signals: ctx.io,
       resumeCommand: (path, input) => resumeCommand(path, input, reachedWith),

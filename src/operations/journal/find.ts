@@ -1,4 +1,7 @@
 import { stat } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { basename } from 'node:path';
+import { journalInUse } from '../../bulk/journal-db.js';
 import { UsageError } from '../../core/errors.js';
 import { listJournals } from './list.js';
 
@@ -29,7 +32,17 @@ export async function journalOfBatch(
 ): Promise<string | undefined> {
   // A run names its journal after its batch: only those are read, not every journal.
   const named = `.${batch.replace(/[/:]/g, '_')}.journal`;
-  const matching = (await listJournals(journalsDir, (name) => name.endsWith(named))).filter(
+  const candidates = await listJournals(journalsDir, (name) => name.endsWith(named));
+  // One a run holds now cannot be read: it may be this batch's, being sent (unless its name
+  // says it sends to another service).
+  const tag = only.service === undefined ? undefined : serviceTag(only.service);
+  const inUse = candidates.find((journal) => {
+    if (journal.inUse !== true) return false;
+    const named = /-s([0-9a-f]{8})\./.exec(basename(journal.path))?.[1];
+    return tag === undefined || named === undefined || named === tag;
+  });
+  if (inUse !== undefined) throw journalInUse(inUse.path);
+  const matching = candidates.filter(
     (journal) =>
       journal.batch === batch && (only.service === undefined || journal.service === only.service),
   );
@@ -40,4 +53,9 @@ export async function journalOfBatch(
     );
   }
   return matching[0]?.path;
+}
+
+/** A short name of a service, in the names of its journals: which service a held one sends to. */
+export function serviceTag(service: string): string {
+  return createHash('sha256').update(service).digest('hex').slice(0, 8);
 }

@@ -1,6 +1,8 @@
 import { lstat, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { readJournal } from '../../bulk/journal-read.js';
+import { JournalBusyError } from '../../bulk/journal-db.js';
+import type { JournalContents } from '../../bulk/record-states.js';
+import { JournalStore } from '../../bulk/journal-store.js';
 import { UsageError } from '../../core/errors.js';
 import { bootId } from '../../core/boot-id.js';
 
@@ -32,6 +34,8 @@ export interface JournalSummary {
   finished: boolean;
   /** Why it could not be read (damaged, not a journal); its counts are then zero. */
   problem?: string | undefined;
+  /** A run holds it now: what it holds is that run's to say until it ends. */
+  inUse?: boolean | undefined;
   /** It is no petstore journal at all (another file, a folder, a link to nothing): never pruned. */
   foreign?: boolean | undefined;
 }
@@ -49,33 +53,38 @@ export async function summarizeJournal(path: string): Promise<JournalSummary> {
     return unreadable(path, updated, `${what}, not a journal file`, true);
   }
   try {
-    const journal = await readJournal(path, bootId());
-    const counts = { created: 0, failed: 0, unknown: 0 };
-    for (const state of journal.states.values()) {
-      counts[
-        state.outcome === 'created' ? 'created' : state.outcome === 'failed' ? 'failed' : 'unknown'
-      ]++;
-    }
-    const unsent = journal.records - journal.states.size;
-    return {
-      path,
-      batch: journal.batch,
-      input: journal.input,
-      target: journal.target,
-      service: journal.service,
-      records: journal.records,
-      ...counts,
-      unsent,
-      started: journal.started,
-      updated,
-      finished: counts.unknown === 0 && unsent === 0,
-    };
+    // A run holds its journal's lock until it ends: one in use is named so, not waited for.
+    const journal = await JournalStore.readAt(path, bootId(), 250);
+    return summaryOf(path, updated, journal);
   } catch (error) {
+    if (error instanceof JournalBusyError) {
+      return { ...unreadable(path, updated, 'in use by a run', false), inUse: true };
+    }
     const problem = error instanceof Error ? error.message : String(error);
     // Not a journal, or one this user cannot read: either way not ours to judge or remove.
-    const foreign = /is not a petstore journal|cannot read the journal/.test(problem);
+    const foreign = /is not a petstore journal|cannot (read|open) the journal/.test(problem);
     return unreadable(path, updated, problem, foreign);
   }
+}
+
+/** A journal's summary, from what it holds. */
+export function summaryOf(path: string, updated: string, journal: JournalContents): JournalSummary {
+  const counts = { created: 0, failed: 0, unknown: 0 };
+  for (const state of journal.states.values()) counts[state.outcome]++;
+  const unsent = journal.records - journal.states.size;
+  return {
+    path,
+    batch: journal.batch,
+    input: journal.input,
+    target: journal.target,
+    service: journal.service,
+    records: journal.records,
+    ...counts,
+    unsent,
+    started: journal.started,
+    updated,
+    finished: counts.unknown === 0 && unsent === 0,
+  };
 }
 
 function unreadable(

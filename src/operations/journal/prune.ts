@@ -1,9 +1,8 @@
-import { existsSync } from 'node:fs';
-import { readdir, rm } from 'node:fs/promises';
-import { join } from 'node:path';
-import { JournalInUseError, lockJournal } from '../../bulk/journal-lock.js';
-import { besideLockPath } from '../../bulk/journal-lock-places.js';
-import { listJournals, summarizeJournal, type JournalSummary } from './list.js';
+import { rm } from 'node:fs/promises';
+import { JournalBusyError } from '../../bulk/journal-db.js';
+import { JournalStore } from '../../bulk/journal-store.js';
+import { bootId } from '../../core/boot-id.js';
+import { listJournals, summaryOf, type JournalSummary } from './list.js';
 
 /** What `journal prune` is asked to remove. */
 export interface PruneRequest {
@@ -44,7 +43,7 @@ export function unfinishedText(journal: JournalSummary): string {
  * `force`, and the outcome names what it alone could have completed.
  */
 export async function pruneJournals(
-  deps: { folder: string; locksFolder: string; now: number },
+  deps: { folder: string; now: number },
   request: PruneRequest,
 ): Promise<PruneOutcome> {
   const outcome: PruneOutcome = { removed: [], kept: [] };
@@ -57,31 +56,39 @@ export async function pruneJournals(
     }
     const age = deps.now - Date.parse(listed.updated);
     if (request.olderThanMs !== undefined && age < request.olderThanMs) continue;
+    if (listed.inUse) {
+      outcome.kept.push({ journal: listed, why: 'in use by a run' });
+      continue;
+    }
     if (request.dryRun) {
       await decide(listed, request, outcome, () => undefined);
       continue;
     }
     // Held while it is judged and removed: a run resuming it now keeps it, and what it says
     // is what the journal holds once no run writes to it.
-    const unlock = await lockJournal(listed.path, deps.locksFolder).catch((error: unknown) => {
-      if (error instanceof JournalInUseError) return undefined;
-      throw error;
+    const held = await JournalStore.open(listed.path, 250).catch((error: unknown) => {
+      if (error instanceof JournalBusyError) return undefined;
+      return null;
     });
-    if (unlock === undefined) {
+    if (held === undefined) {
       outcome.kept.push({ journal: listed, why: 'in use by a run' });
       continue;
     }
     try {
-      const journal = await summarizeJournal(listed.path);
+      // Damaged since it was listed: judged as listed (kept, unless --force).
+      const journal =
+        held === null ? listed : summaryOf(listed.path, listed.updated, held.read(bootId()));
       await decide(journal, request, outcome, async () => {
-        const lock = besideLockPath(journal.path);
-        for (const file of [journal.path, lock, `${lock}.owner`]) await rm(file, { force: true });
+        // Removed while held: no run can open it between the judgment and the removal. Its
+        // write-ahead log goes with it (a killed run's; SQLite removes it on a clean close).
+        for (const file of [journal.path, `${journal.path}-wal`, `${journal.path}-journal`]) {
+          await rm(file, { force: true });
+        }
       });
     } finally {
-      await unlock();
+      await held?.close();
     }
   }
-  if (!request.dryRun) await removeOrphans(deps);
   return outcome;
 }
 
@@ -98,25 +105,4 @@ async function decide(
   }
   await remove();
   outcome.removed.push({ journal, lost: journal.finished ? undefined : unfinishedText(journal) });
-}
-
-/**
- * What a compaction killed part way left (`NAME.journal.compacting-…`): its journal is whole
- * (see bulk/journal-compact.ts), so the copy goes once no run holds that journal.
- */
-async function removeOrphans(deps: { folder: string; locksFolder: string }): Promise<void> {
-  for (const name of await readdir(deps.folder).catch(() => [])) {
-    const match = /^(.*\.journal)\.compacting-[0-9a-f]+$/.exec(name);
-    if (!match) continue;
-    const journal = join(deps.folder, match[1]!);
-    const unlock = existsSync(journal)
-      ? await lockJournal(journal, deps.locksFolder).catch(() => undefined)
-      : () => Promise.resolve();
-    if (unlock === undefined) continue;
-    try {
-      await rm(join(deps.folder, name), { force: true });
-    } finally {
-      await unlock();
-    }
-  }
 }

@@ -1,7 +1,8 @@
 import { bootId } from '../../core/boot-id.js';
 import type { Pet } from '../../core/interface.js';
-import { readJournal, type JournalContents } from '../../bulk/journal-read.js';
 import type { ErrorSummary } from '../../bulk/journal-entries.js';
+import type { JournalContents } from '../../bulk/record-states.js';
+import { JournalStore } from '../../bulk/journal-store.js';
 import { findJournal } from './find.js';
 
 /** What a journal says of one record of its input: its outcome, key and what it became. */
@@ -36,7 +37,7 @@ export interface ShownJournal {
  */
 export async function showJournal(given: string, journalsDir: string): Promise<ShownJournal> {
   const path = await findJournal(given, journalsDir);
-  const contents = await readJournal(path, bootId());
+  const contents = await JournalStore.readAt(path, bootId());
   const records: JournalRecord[] = [];
   for (let record = 1; record <= contents.records; record++) {
     const state = contents.states.get(record);

@@ -1,11 +1,10 @@
 import { basename } from 'node:path';
 import { newBatchId, recordKey } from '../../bulk/batch.js';
-import { readJournal, type JournalContents } from '../../bulk/journal-read.js';
+import type { JournalContents } from '../../bulk/record-states.js';
 import type { KeyWindow } from '../../bulk/key-window.js';
 import { planRun, type Plan, type RetryChoices } from '../../bulk/plan.js';
 import { INPUT_FORMATS, readPetRecords, type InputFormat } from '../../bulk/input-format.js';
 import { digestInput, type InputDigests, type PetRecords } from '../../bulk/records.js';
-import { bootId } from '../../core/boot-id.js';
 import { UsageError } from '../../core/errors.js';
 
 /** What a batch is asked to do (`pets add --file` and `--resume`). */
@@ -44,17 +43,13 @@ export interface Prepared {
 
 function batchOf(options: AddBatchRequest, earlier: JournalContents | undefined): string {
   if (earlier === undefined) return options.batchId ?? newBatchId();
-  if (
-    options.batchId !== undefined &&
-    earlier.batch !== undefined &&
-    options.batchId !== earlier.batch
-  ) {
+  if (options.batchId !== undefined && options.batchId !== earlier.batch) {
     throw new UsageError(
       `the journaled run is batch ${earlier.batch}, not ${options.batchId} (PETSTORE_BATCH_ID or --batch-id)`,
       { hint: 'A resume continues the batch of its journal: leave the batch id out.' },
     );
   }
-  return earlier.batch ?? options.batchId ?? newBatchId();
+  return earlier.batch;
 }
 
 /** The format a journaled run read its input in, when it says one this version knows. */
@@ -66,15 +61,15 @@ function journaledFormat(earlier: JournalContents | undefined): InputFormat | un
 }
 
 /**
- * Reads the input (through `readInput`: a file, or `-` for what the front end was given) and
- * the journal of the run it completes, checks every record, and plans what to send.
+ * Reads the input (through `readInput`: a file, or `-` for what the front end was given),
+ * checks every record against the journal of the run it completes (`earlier`, read by the
+ * caller), and plans what to send.
  */
 export async function prepare(
   readInput: (input: string) => Promise<string>,
   options: AddBatchRequest,
+  earlier: JournalContents | undefined,
 ): Promise<Prepared> {
-  const earlier =
-    options.resume === undefined ? undefined : await readJournal(options.resume, bootId());
   const input = options.file ?? earlier?.input;
   if (input === undefined) throw new UsageError('pets add needs --file or --resume');
   if (input === '-' && options.file === undefined) {
@@ -95,7 +90,6 @@ export async function prepare(
   });
   const digests = digestInput(records);
   const batch = batchOf(options, earlier);
-  // Journals of earlier versions do not say: their batch may have been named.
   const namedBatch =
     options.batchId !== undefined || (earlier ? (earlier.namedBatch ?? true) : false);
   // Keys are made in the name the first run read its input by, wherever it is now.
@@ -124,15 +118,26 @@ export function warnUnknownSinceQueued(
 ): void {
   const widened = prepared.earlier?.unknownSinceQueued;
   if (widened === undefined) return;
-  const records = (count: number) => (count === 1 ? '1 record' : `${count} records`);
-  if (widened.noBoot > 0) {
+  if (widened.noBoot.length > 0) {
     events.warn(
-      `${records(widened.noBoot)} queued and never journaled as sent count as unknown: this machine's boot could not be told, so a power loss since cannot be ruled out (a line not yet on disk may be lost)`,
+      `${recordsNamed(widened.noBoot)} queued and never journaled as sent: ${widened.noBoot.length === 1 ? 'its' : 'their'} outcome cannot be known, so ${widened.noBoot.length === 1 ? 'it counts' : 'they count'} as unknown. This machine's boot could not be told (no boot id, no time since boot), so a power loss since they were queued cannot be ruled out, and a sending not yet on disk may have been lost; a resume within one boot that can tell would know they were never sent`,
     );
   }
-  if (widened.otherBoot > 0) {
+  if (widened.otherBoot.length > 0) {
     events.warn(
-      `${records(widened.otherBoot)} queued and never journaled as sent count as unknown: the machine has booted since they were queued, and a line not yet on disk may have been lost`,
+      `${recordsNamed(widened.otherBoot)} queued and never journaled as sent: ${widened.otherBoot.length === 1 ? 'its' : 'their'} outcome cannot be known, so ${widened.otherBoot.length === 1 ? 'it counts' : 'they count'} as unknown. The machine has booted since they were queued, and a sending not yet on disk may have been lost`,
     );
   }
+}
+
+/** "record 3", "records 3, 5 and 9", or the first ten and how many more. */
+export function recordsNamed(records: number[]): string {
+  if (records.length === 1) return `record ${records[0]}`;
+  const shown = records.slice(0, 10);
+  const more = records.length - shown.length;
+  const list =
+    more > 0
+      ? `${shown.join(', ')} and ${more} more`
+      : `${shown.slice(0, -1).join(', ')} and ${shown.at(-1)}`;
+  return `records ${list}`;
 }

@@ -1,16 +1,15 @@
-import { constants } from 'node:fs';
-import { access } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import type { PetstoreClient, RequestPreview } from '../../api/client.js';
 import { concludeBulk } from '../../bulk/conclude.js';
-import { compactJournal } from '../../bulk/journal-compact.js';
-import { lockJournal } from '../../bulk/journal-lock.js';
-import { journalReadError } from '../../bulk/journal-read.js';
-import { JournalWriter } from '../../bulk/journal-writer.js';
+import type { JournalContents } from '../../bulk/record-states.js';
+import { noJournal } from '../../bulk/journal-db.js';
+import { JournalStore } from '../../bulk/journal-store.js';
 import { expiredKeys, keyWindowError, resentKeys } from '../../bulk/key-window.js';
 import type { BulkCounts } from '../../bulk/ledger.js';
 import type { EarlierOutcomes } from '../../bulk/plan.js';
 import { runBulk, type BulkPorts, type BulkResult } from '../../bulk/runner.js';
+import { bootId } from '../../core/boot-id.js';
 import { ApiError, UsageError } from '../../core/errors.js';
 import { parseHttpDate } from '../../core/http-date.js';
 import type { Pet } from '../../core/interface.js';
@@ -22,7 +21,7 @@ import {
   type Prepared,
 } from './add-batch-plan.js';
 import { findJournal } from '../journal/find.js';
-import { locksFolder, openJournal } from './batch-journal.js';
+import { openJournal, warnIfNetworked } from './batch-journal.js';
 
 export type { AddBatchRequest } from './add-batch-plan.js';
 
@@ -50,8 +49,6 @@ export interface AddBatchDeps {
   connect(): Promise<BatchService>;
   /** Reads the input: a path, or `-` for the front end's standard input. */
   readInput(input: string): Promise<string>;
-  /** The user's data folder: the locks on journals. */
-  dataDir: string;
   /** Where new runs keep their journals, and where `--resume BATCH` looks. */
   journalsDir: string;
   /** Ctrl-C and SIGTERM: a first lets the writes in flight finish, a second stops at once. */
@@ -134,21 +131,23 @@ export async function addBatch(
       : { ...asked, resume: await findJournal(asked.resume, deps.journalsDir) };
   // A resumed run holds the journal's lock from before it reads it until it ends, so no other
   // run can change what it planned from (a dry run only reads).
+  let held: JournalStore | undefined;
+  let earlier: JournalContents | undefined;
   if (request.resume !== undefined) {
-    const journal = request.resume;
-    await access(journal, constants.R_OK).catch((error: unknown) => {
-      throw journalReadError(journal, error);
-    });
+    // Named as given when it is not there; absolute once found, for the command that completes it.
+    if (!existsSync(request.resume)) throw noJournal(request.resume);
+    const path = resolve(request.resume);
+    if (request.dryRun) earlier = await JournalStore.readAt(path, bootId());
+    else {
+      await warnIfNetworked(path, (message) => events.warn(message));
+      held = await JournalStore.open(path);
+      earlier = held.read(bootId());
+    }
   }
-  const unlock =
-    request.resume !== undefined && !request.dryRun
-      ? await lockJournal(request.resume, locksFolder(deps.dataDir))
-      : undefined;
   try {
-    return await addFromFile(deps, request, events, unlock);
-  } catch (error) {
-    await unlock?.();
-    throw error;
+    return await addFromFile(deps, request, events, { held, earlier });
+  } finally {
+    await held?.close();
   }
 }
 
@@ -157,9 +156,9 @@ async function addFromFile(
   deps: AddBatchDeps,
   request: AddBatchRequest,
   events: AddBatchEvents,
-  unlock: (() => Promise<void>) | undefined,
+  resumed: { held: JournalStore | undefined; earlier: JournalContents | undefined },
 ): Promise<AddBatchOutcome | DryRunOutcome> {
-  const prepared = await prepare((input) => deps.readInput(input), request);
+  const prepared = await prepare((input) => deps.readInput(input), request, resumed.earlier);
   const { input, plan, earlier } = prepared;
   const connected: Connected = { ...deps, ...(await deps.connect()) };
   const { client, target } = connected;
@@ -199,7 +198,7 @@ async function addFromFile(
       hint: 'Leave --journal out (one is made in the journals folder), or give another path.',
     });
   }
-  const journal = await openJournal(connected, request, prepared, unlock, (message) =>
+  const journal = await openJournal(connected, request, prepared, resumed.held, (message) =>
     events.warn(message),
   );
   // A batch made for this run has one journal: in the journals folder, its id names it.
@@ -213,18 +212,7 @@ async function addFromFile(
     toSend: plan.send.length,
   });
   try {
-    const outcome = await send(connected, request, events, prepared, { journal, resume });
-    const { unknown, notAttempted } = outcome.counts;
-    if (unknown === 0 && notAttempted === 0) {
-      // Finished: made small while this run still holds it (see bulk/journal-compact.ts).
-      await journal.sync();
-      await compactJournal(journal.path).catch((error: unknown) =>
-        events.warn(
-          `the journal ${journal.path} was left whole, not compacted: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
-        ),
-      );
-    }
-    return outcome;
+    return await send(connected, request, events, prepared, { journal, resume });
   } finally {
     await journal.close();
   }
@@ -264,7 +252,7 @@ async function checkKeyWindow(
 async function printTable(
   events: AddBatchEvents,
   rows: { pet: Pet; record: number }[],
-  journal: JournalWriter,
+  journal: JournalStore,
 ): Promise<void> {
   if (rows.length === 0) return;
   if (!(await events.printTable(rows.map((row) => row.pet)))) return;
@@ -286,7 +274,7 @@ async function send(
   request: AddBatchRequest,
   events: AddBatchEvents,
   prepared: Prepared,
-  run: { journal: JournalWriter; resume: string },
+  run: { journal: JournalStore; resume: string },
 ): Promise<AddBatchOutcome> {
   const { plan, batch, digests } = prepared;
   const { client, target } = deps;

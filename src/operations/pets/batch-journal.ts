@@ -1,10 +1,11 @@
 import { join, resolve } from 'node:path';
 import type { RunHeader } from '../../bulk/journal-entries.js';
-import { JournalWriter } from '../../bulk/journal-writer.js';
+import { JournalStore } from '../../bulk/journal-store.js';
 import { bootId } from '../../core/boot-id.js';
 import { makeFolder } from '../../core/make-folder.js';
 import { randomHex } from '../../core/random-hex.js';
 import { networkFileSystem } from '../../core/network-fs.js';
+import { serviceTag } from '../journal/find.js';
 import type { AddBatchRequest, Prepared } from './add-batch-plan.js';
 
 /**
@@ -12,23 +13,32 @@ import type { AddBatchRequest, Prepared } from './add-batch-plan.js';
  * by the time and the batch, so `journal list` finds it, `--resume BATCH` names it, and no
  * earlier journal is ever overwritten.
  */
-async function defaultJournalPath(journalsDir: string, batch: string): Promise<string> {
+async function defaultJournalPath(
+  journalsDir: string,
+  batch: string,
+  service: string,
+): Promise<string> {
   // Random after the time: two runs of one batch id in one millisecond (against two services,
-  // say) each get a journal of their own, not one refused as in use by the other.
-  const stamp = `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomHex(4)}`;
+  // say) each get a journal of their own, not one refused as in use by the other. The service
+  // named too: a journal a run holds cannot be read, but its name says where it sends.
+  const time = new Date().toISOString().replace(/[:.]/g, '-');
+  const stamp = `${time}-${randomHex(4)}-s${serviceTag(service)}`;
   await makeFolder(journalsDir, 0o700);
   // A named batch may hold / and :, which a file name cannot.
   return join(journalsDir, `${stamp}.${batch.replace(/[/:]/g, '_')}.journal`);
 }
 
-/** Where the locks on journal files (by device and inode) are kept: the user's data folder. */
+/** Where the locks of MCP batches are kept: the user's data folder. */
 export const locksFolder = (dataDir: string) => join(dataDir, 'locks');
 
 /**
  * Says when the journal is on a network file system, whose locks another machine's run may not
  * see: two runs could then send the same records at once.
  */
-async function warnIfNetworked(path: string, warn: (message: string) => void): Promise<void> {
+export async function warnIfNetworked(
+  path: string,
+  warn: (message: string) => void,
+): Promise<void> {
   const kind = await networkFileSystem(path);
   if (kind === undefined) return;
   warn(
@@ -36,18 +46,19 @@ async function warnIfNetworked(path: string, warn: (message: string) => void): P
   );
 }
 
-/** The journal of this run: the resumed one, appended to, or a new one. */
+/**
+ * The journal of this run: the resumed one (`held`, locked since before it was read), which
+ * gains this run's row, or a new one.
+ */
 export async function openJournal(
-  deps: { target: { label: string; service: string }; dataDir: string; journalsDir: string },
+  deps: { target: { label: string; service: string }; journalsDir: string },
   request: AddBatchRequest,
   prepared: Prepared,
-  unlock: (() => Promise<void>) | undefined,
+  held: JournalStore | undefined,
   warn: (message: string) => void = () => undefined,
-): Promise<JournalWriter> {
+): Promise<JournalStore> {
   const { input } = prepared;
   const header: RunHeader = {
-    type: request.resume !== undefined ? 'resume' : 'run',
-    version: 1,
     input: input === '-' ? '-' : resolve(input),
     records: prepared.digests.records.length,
     target: deps.target.label,
@@ -60,20 +71,15 @@ export async function openJournal(
     namedBatch: prepared.namedBatch,
     inputFormat: prepared.inputFormat,
   };
-  if (request.resume !== undefined && unlock !== undefined) {
-    await warnIfNetworked(resolve(request.resume), warn);
-    const journal = await JournalWriter.append(resolve(request.resume), unlock);
-    const resumed = journal.endedTornLine ? { ...header, afterTornLine: true } : header;
-    await journal.write(resumed).catch(async (error: unknown) => {
-      await journal.close();
-      throw error;
-    });
-    return journal;
+  if (held !== undefined) {
+    held.startRun(header);
+    return held;
   }
   // Absolute, so the command that completes the run works from any folder.
   const path = resolve(
-    request.journal ?? (await defaultJournalPath(deps.journalsDir, prepared.batch)),
+    request.journal ??
+      (await defaultJournalPath(deps.journalsDir, prepared.batch, deps.target.service)),
   );
   await warnIfNetworked(path, warn);
-  return JournalWriter.create(path, header, locksFolder(deps.dataDir));
+  return JournalStore.create(path, header);
 }

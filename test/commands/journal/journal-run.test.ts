@@ -72,7 +72,7 @@ describe('journal list, show and prune', () => {
     await runJournalPrune(pruned.ctx, {});
     const [gone] = JSON.parse(pruned.io.out()) as JournalSummary[];
     expect(existsSync(gone!.path)).toBe(false);
-    expect(existsSync(`${gone!.path}.lock`)).toBe(false);
+    expect(existsSync(`${gone!.path}-wal`)).toBe(false);
 
     const empty = verbContext({ env, raw: { output: 'table' }, tty: true });
     await runJournalList(empty.ctx);

@@ -1,4 +1,5 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { editJournal } from '../../helpers/journal-file.js';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -184,35 +185,54 @@ describe('--resume refuses an input changed anywhere', () => {
   });
 });
 
-describe('a damaged journal is exit 2 naming its line, never a crash', () => {
-  const damage = [
-    ['null', 'null'],
-    ['a number', '42'],
-    ['a record number below 1', '{"type":"sending","record":0,"digest":"d","key":"k"}'],
-    ['a fractional record number', '{"type":"sending","record":1.5,"digest":"d","key":"k"}'],
-    ['a record past the input', '{"type":"sending","record":99,"digest":"d","key":"k"}'],
-    ['a key of the wrong type', '{"type":"sending","record":1,"digest":"d","key":7}'],
-    ['a missing digest', '{"type":"sending","record":1,"key":"k"}'],
-    ['an unknown type', '{"type":"deleted","record":1}'],
-    ['a created pet that is not one', '{"type":"created","record":1,"pet":"Rex"}'],
-    ['an error without its fields', '{"type":"failed","record":1,"error":{}}'],
+describe('a damaged journal is exit 2 saying what is wrong, never a crash', () => {
+  const damage: [string, string, RegExp][] = [
+    [
+      'a record number below 1',
+      'UPDATE records SET record = 0 WHERE record = 1',
+      /record 0, past the 2 of the input/,
+    ],
+    [
+      'a record past the input',
+      'UPDATE records SET record = 99 WHERE record = 1',
+      /record 99, past the 2/,
+    ],
+    [
+      'a fractional attempt',
+      'UPDATE records SET attempt = 1.5 WHERE record = 1',
+      /attempt is not a whole number/,
+    ],
+    ['an empty key', "UPDATE records SET key = '' WHERE record = 1", /without its digest or key/],
+    [
+      'a created pet that is not one',
+      `UPDATE records SET pet = '"Rex"' WHERE record = 1`,
+      /without its pet/,
+    ],
+    ['a pet that is no JSON', "UPDATE records SET pet = '{' WHERE record = 1", /is damaged/],
+    [
+      'an error without its fields',
+      "UPDATE records SET outcome = 'failed', error = '{}' WHERE record = 1",
+      /without its code, message or status/,
+    ],
+    ['a table gone', 'DROP TABLE records', /is damaged: no such table/],
+    [
+      'another format',
+      'UPDATE journal SET format = 2',
+      /is not a petstore journal of this version/,
+    ],
   ];
 
-  it.each(damage)('%s', async (_what, line) => {
+  it.each(damage)('%s', async (_what, sql, said) => {
     const { env } = await sandbox();
     const file = join(folder(), 'pets.ndjson');
     writeFileSync(file, MAX + MAX);
     const first = fakeIO();
     expect(await main(['pets', 'add', '--file', file], first, env)).toBe(0);
     const journal = journalNamed(first.err());
-    const lines = readFileSync(journal, 'utf8').trimEnd().split('\n');
-    // The damage sits before the last line, where a torn last line cannot explain it, and
-    // after the entries of the records it names.
-    const at = lines.length - 1;
-    lines.splice(at, 0, line);
-    writeFileSync(journal, lines.join('\n') + '\n');
+    editJournal(journal, sql);
     const io = fakeIO({ tty: true });
     expect(await main(['pets', 'add', '--resume', journal, '--no-color'], io, env)).toBe(2);
-    expect(io.err()).toContain(`the journal ${journal} is damaged at line ${at + 1}`);
+    expect(io.err()).toContain(`${journal} is`);
+    expect(io.err()).toMatch(said);
   });
 });

@@ -1,4 +1,6 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { DatabaseSync } from 'node:sqlite';
+import { editJournal } from '../../helpers/journal-file.js';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -49,16 +51,18 @@ async function unknownRun() {
 /** Moves every time the journal holds back: as if both clocks moved on by `ms`. */
 function age(journal: string, ms: number): void {
   const back = (iso: string) => new Date(Date.parse(iso) - ms).toISOString();
-  const lines = readFileSync(journal, 'utf8')
-    .trimEnd()
-    .split('\n')
-    .map((line) => {
-      const entry = JSON.parse(line) as { type: string; at?: string; service?: string };
-      if (entry.at !== undefined) entry.at = back(entry.at);
-      if (entry.type === 'clock') entry.service = back(entry.service!);
-      return JSON.stringify(entry);
-    });
-  writeFileSync(journal, lines.join('\n') + '\n');
+  const db = new DatabaseSync(journal);
+  try {
+    db.exec('PRAGMA locking_mode = EXCLUSIVE');
+    const runs = db.prepare('SELECT run, at FROM runs').all() as { run: number; at: string }[];
+    for (const { run, at } of runs) {
+      db.prepare('UPDATE runs SET at = ? WHERE run = ?').run(back(at), run);
+    }
+    const { started } = db.prepare('SELECT started FROM journal').get() as { started: string };
+    db.prepare('UPDATE journal SET started = ?').run(back(started));
+  } finally {
+    db.close();
+  }
 }
 
 async function resume(env: Record<string, string>, journal: string, more: string[] = []) {
@@ -145,11 +149,7 @@ describe('a resume that would send keys again', () => {
   it('asks the service its time when this machine’s clock may have been set back since', async () => {
     const { env, journal, clock, posts } = await unknownRun();
     // No answer of the first run gave the service's clock: only this machine's is journaled.
-    const lines = readFileSync(journal, 'utf8').trimEnd().split('\n');
-    writeFileSync(
-      journal,
-      lines.filter((line) => !line.includes('"type":"clock"')).join('\n') + '\n',
-    );
+    editJournal(journal, 'UPDATE runs SET service_ahead_ms = NULL');
     // A day and more has passed, but this machine's clock was set back by as much.
     clock.now += 25 * HOUR;
     const before = posts();

@@ -2,7 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { JournalWriter } from '../../../src/bulk/journal-writer.js';
+import { JournalStore } from '../../../src/bulk/journal-store.js';
 import { bootId } from '../../../src/core/boot-id.js';
 import { showJournal } from '../../../src/operations/journal/show.js';
 
@@ -10,21 +10,15 @@ import { showJournal } from '../../../src/operations/journal/show.js';
 async function journalOfFour(): Promise<{ folder: string; path: string }> {
   const folder = mkdtempSync(join(tmpdir(), 'petstore-show-'));
   const path = join(folder, '2026-11-28T00-00-00-000Z.batch-show.journal');
-  const journal = await JournalWriter.create(
-    path,
-    {
-      type: 'run',
-      version: 1,
-      input: '/in/pets.csv',
-      records: 4,
-      target: 'profile staging',
-      service: 'https://staging.example/v1',
-      at: new Date().toISOString(),
-      batch: 'batch-show',
-      boot: bootId(),
-    },
-    join(folder, 'locks'),
-  );
+  const journal = JournalStore.create(path, {
+    input: '/in/pets.csv',
+    records: 4,
+    target: 'profile staging',
+    service: 'https://staging.example/v1',
+    at: new Date().toISOString(),
+    batch: 'batch-show',
+    boot: bootId(),
+  });
   for (const record of [1, 2, 3]) {
     journal.append({ type: 'queued', record, digest: `d${record}`, key: `k${record}` });
     journal.append({ type: 'sending', record });
@@ -80,5 +74,14 @@ describe('showJournal', () => {
     await expect(showJournal('no-such-batch', folder)).rejects.toThrow(
       /no journal no-such-batch: no such file, and no journal of a batch of that id/,
     );
+  });
+
+  it('says a journal a run holds is in use, and shows it once that run ends', async () => {
+    const { folder, path } = await journalOfFour();
+    const run = await JournalStore.open(path);
+    await expect(showJournal(path, folder)).rejects.toThrow(/is in use by another petstore run/);
+    await expect(showJournal('batch-show', folder)).rejects.toThrow(/is in use/);
+    await run.close();
+    expect((await showJournal('batch-show', folder)).records).toHaveLength(4);
   });
 });

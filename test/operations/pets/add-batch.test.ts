@@ -1,3 +1,4 @@
+import { readJournalFile } from '../../helpers/journal-file.js';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -63,7 +64,6 @@ async function setup(names: string[]) {
   const deps = {
     connect: () => Promise.resolve(reached),
     readInput: (path: string) => Promise.resolve(readFileSync(path, 'utf8')),
-    dataDir: join(folder, 'data'),
     journalsDir: join(folder, 'state', 'journals'),
     signals: { onSignal: () => () => undefined },
     resumeCommand: (journal: string) => `resume ${journal}`,
@@ -85,7 +85,9 @@ describe('addBatch', () => {
     expect((await service.names()).sort()).toEqual([...names].sort());
     expect([...said.lines].sort()).toEqual([...names].sort());
     expect(said.journals).toEqual([{ journal: outcome.journal, toSend: 30 }]);
-    expect(readFileSync(outcome.journal, 'utf8')).toContain(`"batch":"${outcome.batch}"`);
+    const journal = await readJournalFile(outcome.journal);
+    expect(journal.batch).toBe(outcome.batch);
+    expect(journal.states.size).toBe(30);
   });
 
   it('a resume of a finished run sends nothing and prints nothing again', async () => {
