@@ -5,7 +5,7 @@
 // bench/results.json. Run `npm run build` first.
 //
 // Usage: npm run bench [-- --runs N]
-//   [--only startup,exe,request,mcp,https,listall,sandbox,server,bulk,pinned,table,memory]
+//   [--only startup,exe,request,mcp,https,listall,sandbox,server,bulk,journal,pinned,table,memory]
 import { spawnSync } from 'node:child_process';
 import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -222,6 +222,49 @@ if (wanted('bulk')) {
     tools,
     floors,
   );
+}
+
+if (wanted('journal')) {
+  // Issue 47's measure: a bulk add against raw undici POSTs (16 at once), each on a fresh
+  // sandbox, in the same run; the best of three of each.
+  const COUNT = 20_000;
+  const file = records(COUNT);
+  const tools = [];
+  const floors = [];
+  for (let i = 0; i < PAIRS; i++) {
+    for (const side of ['floor', 'tool']) {
+      const sandbox = await sandboxServer(['--memory'], `journal-${side}`);
+      const env = { ...baseEnv('journal'), PETSTORE_BASE_URL: sandbox.url, PETSTORE_API_KEY: KEY };
+      const argv =
+        side === 'floor'
+          ? ['bench/undici-posts.mjs', sandbox.url, file, '16']
+          : [
+              BIN,
+              'pets',
+              'add',
+              '--file',
+              file,
+              '--concurrency',
+              '16',
+              '--journal',
+              join(scratch, `journal-${i}.journal`),
+            ];
+      const rate = COUNT / (timeRun(argv, env) / 1000);
+      (side === 'floor' ? floors : tools).push(rate);
+      await sandbox.stop();
+    }
+  }
+  const best = (rates) => Math.max(...rates);
+  console.log(
+    `pets add --file (${COUNT}, -c 16) best ${best(tools).toFixed(0)}/s vs raw undici best ${best(floors).toFixed(0)}/s: ratio ${(best(tools) / best(floors)).toFixed(2)} (target >= 0.55)`,
+  );
+  results.push({
+    name: 'bulk add / raw undici POSTs, best of three',
+    tools,
+    floors,
+    ratio: best(tools) / best(floors),
+    target: '>= 0.55',
+  });
 }
 
 if (wanted('pinned')) {
