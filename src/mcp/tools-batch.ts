@@ -103,7 +103,7 @@ export function registerBatchTool(server: ToolShelf, deps: McpDeps, gate: Server
           const given = batch;
           const send = { concurrency: args.concurrency, dryRun: args.dry_run === true, stop };
           if (send.dryRun) return await sendBatch(deps, text, { ...send, batch: given });
-          const journal = () => journalOfBatch(given, deps.journalsDir, { service: deps.service });
+          const journal = () => batchJournal(deps, given);
           // A batch completed with other pets than its first call's is refused before the
           // person is asked (a dry run reads the journal and checks the input against it).
           if (await journal()) await sendBatch(deps, text, { ...send, batch: given, dryRun: true });
@@ -181,17 +181,30 @@ async function sendBatch(
     const unlock = run.dryRun ? undefined : await lockBatch(deps, run.batch);
     try {
       // The batch's journal, if a call made one: this call completes it.
-      const journal = await journalOfBatch(run.batch, deps.journalsDir, { service: deps.service });
+      const journal = await batchJournal(deps, run.batch);
       return await sendJournaled(deps, text, { ...run, journal });
     } finally {
       await unlock?.();
     }
-  }).catch((error: unknown) => {
-    // The batch's journal is held by a run: its path is the person's to see (petstore journal
-    // list), not the agent's.
-    if (error instanceof JournalBusyError) throw new BatchBusyError(run.batch);
+  }).catch(busyAsBatch(run.batch));
+}
+
+/** The batch's journal of this service, if a call made one. */
+function batchJournal(deps: McpDeps, batch: string): Promise<string | undefined> {
+  return journalOfBatch(batch, deps.journalsDir, { service: deps.service }).catch(
+    busyAsBatch(batch),
+  );
+}
+
+/**
+ * A journal held by a run, met anywhere a call looks for or reads its batch's: the batch is
+ * being sent. Its path is the person's to see (petstore journal list), not the agent's.
+ */
+function busyAsBatch(batch: string) {
+  return (error: unknown): never => {
+    if (error instanceof JournalBusyError) throw new BatchBusyError(batch);
     throw error;
-  });
+  };
 }
 
 /**
