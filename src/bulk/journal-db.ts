@@ -1,16 +1,13 @@
-import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
-import { UsageError } from '../core/errors.js';
 import { parseJson, stringifyJson } from '../core/json.js';
 import { isInt64 } from '../core/int64.js';
 import type { Pet } from '../core/interface.js';
-import { loadSqlite, sqliteFailure } from '../core/sqlite.js';
 import type { ErrorSummary } from './journal-entries.js';
 import type { KeySent, Queued, RecordState } from './record-states.js';
 
 /**
- * The SQLite side of a journal (see journal-store.ts): its tables, how it is opened and locked,
- * and a record's state as a row and back.
+ * The tables of a journal (see journal-store.ts), the statements it is written with, and a
+ * record's state as a row and back. How its file is made, opened and locked: journal-file.ts.
  */
 
 /** The layout of this format; another is refused, never read as this one. */
@@ -78,136 +75,7 @@ export function statements(db: DatabaseSync): Statements {
   };
 }
 
-/** A journal is in use: another run (or a reader, for a moment) holds its lock. */
-export class JournalBusyError extends UsageError {}
-
 export type Row = Record<string, unknown>;
-
-export function journalInUse(path: string): JournalBusyError {
-  return new JournalBusyError(`the journal ${path} is in use by another petstore run`, {
-    hint: 'Wait for that run to end, then run this again. Its lock ends with it, however it ends (even killed): there is nothing to clear.',
-  });
-}
-
-export function alreadyThere(path: string): UsageError {
-  return new UsageError(`the journal ${path} already exists`, {
-    hint: `Resume that run with --resume ${path}, or give another --journal.`,
-  });
-}
-
-export function notThisFormat(path: string): UsageError {
-  return new UsageError(
-    `${path} is not a petstore journal of this version (journals are SQLite databases; one of an earlier format was a text file); nothing was changed`,
-    { hint: 'Give --resume the journal a run named on its first stderr line (Journal: PATH).' },
-  );
-}
-
-export function noJournal(path: string): UsageError {
-  return new UsageError(`no journal ${path}: no such file, and no journal of a batch of that id`, {
-    hint: 'Give the path or the batch id the interrupted run named (petstore journal list shows them).',
-  });
-}
-
-function cannot(doing: string, path: string, error: unknown, hint: string): UsageError {
-  const code = (error as NodeJS.ErrnoException).code;
-  const why = code !== undefined && !code.startsWith('ERR_') ? code : (error as Error).message;
-  return new UsageError(`cannot ${doing} the journal ${path}: ${why}`, { hint });
-}
-
-const HEADER = Buffer.from('SQLite format 3\0');
-
-/**
- * Whether the file at `path` is an SQLite database, read from its first bytes without opening
- * it as one (SQLite would take an empty or foreign file for a new database and change it).
- */
-function isDatabaseFile(path: string): boolean {
-  let fd: number;
-  try {
-    if (!statSync(path).isFile()) return false;
-    fd = openSync(path, 'r');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw noJournal(path);
-    throw cannot('read', path, error, 'Check the path and its permissions.');
-  }
-  try {
-    const first = Buffer.alloc(HEADER.length);
-    return readSync(fd, first, 0, first.length, 0) === first.length && first.equals(HEADER);
-  } finally {
-    closeSync(fd);
-  }
-}
-
-/**
- * The database at `path`, locked for this process alone until it is closed: SQLite's exclusive
- * lock on the file, which the kernel keeps on its inode (every name of the file meets it) and
- * drops the moment this process ends. `create` makes the file (never over one that is there);
- * else it must be a journal of this format, and anything else is refused unchanged.
- */
-export function openLocked(path: string, mode: 'create' | 'open'): DatabaseSync {
-  if (mode === 'create') {
-    try {
-      // The file made by us, alone (O_EXCL), private: SQLite then finds it empty and new.
-      closeSync(openSync(path, 'wx', 0o600));
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'EEXIST') throw alreadyThere(path);
-      throw cannot('create', path, error, 'Choose a writable place with --journal FILE.');
-    }
-  } else if (!isDatabaseFile(path)) {
-    throw notThisFormat(path);
-  }
-  let db: DatabaseSync;
-  try {
-    db = new (loadSqlite().DatabaseSync)(path, { timeout: 0 });
-  } catch (error) {
-    throw cannot('open', path, error, 'Check the path and its permissions.');
-  }
-  try {
-    // Exclusive: the lock, once taken, stays until close. Taken before anything is read, and
-    // the format checked before anything is written.
-    // Small pages: most commits change one record's row, and write each page they touch.
-    if (mode === 'create') db.exec('PRAGMA page_size = 1024');
-    db.exec('PRAGMA locking_mode = EXCLUSIVE; BEGIN EXCLUSIVE');
-    if (mode === 'open' && !isJournal(db)) throw notThisFormat(path);
-    db.exec('COMMIT');
-    // WAL lets a commit skip the disk sync (synchronous=NORMAL) where a kill, not a power cut,
-    // is what must be survived; in exclusive mode it needs no shared-memory file.
-    db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL');
-    return db;
-  } catch (error) {
-    if (db.isTransaction) db.exec('ROLLBACK');
-    db.close();
-    if (error instanceof UsageError) throw error;
-    if (sqliteFailure(error) === 'transient') throw journalInUse(path);
-    if (sqliteFailure(error) === 'damaged') throw notThisFormat(path);
-    throw cannot('open', path, error, 'Check the path and its permissions.');
-  }
-}
-
-function isJournal(db: DatabaseSync): boolean {
-  try {
-    const row = db.prepare('SELECT format FROM journal').get();
-    return row?.format === FORMAT;
-  } catch {
-    return false;
-  }
-}
-
-/**
- * openLocked, tried again for up to `waitMs` while another holds the lock: a reader (journal
- * list, show) holds it for a moment only; a run holds it until it ends, and is then named busy.
- * Waits between tries without blocking the event loop.
- */
-export async function openLockedWaiting(path: string, waitMs: number): Promise<DatabaseSync> {
-  const until = Date.now() + waitMs;
-  for (;;) {
-    try {
-      return openLocked(path, 'open');
-    } catch (error) {
-      if (!(error instanceof JournalBusyError) || Date.now() >= until) throw error;
-    }
-    await new Promise((done) => setTimeout(done, 10 + Math.random() * 30));
-  }
-}
 
 /** A state as a row, and back. */
 export function stateRow(record: number, state: RecordState | Queued, keyRun: number) {

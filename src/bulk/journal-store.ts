@@ -5,9 +5,6 @@ import { parseHttpDate } from '../core/http-date.js';
 import { stringifyJson } from '../core/json.js';
 import {
   FORMAT,
-  notThisFormat,
-  openLocked,
-  openLockedWaiting,
   recordRow,
   SCHEMA,
   stateRow,
@@ -15,6 +12,14 @@ import {
   type Row,
   type Statements,
 } from './journal-db.js';
+import {
+  closeJournal,
+  createJournalFile,
+  notThisFormat,
+  openLocked,
+  openLockedWaiting,
+  writeFailed,
+} from './journal-file.js';
 import { LogSync } from './log-sync.js';
 import type {
   ClockEntry,
@@ -81,25 +86,26 @@ export class JournalStore implements JournalSink {
 
   /** A new journal holding the batch's header and its first run; an existing file is refused. */
   static create(path: string, header: RunHeader): JournalStore {
-    const db = openLocked(path, 'create');
-    db.exec(`BEGIN; ${SCHEMA}`);
-    db.prepare(
-      `INSERT INTO journal VALUES (:format, :batch, :input, :records, :target, :service, :started, :digest, :digests, :named, :inputFormat)`,
-    ).run({
-      format: FORMAT,
-      batch: header.batch,
-      input: header.input,
-      records: header.records,
-      target: header.target,
-      service: header.service ?? null,
-      started: header.at,
-      digest: header.digest ?? null,
-      digests: header.digests ?? null,
-      named: Number(header.namedBatch === true),
-      inputFormat: header.inputFormat ?? null,
+    createJournalFile(path, (db) => {
+      db.exec(SCHEMA);
+      db.prepare(
+        `INSERT INTO journal VALUES (:format, :batch, :input, :records, :target, :service, :started, :digest, :digests, :named, :inputFormat)`,
+      ).run({
+        format: FORMAT,
+        batch: header.batch,
+        input: header.input,
+        records: header.records,
+        target: header.target,
+        service: header.service ?? null,
+        started: header.at,
+        digest: header.digest ?? null,
+        digests: header.digests ?? null,
+        named: Number(header.namedBatch === true),
+        inputFormat: header.inputFormat ?? null,
+      });
     });
-    db.exec('COMMIT');
-    const store = new JournalStore(path, db);
+    // Opened as any journal is: another run may have taken it in between (busy, then).
+    const store = new JournalStore(path, openLocked(path));
     store.startRun(header);
     return store;
   }
@@ -115,7 +121,7 @@ export class JournalStore implements JournalSink {
       store.load();
       return store;
     } catch (error) {
-      db.close();
+      closeJournal(db);
       if (error instanceof UsageError) throw error;
       throw new UsageError(`the journal ${path} is damaged: ${(error as Error).message}`, {
         hint: 'Only petstore writes a journal; restore it from where it came.',
@@ -133,7 +139,7 @@ export class JournalStore implements JournalSink {
     try {
       return store.read(boot);
     } finally {
-      store.db.close();
+      closeJournal(store.db);
       store.closed = true;
     }
   }
@@ -246,9 +252,7 @@ export class JournalStore implements JournalSink {
     } catch (error) {
       if (this.db.isTransaction) this.db.exec('ROLLBACK');
       // What it holds in memory is no longer what is on disk: nothing more is written.
-      this.broken = new UsageError(`cannot write the journal ${this.path}: ${String(error)}`, {
-        hint: 'Free some space or fix its permissions, then complete the run with --resume.',
-      });
+      this.broken = writeFailed(this.path, error);
       waiting?.reject(this.broken);
       throw this.broken;
     } finally {
@@ -338,8 +342,7 @@ export class JournalStore implements JournalSink {
     } finally {
       this.closed = true;
       await this.log.close();
-      // Checkpoints the log into the database, syncs it, and removes the log.
-      this.db.close();
+      closeJournal(this.db);
     }
   }
 }

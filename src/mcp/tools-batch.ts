@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { ServerContext } from '@modelcontextprotocol/server';
 import type { RequestPreview } from '../api/request.js';
 import { parseBatchId, recordKey } from '../bulk/batch.js';
-import { JournalBusyError } from '../bulk/journal-db.js';
+import { JournalBusyError } from '../bulk/journal-file.js';
 import { tryLock } from '../core/kernel-lock.js';
 import { locksFolder } from '../operations/pets/batch-journal.js';
 import { BULK_CONCURRENCY, IDEMPOTENCY_KEY_WINDOW } from '../core/contract.js';

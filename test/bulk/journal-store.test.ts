@@ -1,11 +1,18 @@
 import { spawn } from 'node:child_process';
-import { existsSync, linkSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  linkSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { JournalBusyError } from '../../src/bulk/journal-db.js';
+import { JournalBusyError } from '../../src/bulk/journal-file.js';
 import type { JournalEntry, RunHeader } from '../../src/bulk/journal-entries.js';
 import { JournalStore } from '../../src/bulk/journal-store.js';
 import {
@@ -189,7 +196,11 @@ describe('the SQLite journal store', () => {
       await expect(refused).rejects.toThrow(/in use by another petstore run/);
     }
     await held.close();
-    const again = await JournalStore.open(hard, 0);
+    // Free: through either name, the same journal.
+    const viaLink = await JournalStore.open(hard, 0);
+    expect(viaLink.read('boot-1').batch).toBe('batch-1');
+    await viaLink.close();
+    const again = await JournalStore.open(path, 0);
     await again.close();
   });
 
@@ -203,7 +214,9 @@ describe('the SQLite journal store', () => {
         '-e',
         `const { DatabaseSync } = require('node:sqlite');
          const db = new DatabaseSync(process.argv[1]);
+         // As a run holds it: the lock, and the file marked in use (the log part of it).
          db.exec('PRAGMA locking_mode = EXCLUSIVE; PRAGMA journal_mode = WAL; BEGIN EXCLUSIVE; COMMIT');
+         db.exec('PRAGMA user_version = 1; PRAGMA wal_checkpoint(PASSIVE); CREATE TABLE later (x)');
          process.stdout.write('held\\n');
          setInterval(() => {}, 1000);`,
         path,
@@ -314,6 +327,51 @@ describe('the SQLite journal store', () => {
       ),
       { numRuns: 150 },
     );
+  });
+
+  it('is made whole or not at all, and leaves nothing beside it', async () => {
+    const dir = folder();
+    const path = join(dir, 'run.journal');
+    const store = JournalStore.create(path, header('run', Date.now(), 'boot-1'));
+    // Made aside and linked into place: nothing of the making is left.
+    expect(readdirSync(dir).filter((name) => !name.startsWith('run.journal-wal'))).toEqual([
+      'run.journal',
+    ]);
+    await store.close();
+    expect(readdirSync(dir)).toEqual(['run.journal']);
+  });
+
+  it('is not made where a killed run left its log without its journal', () => {
+    const dir = folder();
+    const path = join(dir, 'run.journal');
+    writeFileSync(`${path}-wal`, 'the last commits of a journal since moved');
+    expect(() => JournalStore.create(path, header('run', Date.now(), 'boot-1'))).toThrow(
+      `${path}-wal is there without its journal`,
+    );
+    expect(existsSync(path)).toBe(false);
+    expect(readFileSync(`${path}-wal`, 'utf8')).toBe('the last commits of a journal since moved');
+  });
+
+  it('a journal whose last commits are in a log left elsewhere, or beside a log not its own, is refused unchanged', async () => {
+    const dir = folder();
+    const path = join(dir, 'moved.journal');
+    await JournalStore.create(path, header('run', Date.now(), 'boot-1')).close();
+    // As a killed run leaves it, moved away from its log: marked in use, and no log here.
+    const raw = new DatabaseSync(path);
+    raw.exec('PRAGMA user_version = 1');
+    raw.close();
+    const bytes = readFileSync(path);
+    await expect(JournalStore.open(path, 0)).rejects.toThrow(
+      `the journal ${path} is not whole here`,
+    );
+    expect(readFileSync(path).equals(bytes)).toBe(true);
+    // A journal closed cleanly, beside a log that is not its own: never folded into it.
+    const clean = join(dir, 'clean.journal');
+    await JournalStore.create(clean, header('run', Date.now(), 'boot-1')).close();
+    writeFileSync(`${clean}-wal`, Buffer.alloc(4096, 7));
+    const cleanBytes = readFileSync(clean);
+    await expect(JournalStore.open(clean, 0)).rejects.toThrow(`${clean}-wal is beside ${clean}`);
+    expect(readFileSync(clean).equals(cleanBytes)).toBe(true);
   });
 
   it('starts "SQLite format 3"', async () => {

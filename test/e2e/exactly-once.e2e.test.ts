@@ -211,7 +211,7 @@ describe('a copy of a journal', () => {
 });
 
 describe('resumes through other names of the same journal', () => {
-  it('a symlink, a hard link and a path with .. are one journal: one of them runs, whatever the data folders', async () => {
+  it('a symlink and a path with .. are one journal: one of them runs, whatever the data folders', async () => {
     for (let trial = 0; trial < 3; trial++) {
       const { env, created, state } = await service();
       const file = inputOf(['A', 'bad1', 'bad2', 'B']);
@@ -221,12 +221,11 @@ describe('resumes through other names of the same journal', () => {
       const folder = join(journal, '..');
       mkdirSync(join(folder, 'sub'));
       symlinkSync(journal, join(folder, 'sub', 'link.journal'));
-      linkSync(journal, join(folder, 'hard.journal'));
       const names = [
         journal,
         join(folder, 'sub', 'link.journal'),
-        join(folder, 'hard.journal'),
         join(folder, 'sub', '..', basename(journal)),
+        join(folder, '.', basename(journal)),
       ];
       state.refusing = false;
       // Each with a data folder of its own (another HOME, a CI job beside a person): only
@@ -496,7 +495,8 @@ describe('a resume that holds its journal', () => {
     expect(second.stderr).toContain(`the journal ${hardLink} is in use by another petstore run`);
     const first = await holder.end();
     expect(first.code, first.stderr).toBe(0);
-    const third = await run(resume, elsewhere);
+    const third = await run(['pets', 'add', '--resume', hardLink, '--print-all'], elsewhere);
     expect(third.code, third.stderr).toBe(0);
+    expect(completeLines(third.stdout)).toHaveLength(names.length);
   });
 });

@@ -1,7 +1,7 @@
 import { stat } from 'node:fs/promises';
 import { createHash } from 'node:crypto';
 import { basename } from 'node:path';
-import { journalInUse } from '../../bulk/journal-db.js';
+import { journalInUse } from '../../bulk/journal-file.js';
 import { UsageError } from '../../core/errors.js';
 import { listJournals } from './list.js';
 
@@ -17,7 +17,7 @@ export async function findJournal(given: string, journalsDir: string): Promise<s
   );
   if (exists) return given;
   // Neither: the journal reader says the path cannot be read, and how to find the journal.
-  return (await journalOfBatch(given, journalsDir)) ?? given;
+  return (await journalOfBatch(given, journalsDir, { anyName: true })) ?? given;
 }
 
 /**
@@ -28,11 +28,15 @@ export async function findJournal(given: string, journalsDir: string): Promise<s
 export async function journalOfBatch(
   batch: string,
   journalsDir: string,
-  only: { service?: string } = {},
+  only: { service?: string; anyName?: boolean } = {},
 ): Promise<string | undefined> {
-  // A run names its journal after its batch: only those are read, not every journal.
+  // A run names its journal after its batch: only those are read, not every journal; with
+  // `anyName`, every journal when none is so named (one renamed, or restored from a backup).
   const named = `.${batch.replace(/[/:]/g, '_')}.journal`;
-  const candidates = await listJournals(journalsDir, (name) => name.endsWith(named));
+  let candidates = await listJournals(journalsDir, (name) => name.endsWith(named));
+  if (candidates.length === 0 && only.anyName === true) {
+    candidates = (await listJournals(journalsDir)).filter((journal) => !journal.inUse);
+  }
   // One a run holds now cannot be read: it may be this batch's, being sent (unless its name
   // says it sends to another service).
   const tag = only.service === undefined ? undefined : serviceTag(only.service);

@@ -1,6 +1,6 @@
 import { lstat, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { JournalBusyError } from '../../bulk/journal-db.js';
+import { JournalBusyError } from '../../bulk/journal-file.js';
 import type { JournalContents } from '../../bulk/record-states.js';
 import { JournalStore } from '../../bulk/journal-store.js';
 import { UsageError } from '../../core/errors.js';

@@ -1,5 +1,5 @@
 import { rm } from 'node:fs/promises';
-import { JournalBusyError } from '../../bulk/journal-db.js';
+import { JournalBusyError } from '../../bulk/journal-file.js';
 import { JournalStore } from '../../bulk/journal-store.js';
 import { bootId } from '../../core/boot-id.js';
 import { listJournals, summaryOf, type JournalSummary } from './list.js';

@@ -3,7 +3,7 @@ import { dirname, resolve } from 'node:path';
 import type { PetstoreClient, RequestPreview } from '../../api/client.js';
 import { concludeBulk } from '../../bulk/conclude.js';
 import type { JournalContents } from '../../bulk/record-states.js';
-import { noJournal } from '../../bulk/journal-db.js';
+import { noJournal } from '../../bulk/journal-file.js';
 import { JournalStore } from '../../bulk/journal-store.js';
 import { expiredKeys, keyWindowError, resentKeys } from '../../bulk/key-window.js';
 import type { BulkCounts } from '../../bulk/ledger.js';
@@ -211,11 +211,23 @@ async function addFromFile(
     batch: prepared.batch,
     toSend: plan.send.length,
   });
+  let outcome: AddBatchOutcome;
   try {
-    return await send(connected, request, events, prepared, { journal, resume });
-  } finally {
-    await journal.close();
+    outcome = await send(connected, request, events, prepared, { journal, resume });
+  } catch (error) {
+    await journal.close().catch(() => undefined);
+    throw error;
   }
+  // A journal that cannot take the run's last entries (a full disk) fails the run, after its
+  // summary, as any failure to write it does; one that failed already says so once.
+  const closing = await journal.close().then(
+    () => undefined,
+    (error: unknown) => error as Error,
+  );
+  if (closing !== undefined && outcome.error === undefined) {
+    return { ...outcome, error: closing, fatal: true };
+  }
+  return outcome;
 }
 
 /**

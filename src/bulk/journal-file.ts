@@ -1,0 +1,301 @@
+import {
+  closeSync,
+  constants,
+  copyFileSync,
+  existsSync,
+  linkSync,
+  openSync,
+  readSync,
+  realpathSync,
+  rmSync,
+  statSync,
+} from 'node:fs';
+import type { DatabaseSync } from 'node:sqlite';
+import { getSystemErrorMessage } from 'node:util';
+import { UsageError } from '../core/errors.js';
+import { randomHex } from '../core/random-hex.js';
+import { loadSqlite, sqliteFailure } from '../core/sqlite.js';
+import { FORMAT } from './journal-db.js';
+
+/**
+ * A journal's file: made whole or not at all, opened under SQLite's exclusive lock by one run
+ * at a time, refused unchanged when it is not a journal of this format, and the words for
+ * each way that goes wrong.
+ */
+
+/** A journal is in use: another run (or a reader, for a moment) holds its lock. */
+export class JournalBusyError extends UsageError {}
+
+export function journalInUse(path: string): JournalBusyError {
+  return new JournalBusyError(`the journal ${path} is in use by another petstore run`, {
+    hint: 'Wait for that run to end, then run this again. Its lock ends with it, however it ends (even killed): there is nothing to clear.',
+  });
+}
+
+export function alreadyThere(path: string): UsageError {
+  return new UsageError(`the journal ${path} already exists`, {
+    hint: `Resume that run with --resume ${path}, or give another --journal.`,
+  });
+}
+
+function strayLog(path: string): StrayLogError {
+  return new StrayLogError(
+    `${path}-wal is beside ${path}, which its last run closed cleanly: it is not this journal's (left by a killed run of a journal moved away since?); nothing was changed`,
+    { hint: `Move ${path}-wal beside the journal it belongs to, or away, then run this again.` },
+  );
+}
+
+function notWhole(path: string): UsageError {
+  return new UsageError(
+    `the journal ${path} is not whole here: the last commits of the run killed while it held it are in a file NAME-wal beside the name that run used, and ${path}-wal is not there (or the journal is damaged); nothing was changed`,
+    {
+      hint: 'If the journal was moved, copied or reached through another name, bring its -wal file beside it (or use the name the run used); else restore it from where it came.',
+    },
+  );
+}
+
+function orphanLog(path: string, orphan: string): UsageError {
+  return new UsageError(
+    `${orphan} is there without its journal: the last commits of a run killed while it used ${path}, which has since moved or gone; nothing was sent`,
+    {
+      hint: `Move that journal back to ${path} and resume it, or give this run another --journal; remove ${orphan} only if that journal is gone for good.`,
+    },
+  );
+}
+
+export function notThisFormat(path: string): UsageError {
+  return new UsageError(
+    `${path} is not a petstore journal of this version (journals are SQLite databases; one of an earlier format was a text file); nothing was changed`,
+    { hint: 'Give --resume the journal a run named on its first stderr line (Journal: PATH).' },
+  );
+}
+
+export function noJournal(path: string): UsageError {
+  return new UsageError(`no journal ${path}: no such file, and no journal of a batch of that id`, {
+    hint: 'Give the path or the batch id the interrupted run named (petstore journal list shows them).',
+  });
+}
+
+function cannot(doing: string, path: string, error: unknown, hint: string): UsageError {
+  const { code, errno } = error as NodeJS.ErrnoException;
+  // The system's words for it (EROFS, read-only file system), not the path again.
+  const why =
+    code !== undefined && typeof errno === 'number'
+      ? `${code}, ${getSystemErrorMessage(errno)}`
+      : (error as Error).message;
+  return new UsageError(`cannot ${doing} the journal ${path}: ${why}`, { hint });
+}
+
+const HEADER = Buffer.from('SQLite format 3\0');
+
+/**
+ * What the file at `path` is, read from its first bytes without opening it as a database
+ * (SQLite would take an empty or foreign file for a new one and change it): not a database,
+ * or one whose last run ended cleanly or not (see IN_USE).
+ */
+function fileState(path: string): 'other' | 'clean' | 'unclean' {
+  let fd: number;
+  try {
+    if (!statSync(path).isFile()) return 'other';
+    fd = openSync(path, 'r');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw noJournal(path);
+    throw cannot('read', path, error, 'Check the path and its permissions.');
+  }
+  try {
+    const first = Buffer.alloc(64);
+    if (readSync(fd, first, 0, first.length, 0) !== first.length) return 'other';
+    if (!first.subarray(0, HEADER.length).equals(HEADER)) return 'other';
+    // The header's user version (bytes 60-63), as the database file itself holds it.
+    return first.readUInt32BE(60) === IN_USE ? 'unclean' : 'clean';
+  } finally {
+    // Before SQLite opens the file: closing any descriptor of it drops its locks.
+    closeSync(fd);
+  }
+}
+
+/**
+ * The mark a journal's file carries while a run has it open (SQLite's user version): put in
+ * the file itself as the run opens it, taken off as it closes. A file so marked ended with a
+ * kill, and its last commits are in the log beside the name that run used; one not so marked
+ * ended cleanly, and has no log. A log beside a file it does not belong to (a journal moved
+ * away from it, or back to it later) would be replayed over the file by SQLite: refused.
+ */
+const IN_USE = 1;
+
+/** Whether the log at `path` holds any commit: more than its 32-byte header. */
+function holdsCommits(path: string): boolean {
+  try {
+    return statSync(path).size > 32;
+  } catch {
+    return false;
+  }
+}
+
+/** A log beside a journal that ended cleanly: not this journal's. */
+export class StrayLogError extends UsageError {}
+
+/**
+ * SQLite keeps a journal's last commits in these files beside the name a run opened it by,
+ * until the run folds them in as it ends: a killed run leaves them.
+ */
+const sidecars = (path: string) => [`${path}-wal`, `${path}-journal`];
+
+/**
+ * The database at `path`, locked for this process alone until it is closed: SQLite's exclusive
+ * lock on the file, which the kernel keeps on its inode (every name of the file meets it) and
+ * drops the moment this process ends. It must be a journal of this format, reached by its one
+ * name; anything else is refused unchanged.
+ */
+export function openLocked(path: string): DatabaseSync {
+  const state = fileState(path);
+  if (state === 'other') throw notThisFormat(path);
+  const log = holdsCommits(`${realpathSync(path)}-wal`);
+  // Never opened by SQLite, which would fold that log into the file.
+  if (state === 'clean' && log) throw strayLog(path);
+  const db = openDatabase(path);
+  try {
+    // Exclusive: the lock, once taken, stays until close. Taken before anything is read, and
+    // the file checked before anything is written.
+    db.exec('PRAGMA locking_mode = EXCLUSIVE; BEGIN EXCLUSIVE');
+    // Free, but its last run's commits are not beside this name: nothing here is read.
+    if (state === 'unclean' && !log) throw notWhole(path);
+    const problem = notJournal(db);
+    if (problem !== undefined) throw problem === 'empty' ? notWhole(path) : notThisFormat(path);
+    db.exec('COMMIT');
+    // WAL lets a commit skip the disk sync (synchronous=NORMAL) where a kill, not a power cut,
+    // is what must be survived; in exclusive mode it needs no shared-memory file.
+    db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL');
+    // Marked in use in the file itself (the checkpoint puts it there), before anything else
+    // is committed: from now on its log is part of it.
+    db.exec(`PRAGMA user_version = ${IN_USE}; PRAGMA wal_checkpoint(PASSIVE)`);
+    return db;
+  } catch (error) {
+    if (db.isTransaction) db.exec('ROLLBACK');
+    db.close();
+    if (error instanceof UsageError) throw error;
+    if (sqliteFailure(error) === 'transient') throw journalInUse(path);
+    if (sqliteFailure(error) === 'damaged') throw notWhole(path);
+    throw cannot('open', path, error, 'Check the path and its permissions.');
+  }
+}
+
+/** Closes a journal opened by openLocked: its log folded into the file, its mark taken off. */
+export function closeJournal(db: DatabaseSync): void {
+  try {
+    db.exec('PRAGMA user_version = 0');
+  } finally {
+    // Checkpoints the log into the file (the mark's removal with it), then removes the log.
+    db.close();
+  }
+}
+
+function openDatabase(path: string): DatabaseSync {
+  try {
+    return new (loadSqlite().DatabaseSync)(path, { timeout: 0 });
+  } catch (error) {
+    throw cannot('open', path, error, 'Check the path and its permissions.');
+  }
+}
+
+/**
+ * A new journal at `path`, whole or not at all: made beside it under a name of its own,
+ * filled (`fill`, in one transaction) and closed, then linked into place, so a run killed at
+ * any moment leaves either no journal or one that can be resumed. An existing file is never
+ * overwritten, nor is a killed run's log that lost its journal taken for this one's.
+ */
+export function createJournalFile(path: string, fill: (db: DatabaseSync) => void): void {
+  if (existsSync(path)) throw alreadyThere(path);
+  const orphan = sidecars(path).find((file) => existsSync(file));
+  if (orphan !== undefined) throw orphanLog(path, orphan);
+  const scratch = `${path}.${randomHex(6)}.new`;
+  try {
+    closeSync(openSync(scratch, 'wx', 0o600));
+  } catch (error) {
+    throw cannot('create', path, error, 'Choose a writable place with --journal FILE.');
+  }
+  try {
+    const db = openDatabase(scratch);
+    try {
+      // Small pages: most commits change one record's row, and write each page they touch.
+      db.exec('PRAGMA page_size = 1024; PRAGMA journal_mode = WAL; BEGIN');
+      fill(db);
+      db.exec('COMMIT');
+    } finally {
+      // Folds the log into the file and removes it: the file alone is the journal.
+      db.close();
+    }
+    linkInPlace(scratch, path);
+  } catch (error) {
+    if (error instanceof UsageError) throw error;
+    throw cannot('create', path, error, 'Choose a writable place with --journal FILE.');
+  } finally {
+    for (const file of [scratch, ...sidecars(scratch)]) rmSync(file, { force: true });
+  }
+}
+
+/** Gives the file `from` the name `to`, which must not exist; keeps `from`. */
+function linkInPlace(from: string, to: string): void {
+  try {
+    linkSync(from, to);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST') throw alreadyThere(to);
+    if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EOPNOTSUPP') throw error;
+    // No hard links on this file system: a copy that refuses to replace a file.
+    try {
+      copyFileSync(from, to, constants.COPYFILE_EXCL);
+    } catch (copyError) {
+      if ((copyError as NodeJS.ErrnoException).code === 'EEXIST') throw alreadyThere(to);
+      throw copyError;
+    }
+  }
+}
+
+/**
+ * What the database is, if not a journal of this format: `empty` (no tables: all it held is in
+ * a -wal file not beside it), or `other` (another format, or another program's database).
+ */
+function notJournal(db: DatabaseSync): 'empty' | 'other' | undefined {
+  try {
+    const tables = db.prepare("SELECT count(*) AS n FROM sqlite_master WHERE type = 'table'").get();
+    if (tables?.n === 0) return 'empty';
+    const row = db.prepare('SELECT format FROM journal').get();
+    return row?.format === FORMAT ? undefined : 'other';
+  } catch {
+    return 'other';
+  }
+}
+
+/**
+ * openLocked, tried again for up to `waitMs` while another holds the lock: a reader (journal
+ * list, show) holds it for a moment only; a run holds it until it ends, and is then named busy.
+ * Waits between tries without blocking the event loop.
+ */
+export async function openLockedWaiting(path: string, waitMs: number): Promise<DatabaseSync> {
+  const until = Date.now() + waitMs;
+  for (;;) {
+    try {
+      return openLocked(path);
+    } catch (error) {
+      // A log beside a file marked clean may be that of a run closing now: a moment later it
+      // is gone; one that stays is stray.
+      const passing = error instanceof JournalBusyError || error instanceof StrayLogError;
+      if (!passing || Date.now() >= until) throw error;
+    }
+    await new Promise((done) => setTimeout(done, 10 + Math.random() * 30));
+  }
+}
+
+/** Why a commit failed, said for what it is: a damaged file, or one that cannot be written. */
+export function writeFailed(path: string, error: unknown): UsageError {
+  const why = (error as Error).message;
+  if (sqliteFailure(error) === 'damaged') {
+    return new UsageError(`the journal ${path} is damaged: ${why}`, {
+      hint: 'Only petstore writes a journal; restore it from where it came, then complete the run with --resume.',
+    });
+  }
+  return new UsageError(`cannot write the journal ${path}: ${why}`, {
+    hint: 'Free some space or fix its permissions, then complete the run with --resume.',
+  });
+}
