@@ -45,11 +45,20 @@ function strayLog(path: string): StrayLogError {
   );
 }
 
+function foreignLog(path: string): UsageError {
+  return new UsageError(
+    `${path}-wal is not the log the last run of ${path} wrote (a copy of it, or another journal's); nothing was changed`,
+    {
+      hint: 'A journal and its -wal file go together as they are: move them (never copy one of them) side by side, or use the journal where its run left it.',
+    },
+  );
+}
+
 function notWhole(path: string): UsageError {
   return new UsageError(
     `the journal ${path} is not whole here: the last commits of the run killed while it held it are in a file NAME-wal beside the name that run used, and ${path}-wal is not there (or the journal is damaged); nothing was changed`,
     {
-      hint: 'If the journal was moved, copied or reached through another name, bring its -wal file beside it (or use the name the run used); else restore it from where it came.',
+      hint: 'If the journal was moved or reached through another name, move its -wal file beside it (never a copy), or use the name the run used; else restore it from where it came.',
     },
   );
 }
@@ -91,9 +100,9 @@ const HEADER = Buffer.from('SQLite format 3\0');
 /**
  * What the file at `path` is, read from its first bytes without opening it as a database
  * (SQLite would take an empty or foreign file for a new one and change it): not a database,
- * or one whose last run ended cleanly or not (see IN_USE).
+ * or one with its mark (see logMark): 0 when its last run ended cleanly.
  */
-function fileState(path: string): 'other' | 'clean' | 'unclean' {
+function fileMark(path: string): number | 'other' {
   let fd: number;
   try {
     if (!statSync(path).isFile()) return 'other';
@@ -107,7 +116,7 @@ function fileState(path: string): 'other' | 'clean' | 'unclean' {
     if (readSync(fd, first, 0, first.length, 0) !== first.length) return 'other';
     if (!first.subarray(0, HEADER.length).equals(HEADER)) return 'other';
     // The header's user version (bytes 60-63), as the database file itself holds it.
-    return first.readUInt32BE(60) === IN_USE ? 'unclean' : 'clean';
+    return first.readInt32BE(60);
   } finally {
     // Before SQLite opens the file: closing any descriptor of it drops its locks.
     closeSync(fd);
@@ -115,13 +124,22 @@ function fileState(path: string): 'other' | 'clean' | 'unclean' {
 }
 
 /**
- * The mark a journal's file carries while a run has it open (SQLite's user version): put in
- * the file itself as the run opens it, taken off as it closes. A file so marked ended with a
- * kill, and its last commits are in the log beside the name that run used; one not so marked
- * ended cleanly, and has no log. A log beside a file it does not belong to (a journal moved
- * away from it, or back to it later) would be replayed over the file by SQLite: refused.
+ * The mark a journal's file carries while a run has it open (SQLite's user version, put in
+ * the file itself as the run opens it, taken off as it closes): which file its log is, by
+ * device and inode, as a nonzero 31-bit number. SQLite pairs a database with whatever -wal
+ * sits beside the name it is opened by; a file so marked is opened only beside that very log
+ * (moved with it, or never moved), and one not marked only with no log holding commits.
+ * Undefined: there is no log.
  */
-const IN_USE = 1;
+function logMark(log: string): number | undefined {
+  const info = statSync(log, { bigint: true, throwIfNoEntry: false });
+  if (info === undefined) return undefined;
+  let hash = 0x811c9dc5;
+  for (const char of `${info.dev}:${info.ino}`) {
+    hash = Math.imul(hash ^ char.charCodeAt(0), 0x01000193);
+  }
+  return hash & 0x7fffffff || 1;
+}
 
 /** Whether the log at `path` holds any commit: more than its 32-byte header. */
 function holdsCommits(path: string): boolean {
@@ -148,27 +166,31 @@ const sidecars = (path: string) => [`${path}-wal`, `${path}-journal`];
  * name; anything else is refused unchanged.
  */
 export function openLocked(path: string): DatabaseSync {
-  const state = fileState(path);
-  if (state === 'other') throw notThisFormat(path);
-  const log = holdsCommits(`${realpathSync(path)}-wal`);
-  // Never opened by SQLite, which would fold that log into the file.
-  if (state === 'clean' && log) throw strayLog(path);
+  const mark = fileMark(path);
+  if (mark === 'other') throw notThisFormat(path);
+  const log = `${realpathSync(path)}-wal`;
+  // Looked at before SQLite opens the file (it makes an empty log when there is none), and
+  // never opened beside a log not its own, which SQLite would fold into the file.
+  const beside = logMark(log);
+  if (mark === 0 && holdsCommits(log)) throw strayLog(path);
+  if (mark !== 0 && beside !== undefined && beside !== mark) throw foreignLog(path);
   const db = openDatabase(path);
   try {
     // Exclusive: the lock, once taken, stays until close. Taken before anything is read, and
     // the file checked before anything is written.
     db.exec('PRAGMA locking_mode = EXCLUSIVE; BEGIN EXCLUSIVE');
-    // Free, but its last run's commits are not beside this name: nothing here is read.
-    if (state === 'unclean' && !log) throw notWhole(path);
+    // Free, but its last run's log is not beside this name.
+    if (mark !== 0 && beside === undefined) throw notWhole(path);
     const problem = notJournal(db);
     if (problem !== undefined) throw problem === 'empty' ? notWhole(path) : notThisFormat(path);
     db.exec('COMMIT');
     // WAL lets a commit skip the disk sync (synchronous=NORMAL) where a kill, not a power cut,
     // is what must be survived; in exclusive mode it needs no shared-memory file.
     db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL');
-    // Marked in use in the file itself (the checkpoint puts it there), before anything else
-    // is committed: from now on its log is part of it.
-    db.exec(`PRAGMA user_version = ${IN_USE}; PRAGMA wal_checkpoint(PASSIVE)`);
+    // Marked with its log (made by this first write, if it was not there) in the file itself
+    // (the checkpoint puts it there), before anything else is committed.
+    db.exec(`PRAGMA user_version = ${mark === 0 ? 1 : mark}`);
+    db.exec(`PRAGMA user_version = ${logMark(log) ?? 1}; PRAGMA wal_checkpoint(PASSIVE)`);
     return db;
   } catch (error) {
     if (db.isTransaction) db.exec('ROLLBACK');
@@ -218,7 +240,9 @@ export function createJournalFile(path: string, fill: (db: DatabaseSync) => void
     const db = openDatabase(scratch);
     try {
       // Small pages: most commits change one record's row, and write each page they touch.
-      db.exec('PRAGMA page_size = 1024; PRAGMA journal_mode = WAL; BEGIN');
+      db.exec(
+        'PRAGMA page_size = 1024; PRAGMA locking_mode = EXCLUSIVE; PRAGMA journal_mode = WAL; BEGIN',
+      );
       fill(db);
       db.exec('COMMIT');
     } finally {

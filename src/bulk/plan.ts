@@ -13,6 +13,8 @@ export interface BulkRecord {
   key: string;
   /** Its key may have been sent before this run: by an earlier run, or of a named batch. */
   maybeSentBefore: boolean;
+  /** Its key is the one an earlier run of this journal sent without learning the outcome. */
+  resendsUnknown: boolean;
 }
 
 /** What a resumed run found in its journal and does not send again. */
@@ -105,6 +107,7 @@ function sendList(input: PlanInput, indexes: number[], keys: Keys): SendList {
         // A first key no run of this journal sent (it journals each key before sending it):
         // sent before only by a run of another journal with the same, named, batch.
         maybeSentBefore: other?.sentBefore ?? input.namedBatch,
+        resendsUnknown: other?.sentBefore === true,
       };
     },
   };

@@ -1,4 +1,4 @@
-import { InterruptedError, PetstoreError } from '../core/errors.js';
+import { ApiError, InterruptedError, PetstoreError } from '../core/errors.js';
 import type { StopSignal } from '../core/io.js';
 import { StopController, type SignalSource } from '../core/stop.js';
 import type { NewPet, Pet } from '../core/interface.js';
@@ -212,7 +212,7 @@ class BulkRun {
   }
 
   private async send(
-    { index, pet, key, maybeSentBefore }: BulkRecord,
+    { index, pet, key, maybeSentBefore, resendsUnknown }: BulkRecord,
     sequence: number,
   ): Promise<void> {
     const record = index + 1;
@@ -247,7 +247,7 @@ class BulkRun {
         });
       } catch (error) {
         if (this.abandoned) return;
-        const unknown = error instanceof PetstoreError && error.outcomeUnknown;
+        const unknown = mayHaveBeenCreated(error, resendsUnknown);
         journal.append({ type: unknown ? 'unknown' : 'failed', record, error: summarize(error) });
         journal.flush();
         throw error;
@@ -266,7 +266,7 @@ class BulkRun {
       this.ledger.created(created, replayed);
       this.emit(created, record);
     } catch (error) {
-      this.recordFailure(index, pet, error);
+      this.recordFailure(index, pet, error, resendsUnknown);
     } finally {
       this.inFlight.delete(index);
       this.ports.onSettled?.(this.ledger, {
@@ -276,12 +276,12 @@ class BulkRun {
     }
   }
 
-  private recordFailure(index: number, pet: NewPet, error: unknown): void {
+  private recordFailure(index: number, pet: NewPet, error: unknown, resendsUnknown: boolean): void {
     if (concernsWholeRun(error)) {
       this.failRun(error);
       return;
     }
-    const unknown = error instanceof PetstoreError && error.outcomeUnknown;
+    const unknown = mayHaveBeenCreated(error, resendsUnknown);
     if (unknown) this.ledger.outcomeUnknown(index, exitCodeFor(error));
     else this.ledger.failed(index, error);
     if (this.options.failFast) this.stop.stop('fail-fast');
@@ -318,4 +318,16 @@ class BulkRun {
       },
     );
   }
+}
+
+/**
+ * Whether a record whose request failed may still have been created: no answer came, or it
+ * was an unknown one sent again with its key, and this refusal says nothing of what the first
+ * send did (a service may refuse before it looks its keys up). Such a record stays unknown,
+ * sent again only with that key: failed, it would be retried with a new key, and could be
+ * created twice.
+ */
+function mayHaveBeenCreated(error: unknown, resendsUnknown: boolean): boolean {
+  if (error instanceof PetstoreError && error.outcomeUnknown) return true;
+  return resendsUnknown && error instanceof ApiError;
 }

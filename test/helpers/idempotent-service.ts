@@ -14,6 +14,8 @@ export async function startIdempotentService(
     failNames?: Set<string>;
     /** The service's clock (ms since the epoch), sent as each answer's Date header. */
     clock?: () => number;
+    /** Refuses the pet (400) before it looks its key up: a service that does (or a fault). */
+    refusesBeforeKeys?: (name: string) => boolean;
   } = {},
 ): Promise<{ server: TestServer; created: string[] }> {
   let nextId = 1;
@@ -28,6 +30,10 @@ export async function startIdempotentService(
     }
     const pet = JSON.parse(req.body) as { name: string };
     const key = String(req.headers['idempotency-key']);
+    if (options.refusesBeforeKeys?.(pet.name)) {
+      sendJson(res, 400, '{"code":"invalid","message":"refused before its key","status":400}');
+      return;
+    }
     const replay = byKey.get(key);
     if (replay) {
       sendJson(res, 201, replay, { 'idempotent-replayed': 'true' });

@@ -80,10 +80,10 @@ export async function pruneJournals(
         held === null ? listed : summaryOf(listed.path, listed.updated, held.read(bootId()));
       await decide(journal, request, outcome, async () => {
         // Removed while held: no run can open it between the judgment and the removal. Its
-        // write-ahead log goes with it (a killed run's; SQLite removes it on a clean close).
-        for (const file of [journal.path, `${journal.path}-wal`, `${journal.path}-journal`]) {
-          await rm(file, { force: true });
-        }
+        // log goes with it (a killed run's), where it opened beside it, so was its own; one it
+        // could not open beside may be another journal's, and stays.
+        const own = held === null ? [] : [`${journal.path}-wal`, `${journal.path}-journal`];
+        for (const file of [journal.path, ...own]) await rm(file, { force: true });
       });
     } finally {
       await held?.close();

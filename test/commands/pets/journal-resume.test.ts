@@ -21,7 +21,13 @@ afterEach(async () => {
  * fault flags cannot: to create a named pet and then drop the connection (the unknown
  * outcome) or answer 500, and to show each request's key. Elsewhere the sandbox serves.
  */
-async function service(options: { dropNames?: Set<string>; failNames?: Set<string> } = {}) {
+async function service(
+  options: {
+    dropNames?: Set<string>;
+    failNames?: Set<string>;
+    refusesBeforeKeys?: (name: string) => boolean;
+  } = {},
+) {
   const { server, created } = await startIdempotentService(options);
   servers.push(server);
   const env = {
@@ -256,6 +262,36 @@ describe('pets add --file keeps a journal, and --resume completes the run', () =
     expect(await main(['pets', 'add', '--resume', path], io, env)).toBe(0);
     expect(names(io.out())).toEqual(['B']);
     expect(await pets()).toHaveLength(2);
+  });
+
+  it('an unknown record refused when sent again with its key stays unknown: never sent with a new key', async () => {
+    const refusing = { now: false };
+    const { env, created, server } = await service({
+      dropNames: new Set(['B']),
+      refusesBeforeKeys: (name) => refusing.now && name === 'B',
+    });
+    const file = input(['A', 'B']);
+    const first = fakeIO();
+    expect(await main(['pets', 'add', '--file', file, '--concurrency', '1'], first, env)).toBe(7);
+    const path = journalNamed(first.err());
+    // The service created B, its answer was lost; now it refuses B before looking its key up.
+    refusing.now = true;
+    const refused = fakeIO();
+    expect(await main(['pets', 'add', '--resume', path, '--retry-unknown'], refused, env)).toBe(5);
+    expect((await readJournal(path)).states.get(2)).toMatchObject({
+      outcome: 'unknown',
+      attempt: 1,
+    });
+    // Asked to retry the failed too: B is not failed, so no new key goes out for it.
+    refusing.now = false;
+    const again = fakeIO();
+    const args = ['pets', 'add', '--resume', path, '--retry-failed', '--retry-unknown'];
+    expect(await main(args, again, env)).toBe(0);
+    expect(created).toEqual(['A', 'B']);
+    const keysOfB = server.requests
+      .filter((request) => request.body.includes('"B"'))
+      .map((request) => request.headers['idempotency-key']);
+    expect(new Set(keysOfB).size).toBe(1);
   });
 
   it('completes a record whose answer was lost: sent again with its key, answered from the first', async () => {
