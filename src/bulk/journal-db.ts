@@ -2,7 +2,7 @@ import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import { parseJson, stringifyJson } from '../core/json.js';
 import { isInt64 } from '../core/int64.js';
 import type { Pet } from '../core/interface.js';
-import type { ErrorSummary } from './journal-entries.js';
+import type { ErrorSummary, RunHeader } from './journal-entries.js';
 import type { KeySent, Queued, RecordState } from './record-states.js';
 
 /**
@@ -76,6 +76,26 @@ export function statements(db: DatabaseSync): Statements {
 }
 
 export type Row = Record<string, unknown>;
+
+/** A new journal's tables, and the batch's header as its first run gives it. */
+export function writeHeader(db: DatabaseSync, header: RunHeader): void {
+  db.exec(SCHEMA);
+  db.prepare(
+    `INSERT INTO journal VALUES (:format, :batch, :input, :records, :target, :service, :started, :digest, :digests, :named, :inputFormat)`,
+  ).run({
+    format: FORMAT,
+    batch: header.batch,
+    input: header.input,
+    records: header.records,
+    target: header.target,
+    service: header.service ?? null,
+    started: header.at,
+    digest: header.digest ?? null,
+    digests: header.digests ?? null,
+    named: Number(header.namedBatch === true),
+    inputFormat: header.inputFormat ?? null,
+  });
+}
 
 /** A state as a row, and back. */
 export function stateRow(record: number, state: RecordState | Queued, keyRun: number) {

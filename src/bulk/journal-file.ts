@@ -38,22 +38,6 @@ export function alreadyThere(path: string): UsageError {
   });
 }
 
-function strayLog(path: string): StrayLogError {
-  return new StrayLogError(
-    `${path}-wal is beside ${path}, which its last run closed cleanly: it is not this journal's (left by a killed run of a journal moved away since?); nothing was changed`,
-    { hint: `Move ${path}-wal beside the journal it belongs to, or away, then run this again.` },
-  );
-}
-
-function foreignLog(path: string): UsageError {
-  return new UsageError(
-    `${path}-wal is not the log the last run of ${path} wrote (a copy of it, or another journal's); nothing was changed`,
-    {
-      hint: 'A journal and its -wal file go together as they are: move them (never copy one of them) side by side, or use the journal where its run left it.',
-    },
-  );
-}
-
 function notWhole(path: string): UsageError {
   return new UsageError(
     `the journal ${path} is not whole here: the last commits of the run killed while it held it are in a file NAME-wal beside the name that run used, and ${path}-wal is not there (or the journal is damaged); nothing was changed`,
@@ -100,9 +84,9 @@ const HEADER = Buffer.from('SQLite format 3\0');
 /**
  * What the file at `path` is, read from its first bytes without opening it as a database
  * (SQLite would take an empty or foreign file for a new one and change it): not a database,
- * or one with its mark (see logMark): 0 when its last run ended cleanly.
+ * or one whose last run closed it (`clean`) or did not (see OPEN_MARK).
  */
-function fileMark(path: string): number | 'other' {
+function fileState(path: string): 'other' | 'clean' | 'unclean' {
   let fd: number;
   try {
     if (!statSync(path).isFile()) return 'other';
@@ -116,7 +100,7 @@ function fileMark(path: string): number | 'other' {
     if (readSync(fd, first, 0, first.length, 0) !== first.length) return 'other';
     if (!first.subarray(0, HEADER.length).equals(HEADER)) return 'other';
     // The header's user version (bytes 60-63), as the database file itself holds it.
-    return first.readInt32BE(60);
+    return first.readInt32BE(60) === OPEN_MARK ? 'unclean' : 'clean';
   } finally {
     // Before SQLite opens the file: closing any descriptor of it drops its locks.
     closeSync(fd);
@@ -125,33 +109,11 @@ function fileMark(path: string): number | 'other' {
 
 /**
  * The mark a journal's file carries while a run has it open (SQLite's user version, put in
- * the file itself as the run opens it, taken off as it closes): which file its log is, by
- * device and inode, as a nonzero 31-bit number. SQLite pairs a database with whatever -wal
- * sits beside the name it is opened by; a file so marked is opened only beside that very log
- * (moved with it, or never moved), and one not marked only with no log holding commits.
- * Undefined: there is no log.
+ * the file itself as the run opens it, taken off as it closes). A file still so marked was not
+ * closed: its last commits are in the log SQLite keeps beside the name that run used, and
+ * without that log it is not whole, so it is refused rather than read as it was before them.
  */
-function logMark(log: string): number | undefined {
-  const info = statSync(log, { bigint: true, throwIfNoEntry: false });
-  if (info === undefined) return undefined;
-  let hash = 0x811c9dc5;
-  for (const char of `${info.dev}:${info.ino}`) {
-    hash = Math.imul(hash ^ char.charCodeAt(0), 0x01000193);
-  }
-  return hash & 0x7fffffff || 1;
-}
-
-/** Whether the log at `path` holds any commit: more than its 32-byte header. */
-function holdsCommits(path: string): boolean {
-  try {
-    return statSync(path).size > 32;
-  } catch {
-    return false;
-  }
-}
-
-/** A log beside a journal that ended cleanly: not this journal's. */
-export class StrayLogError extends UsageError {}
+const OPEN_MARK = 1;
 
 /**
  * SQLite keeps a journal's last commits in these files beside the name a run opened it by,
@@ -165,32 +127,29 @@ const sidecars = (path: string) => [`${path}-wal`, `${path}-journal`];
  * drops the moment this process ends. It must be a journal of this format, reached by its one
  * name; anything else is refused unchanged.
  */
-export function openLocked(path: string): DatabaseSync {
-  const mark = fileMark(path);
-  if (mark === 'other') throw notThisFormat(path);
-  const log = `${realpathSync(path)}-wal`;
-  // Looked at before SQLite opens the file (it makes an empty log when there is none), and
-  // never opened beside a log not its own, which SQLite would fold into the file.
-  const beside = logMark(log);
-  if (mark === 0 && holdsCommits(log)) throw strayLog(path);
-  if (mark !== 0 && beside !== undefined && beside !== mark) throw foreignLog(path);
+export function openLocked(path: string, purpose: 'write' | 'read' = 'write'): DatabaseSync {
+  const state = fileState(path);
+  if (state === 'other') throw notThisFormat(path);
+  // Looked for before SQLite opens the file, which makes an empty log where there is none.
+  const log = existsSync(`${realpathSync(path)}-wal`);
   const db = openDatabase(path);
   try {
     // Exclusive: the lock, once taken, stays until close. Taken before anything is read, and
     // the file checked before anything is written.
     db.exec('PRAGMA locking_mode = EXCLUSIVE; BEGIN EXCLUSIVE');
-    // Free, but its last run's log is not beside this name.
-    if (mark !== 0 && beside === undefined) throw notWhole(path);
+    // Free, but not closed by its last run, and its log is not beside this name.
+    if (state === 'unclean' && !log) throw notWhole(path);
     const problem = notJournal(db);
     if (problem !== undefined) throw problem === 'empty' ? notWhole(path) : notThisFormat(path);
     db.exec('COMMIT');
+    // Read only, and closed by its last run: nothing is written (its age stays its own).
+    if (purpose === 'read' && state === 'clean') return db;
     // WAL lets a commit skip the disk sync (synchronous=NORMAL) where a kill, not a power cut,
     // is what must be survived; in exclusive mode it needs no shared-memory file.
     db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL');
-    // Marked with its log (made by this first write, if it was not there) in the file itself
-    // (the checkpoint puts it there), before anything else is committed.
-    db.exec(`PRAGMA user_version = ${mark === 0 ? 1 : mark}`);
-    db.exec(`PRAGMA user_version = ${logMark(log) ?? 1}; PRAGMA wal_checkpoint(PASSIVE)`);
+    // Marked open in the file itself (the checkpoint puts it there), before anything else.
+    db.exec(`PRAGMA user_version = ${OPEN_MARK}; PRAGMA wal_checkpoint(PASSIVE)`);
+    marked.add(db);
     return db;
   } catch (error) {
     if (db.isTransaction) db.exec('ROLLBACK');
@@ -202,10 +161,13 @@ export function openLocked(path: string): DatabaseSync {
   }
 }
 
+/** The journals this process marked open (see OPEN_MARK). */
+const marked = new WeakSet<DatabaseSync>();
+
 /** Closes a journal opened by openLocked: its log folded into the file, its mark taken off. */
 export function closeJournal(db: DatabaseSync): void {
   try {
-    db.exec('PRAGMA user_version = 0');
+    if (marked.has(db)) db.exec('PRAGMA user_version = 0');
   } finally {
     // Checkpoints the log into the file (the mark's removal with it), then removes the log.
     db.close();
@@ -296,16 +258,17 @@ function notJournal(db: DatabaseSync): 'empty' | 'other' | undefined {
  * list, show) holds it for a moment only; a run holds it until it ends, and is then named busy.
  * Waits between tries without blocking the event loop.
  */
-export async function openLockedWaiting(path: string, waitMs: number): Promise<DatabaseSync> {
+export async function openLockedWaiting(
+  path: string,
+  waitMs: number,
+  purpose: 'write' | 'read' = 'write',
+): Promise<DatabaseSync> {
   const until = Date.now() + waitMs;
   for (;;) {
     try {
-      return openLocked(path);
+      return openLocked(path, purpose);
     } catch (error) {
-      // A log beside a file marked clean may be that of a run closing now: a moment later it
-      // is gone; one that stays is stray.
-      const passing = error instanceof JournalBusyError || error instanceof StrayLogError;
-      if (!passing || Date.now() >= until) throw error;
+      if (!(error instanceof JournalBusyError) || Date.now() >= until) throw error;
     }
     await new Promise((done) => setTimeout(done, 10 + Math.random() * 30));
   }

@@ -6,7 +6,7 @@ import { stringifyJson } from '../core/json.js';
 import {
   FORMAT,
   recordRow,
-  SCHEMA,
+  writeHeader,
   stateRow,
   statements,
   type Row,
@@ -86,24 +86,7 @@ export class JournalStore implements JournalSink {
 
   /** A new journal holding the batch's header and its first run; an existing file is refused. */
   static create(path: string, header: RunHeader): JournalStore {
-    createJournalFile(path, (db) => {
-      db.exec(SCHEMA);
-      db.prepare(
-        `INSERT INTO journal VALUES (:format, :batch, :input, :records, :target, :service, :started, :digest, :digests, :named, :inputFormat)`,
-      ).run({
-        format: FORMAT,
-        batch: header.batch,
-        input: header.input,
-        records: header.records,
-        target: header.target,
-        service: header.service ?? null,
-        started: header.at,
-        digest: header.digest ?? null,
-        digests: header.digests ?? null,
-        named: Number(header.namedBatch === true),
-        inputFormat: header.inputFormat ?? null,
-      });
-    });
+    createJournalFile(path, (db) => writeHeader(db, header));
     // Opened as any journal is: another run may have taken it in between (busy, then).
     const store = new JournalStore(path, openLocked(path));
     store.startRun(header);
@@ -114,8 +97,12 @@ export class JournalStore implements JournalSink {
    * An existing journal, locked, its records loaded; startRun() starts this run's row. A
    * reader holding it for a moment is waited for (up to `waitMs`); a run holding it is busy.
    */
-  static async open(path: string, waitMs = 1000): Promise<JournalStore> {
-    const db = await openLockedWaiting(path, waitMs);
+  static async open(
+    path: string,
+    waitMs = 1000,
+    purpose: 'write' | 'read' = 'write',
+  ): Promise<JournalStore> {
+    const db = await openLockedWaiting(path, waitMs, purpose);
     try {
       const store = new JournalStore(path, db);
       store.load();
@@ -135,7 +122,7 @@ export class JournalStore implements JournalSink {
     boot: string | undefined,
     waitMs = 1000,
   ): Promise<JournalContents> {
-    const store = await JournalStore.open(path, waitMs);
+    const store = await JournalStore.open(path, waitMs, 'read');
     try {
       return store.read(boot);
     } finally {

@@ -5,6 +5,7 @@ import {
   mkdtempSync,
   readdirSync,
   readFileSync,
+  statSync,
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -350,7 +351,7 @@ describe('the SQLite journal store', () => {
     expect(readFileSync(`${path}-wal`, 'utf8')).toBe('the last commits of a journal since moved');
   });
 
-  it('a journal whose last commits are in a log left elsewhere, or beside a log not its own, is refused unchanged', async () => {
+  it('a journal its last run did not close, without its log beside it, is refused unchanged', async () => {
     const dir = folder();
     const path = join(dir, 'moved.journal');
     await JournalStore.create(path, header('run', Date.now(), 'boot-1')).close();
@@ -363,13 +364,17 @@ describe('the SQLite journal store', () => {
       `the journal ${path} is not whole here`,
     );
     expect(readFileSync(path).equals(bytes)).toBe(true);
-    // A journal closed cleanly, beside a log that is not its own: never folded into it.
-    const clean = join(dir, 'clean.journal');
-    await JournalStore.create(clean, header('run', Date.now(), 'boot-1')).close();
-    writeFileSync(`${clean}-wal`, Buffer.alloc(4096, 7));
-    const cleanBytes = readFileSync(clean);
-    await expect(JournalStore.open(clean, 0)).rejects.toThrow(`${clean}-wal is beside ${clean}`);
-    expect(readFileSync(clean).equals(cleanBytes)).toBe(true);
+  });
+
+  it('is read by journal list and show without a write: its age stays its own', async () => {
+    const path = join(folder(), 'run.journal');
+    await JournalStore.create(path, header('run', Date.now(), 'boot-1')).close();
+    const bytes = readFileSync(path);
+    const before = statSync(path).mtimeMs;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect((await JournalStore.readAt(path, 'boot-1')).batch).toBe('batch-1');
+    expect(statSync(path).mtimeMs).toBe(before);
+    expect(readFileSync(path).equals(bytes)).toBe(true);
   });
 
   it('starts "SQLite format 3"', async () => {
