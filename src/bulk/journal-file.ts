@@ -137,8 +137,9 @@ export function openLocked(path: string, purpose: 'write' | 'read' = 'write'): D
     // Exclusive: the lock, once taken, stays until close. Taken before anything is read, and
     // the file checked before anything is written.
     db.exec('PRAGMA locking_mode = EXCLUSIVE; BEGIN EXCLUSIVE');
-    // Free, but not closed by its last run, and its log is not beside this name.
-    if (state === 'unclean' && !log) throw notWhole(path);
+    // Free, but not closed by its last run, and its log is not beside this name: unless that
+    // run was closing as the file was read, and has closed it since (it says so now).
+    if (state === 'unclean' && !log && markedOpen(db)) throw notWhole(path);
     const problem = notJournal(db);
     if (problem !== undefined) throw problem === 'empty' ? notWhole(path) : notThisFormat(path);
     db.exec('COMMIT');
@@ -159,6 +160,12 @@ export function openLocked(path: string, purpose: 'write' | 'read' = 'write'): D
     if (sqliteFailure(error) === 'damaged') throw notWhole(path);
     throw cannot('open', path, error, 'Check the path and its permissions.');
   }
+}
+
+/** Whether the journal says it is still open, as it holds that now. */
+function markedOpen(db: DatabaseSync): boolean {
+  const row = db.prepare('PRAGMA user_version').get();
+  return row?.user_version === OPEN_MARK;
 }
 
 /** The journals this process marked open (see OPEN_MARK). */
