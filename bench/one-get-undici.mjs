@@ -2,18 +2,13 @@
 // alone, no command around it, body printed. Against bench/one-get.mjs (node:https) this is the
 // lowest ratio any undici-based `pets list` can reach. Loaded as petstore loads it: with
 // UNDICI_BUNDLE (a CommonJS bundle of the Agent, made by scripts/bench-lib.mjs with the build's
-// plugins) run by the program's own loader, dist/load.js, with its code cache; else undici's
-// own files, with the compile cache.
+// plugins), else undici's own files; by Node's loader, with the compile cache.
 process.getBuiltinModule('node:module').enableCompileCache?.();
 const { Buffer } = process.getBuiltinModule('node:buffer');
 const { createRequire } = process.getBuiltinModule('node:module');
 const require = createRequire(import.meta.url);
 
-const Agent = process.env.UNDICI_BUNDLE
-  ? (await import('../dist/load.js')).cachedLoader({ requireOther: require })(
-      process.env.UNDICI_BUNDLE,
-    )
-  : require('undici/lib/dispatcher/agent.js');
+const Agent = require(process.env.UNDICI_BUNDLE ?? 'undici/lib/dispatcher/agent.js');
 
 const url = new URL(process.argv[2]);
 const chunks = [];

@@ -11,15 +11,12 @@ if (major < 22 || (major === 22 && minor < 20)) {
   process.exit(2);
 }
 
+const module = process.getBuiltinModule('node:module');
 // Reuses V8's compiled code between runs (Node 22.1+): a large part of start-up.
-process.getBuiltinModule('node:module').enableCompileCache?.();
+module.enableCompileCache?.();
 
-const { loadProgram } = await import('../dist/load.js');
-// The program's files, run with code caches (src/core/cached-script.ts); the one package the
-// build leaves out (the OS keyring's native binding) is found from here, as Node would.
-const { main } = loadProgram(
-  process.getBuiltinModule('node:module').createRequire(import.meta.url),
-);
+// The program, built as CommonJS files (scripts/build.mjs), run by Node's own loader.
+const { main } = module.createRequire(import.meta.url)('../dist/main.cjs');
 // How to run this program again: the OS keyring is reached through a child process of it.
 const selfCommand = [
   process.execPath,

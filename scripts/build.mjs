@@ -33,31 +33,17 @@ const result = await build({
   // ESM imports of built-ins, loaded when first used and without ESM facades; undici's
   // HTTP/2 half and its node:assert, loaded only when used.
   plugins: [lazyBuiltins, lazyUndici],
-  // Bundled CommonJS (undici, commander) calls require() for Node built-ins: the require each
-  // built file is given (src/core/cached-script.ts) answers it.
   logLevel: 'warning',
 });
-const { entry, meta } = await rechunk(split, 'dist', result.metafile);
+const { meta } = await rechunk(split, 'dist', result.metafile);
 rmSync(split, { recursive: true, force: true });
-// What bin/petstore.js imports: the loader of the CommonJS files, which knows the entry's name.
-await build({
-  entryPoints: { load: 'src/load-program.ts' },
-  outdir: 'dist',
-  bundle: true,
-  format: 'esm',
-  platform: 'node',
-  target: 'node22',
-  define: { __PETSTORE_MAIN__: JSON.stringify(entry) },
-  plugins: [lazyBuiltins],
-  logLevel: 'warning',
-});
 await writeFile(new URL('../dist/meta.json', import.meta.url), JSON.stringify(meta));
 
 // Help for every command, rendered by the program just built, as it prints it to a pipe or
 // file; the program's entry answers `--help` from it without loading commander (a test checks
 // that each text equals the live one).
 const home = mkdtempSync(join(tmpdir(), 'petstore-build-'));
-// No code caches: the runs of a build would leave caches of its help in the user's folder.
+// No compile cache: the runs of a build would leave caches of its help in the user's folder.
 const env = {
   PATH: process.env.PATH,
   HOME: home,

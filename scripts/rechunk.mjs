@@ -5,16 +5,11 @@
 // its modules, knows what an import() finds already loaded, and joins small chunks into the
 // ones loaded with them: the same command loads 4. Lazy stays lazy: --version and --help load
 // none of the program, and undici, conf, the prompts and the MCP SDK load only when used.
-// CommonJS, because src/core/cached-script.ts runs each file with a code cache taken after a
-// run, which Node's ES module loader cannot.
+// CommonJS: Node's loader runs it with no ESM linking, and its compile cache serves it alike.
 import { Buffer } from 'node:buffer';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
-import MagicString from 'magic-string';
 import { rollup } from 'rollup';
-
-const NOT_ASCII = /[^\0-\x7f]/;
-const NOT_ASCII_ALL = /[^\0-\x7f]/g;
 
 /** Chunks smaller than this are joined into one loaded alongside them, where Rollup can. */
 const MIN_CHUNK_BYTES = 20_000;
@@ -53,20 +48,6 @@ export async function rechunk(from, to, esbuildMeta) {
           return `new URL(${JSON.stringify(path.startsWith('.') ? path : `./${path}`)}, ${here}).href`;
         },
       },
-      {
-        // Every built file ASCII, so the loader reads it as Latin-1, faster than as UTF-8.
-        // esbuild escapes what is not ASCII in code, not in the comments it keeps (a licence).
-        name: 'ascii',
-        renderChunk(code) {
-          if (!NOT_ASCII.test(code)) return null;
-          const escaped = new MagicString(code);
-          for (const { index, 0: char } of code.matchAll(NOT_ASCII_ALL)) {
-            const hex = char.charCodeAt(0).toString(16).padStart(4, '0');
-            escaped.overwrite(index, index + 1, `\\u${hex}`);
-          }
-          return { code: escaped.toString(), map: escaped.generateMap({ hires: true }) };
-        },
-      },
     ],
     // Not its report of how many chunks it joined.
     logLevel: 'warn',
@@ -77,13 +58,12 @@ export async function rechunk(from, to, esbuildMeta) {
   });
   const { output } = await bundle.write({
     dir: to,
-    // CommonJS, run by src/core/cached-script.ts with code caches taken after a run.
     format: 'cjs',
-    // import() of a package or built-in as require(): the loader answers it.
+    // import() of a package or built-in as require(), which Node's loader answers at once.
     dynamicImportInCjs: false,
     sourcemap: true,
-    // Every name changes with its content: a code cache is found by the file's name.
-    entryFileNames: '[name]-[hash].cjs',
+    // The entry by a fixed name, which bin/petstore.js requires.
+    entryFileNames: '[name].cjs',
     // Named for the esbuild file it grew from (without esbuild's hash), or `program`.
     chunkFileNames: ({ name, moduleIds }) =>
       moduleIds.some((id) => /[\\/]run-main-\w+\.js$/.test(id))

@@ -81,9 +81,6 @@ export const LAYERS = {
     may: ['core', 'run-main.ts', 'config/profile-names.ts', 'config/keyring-helper.ts'],
     packages: [],
   },
-  // bin/petstore.js loads the program through it: each built file run with its code cache.
-  // main.ts for its type: the built entry is run by file name.
-  'load-program.ts': { may: ['core', 'main.ts'], packages: [] },
   'run-main.ts': {
     may: ['core', 'api', 'context', 'output', 'cmdutil', 'cli'],
     packages: ['commander', '@commander-js/extra-typings'],

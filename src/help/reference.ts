@@ -58,7 +58,7 @@ export const ENVIRONMENT_TABLE: ReferenceTable = {
     [
       '(cache folder)',
       '`NODE_COMPILE_CACHE`, `NODE_DISABLE_COMPILE_CACHE`',
-      "Node's compile cache, where petstore also keeps the caches of its own compiled code, `petstore-*.v8cache`, readable by you alone, the 40 newest (default `node-compile-cache` in the temporary folder); `NODE_DISABLE_COMPILE_CACHE=1`: no cache kept",
+      "Node's compile cache, where Node keeps petstore's compiled code between runs (default `node-compile-cache` in the temporary folder); `NODE_DISABLE_COMPILE_CACHE=1`: none kept",
     ],
   ],
 };

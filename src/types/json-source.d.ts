@@ -15,5 +15,3 @@ interface JSON {
 }
 
 declare const __PETSTORE_VERSION__: string;
-/** The name of the program's entry file in dist/ (main-<hash>.cjs), set by the build. */
-declare const __PETSTORE_MAIN__: string;

@@ -86,7 +86,7 @@ describe('start-up path', () => {
       });
       expect(result.code).toBe(0);
       const loaded = result.stderr.split('\n').filter((line) => line.startsWith('loaded '));
-      expect(loaded.some((line) => /dist\/main-[\w-]+\.cjs$/.test(line))).toBe(true);
+      expect(loaded.some((line) => /dist\/main\.cjs$/.test(line))).toBe(true);
       for (const file of heavyFiles) {
         expect(loaded.filter((line) => line.endsWith(file))).toEqual([]);
       }
@@ -96,8 +96,8 @@ describe('start-up path', () => {
 
 describe('files a read command loads', () => {
   // Each file costs reading and compiling; the build joins esbuild's small chunks
-  // (scripts/rechunk.mjs), so a read loads bin, the loader, the entry, one shared chunk, the
-  // program and undici's transport.
+  // (scripts/rechunk.mjs), so a read loads bin, the entry, one shared chunk, the program and
+  // undici's transport.
   it('pets list loads at most 6 of the built files', async () => {
     const result = await runCli(['pets', 'list', '--json'], {
       env: { PETSTORE_BASE_URL: `${server.url}/v1`, PETSTORE_API_KEY: 'sk_test_k_key' },
@@ -108,23 +108,11 @@ describe('files a read command loads', () => {
     const built = result.stderr
       .split('\n')
       .filter((line) => /^loaded .*\/(bin|dist)\//.test(line) && !line.includes('node_modules'));
-    expect(built.some((line) => /dist\/main-[\w-]+\.cjs$/.test(line))).toBe(true);
+    expect(built.some((line) => /dist\/main\.cjs$/.test(line))).toBe(true);
     expect(built.length).toBeLessThanOrEqual(6);
   });
 
-  it('are ASCII, which the loader reads as Latin-1', () => {
-    // The files the loader runs: the program's (its metafile lists them) and the loader.
-    const meta = JSON.parse(readFileSync('dist/meta.json', 'utf8')) as {
-      outputs: Record<string, unknown>;
-    };
-    const files = [...Object.keys(meta.outputs), 'dist/load.js'];
-    expect(files.length).toBeGreaterThan(5);
-    for (const file of files) {
-      expect(/[^\0-\x7f]/.exec(readFileSync(file, 'utf8'))?.[0], file).toBeUndefined();
-    }
-  });
-
-  it('keeps the code caches of the files it ran, and the next run takes them as they are', async () => {
+  it("keeps Node's compile cache of the files it ran, and the next run adds nothing", async () => {
     const cacheFolder = mkdtempSync(join(tmpdir(), 'compile-cache-'));
     try {
       const env = {
@@ -132,27 +120,17 @@ describe('files a read command loads', () => {
         PETSTORE_API_KEY: 'sk_test_k_key',
         NODE_COMPILE_CACHE: cacheFolder,
       };
-      /** Each cache kept, by name, with when it was written. */
       const caches = () =>
-        Object.fromEntries(
-          readdirSync(cacheFolder, { recursive: true, encoding: 'utf8' })
-            .filter((name) => /petstore-[\w-]+\.cjs\.v8cache$/.test(name))
-            .map((name) => {
-              const stat = statSync(join(cacheFolder, name));
-              return [name.replace(/.*[\\/]/, ''), { mode: stat.mode & 0o777, at: stat.mtimeMs }];
-            }),
-        );
+        readdirSync(cacheFolder, { recursive: true, encoding: 'utf8' })
+          .filter((name) => statSync(join(cacheFolder, name)).isFile())
+          .sort();
       const run = () => runCli(['pets', 'list', '--json'], { env });
       expect(await run()).toMatchObject({ code: 0, stdout: BODY + '\n' });
       const first = caches();
-      const names = Object.keys(first);
-      // The entry, the program and undici's transport at least; for this user alone.
-      expect(names.some((name) => /^petstore-[a-z0-9]+-main-/.test(name))).toBe(true);
-      expect(names.some((name) => /^petstore-[a-z0-9]+-program-/.test(name))).toBe(true);
-      expect(names.some((name) => /^petstore-[a-z0-9]+-transport-/.test(name))).toBe(true);
-      for (const { mode } of Object.values(first)) expect(mode).toBe(0o600);
+      // bin, the entry, the program and undici's transport at least.
+      expect(first.length).toBeGreaterThanOrEqual(4);
       expect(await run()).toMatchObject({ code: 0, stdout: BODY + '\n' });
-      // None written again: V8 took them all (a rejected cache is replaced at exit).
+      // None made again: Node took them all.
       expect(caches()).toEqual(first);
     } finally {
       rmSync(cacheFolder, { recursive: true, force: true });
@@ -161,7 +139,7 @@ describe('files a read command loads', () => {
 });
 
 describe('where there is no WebAssembly (node --jitless)', () => {
-  it('runs without code caches, as with none at all, and keeps none', async () => {
+  it('runs as it does without a compile cache', async () => {
     const cacheFolder = mkdtempSync(join(tmpdir(), 'compile-cache-'));
     try {
       const run = (env: Record<string, string>) =>
@@ -171,8 +149,6 @@ describe('where there is no WebAssembly (node --jitless)', () => {
       expect(result.stdout).toMatch(/^\d+\.\d+\.\d+\n$/);
       // Node 22 warns of --jitless itself: the same without any cache.
       expect(result).toEqual(await run({ NODE_DISABLE_COMPILE_CACHE: '1' }));
-      const kept = readdirSync(cacheFolder, { recursive: true, encoding: 'utf8' });
-      expect(kept.filter((name) => name.includes('petstore-'))).toEqual([]);
     } finally {
       rmSync(cacheFolder, { recursive: true, force: true });
     }
@@ -252,7 +228,7 @@ describe('answered before the program is loaded', () => {
       expect(result.code).toBe(0);
       expect(result.stdout).not.toBe('');
       const loaded = result.stderr.split('\n').filter((line) => line.startsWith('loaded '));
-      expect(loaded.some((line) => /dist\/main-[\w-]+\.cjs$/.test(line))).toBe(true);
+      expect(loaded.some((line) => /dist\/main\.cjs$/.test(line))).toBe(true);
       for (const file of commanderFiles) {
         expect(loaded.filter((line) => line.endsWith(file))).toEqual([]);
       }
