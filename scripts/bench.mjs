@@ -92,7 +92,7 @@ if (wanted('request')) {
   const env = { ...baseEnv('request'), PETSTORE_BASE_URL: server.url, PETSTORE_API_KEY: KEY };
   pairedTimes(
     'pets list --json / one node:http GET',
-    '<= 1.6',
+    '<= 1.8',
     () => timeRun(['bench/one-get.mjs', `${server.url}/pets`], env),
     () => timeRun([BIN, 'pets', 'list', '--json'], env),
   );
