@@ -118,20 +118,24 @@ export function warnUnknownSinceQueued(
 ): void {
   const widened = prepared.earlier?.unknownSinceQueued;
   if (widened === undefined) return;
-  if (widened.noBoot.length > 0) {
+  const why = {
+    noBoot:
+      "This machine's boot could not be told (no boot id, no time since boot), so a power loss since they were queued cannot be ruled out, and a sending not yet on disk may have been lost",
+    otherBoot:
+      'The machine has booted since they were queued, and a sending not yet on disk may have been lost',
+  };
+  for (const kind of ['noBoot', 'otherBoot'] as const) {
+    const records = widened[kind];
+    if (records.length === 0) continue;
+    const one = records.length === 1;
     events.warn(
-      `${recordsNamed(widened.noBoot)} queued and never journaled as sent: ${widened.noBoot.length === 1 ? 'its' : 'their'} outcome cannot be known, so ${widened.noBoot.length === 1 ? 'it counts' : 'they count'} as unknown. This machine's boot could not be told (no boot id, no time since boot), so a power loss since they were queued cannot be ruled out, and a sending not yet on disk may have been lost; a resume within one boot that can tell would know they were never sent`,
-    );
-  }
-  if (widened.otherBoot.length > 0) {
-    events.warn(
-      `${recordsNamed(widened.otherBoot)} queued and never journaled as sent: ${widened.otherBoot.length === 1 ? 'its' : 'their'} outcome cannot be known, so ${widened.otherBoot.length === 1 ? 'it counts' : 'they count'} as unknown. The machine has booted since they were queued, and a sending not yet on disk may have been lost`,
+      `${recordsNamed(records)} queued and never journaled as sent: ${one ? 'its' : 'their'} outcome cannot be known, so ${one ? 'it counts' : 'they count'} as unknown. ${why[kind]}`,
     );
   }
 }
 
 /** "record 3", "records 3, 5 and 9", or the first ten and how many more. */
-export function recordsNamed(records: number[]): string {
+function recordsNamed(records: number[]): string {
   if (records.length === 1) return `record ${records[0]}`;
   const shown = records.slice(0, 10);
   const more = records.length - shown.length;
