@@ -10,7 +10,6 @@ import {
   groupNamedAlone,
   helpTopicRequest,
   usageErrorFromCommander,
-  withoutCredentials,
 } from './cli/usage.js';
 import { verbPath, type RunVerb } from './cmdutil/run-verb.js';
 import { createContext, type Keyring, type Context } from './context/context.js';
@@ -18,7 +17,7 @@ import { resolveTarget } from './context/resolve-target.js';
 import { errorsInJson, resolveSettings, type RawGlobalOptions } from './context/settings.js';
 import { InterruptedError, OutputFailedError, UsageError } from './core/errors.js';
 import { processIO, type Env, type IO } from './core/io.js';
-import { guardedIO, SecretRedactor } from './core/redaction/index.js';
+import { commandLineSecrets, guardedIO, SecretRedactor } from './core/redaction/index.js';
 import { withStatusLine } from './core/status-line.js';
 import { ExitCode, reportError } from './output/report-error.js';
 
@@ -71,6 +70,9 @@ export async function runMain(
   // Everything written goes through the last net: no key the run knows of is ever printed,
   // and nothing on stderr can drive the terminal.
   const redactor = new SecretRedactor();
+  // A URL's credentials typed on the command line are the run's secrets from the start: a
+  // usage error quoting the word, or anything else, shows them masked.
+  for (const secret of commandLineSecrets(argv)) redactor.add(secret, { hidden: true });
   io = guardedIO(withStatusLine(io), redactor);
   let ctx: Context | undefined;
   let verbose = argv.includes('-v') || argv.includes('--verbose');
@@ -163,9 +165,6 @@ export async function runMain(
         cause: error.cause,
       });
     }
-    // A usage error, commander's or a check's, may quote a value of the command line (a wrong
-    // flag's value, an extra word): a URL's credentials in it are masked, here for all of them.
-    if (error instanceof UsageError) error = withoutCredentials(error, args);
     jsonErrors ??= errorsInJson(program.opts(), env, io);
     if (error instanceof InterruptedError && error.immediate) {
       // Stopped at once: closing would wait for the requests still in flight.

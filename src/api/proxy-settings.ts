@@ -62,9 +62,6 @@ export function bypassesProxy(proxy: ProxySettings, url: URL): boolean {
 
 const PROTOCOLS = new Set(['http:', 'https:', 'socks5:', 'socks:']);
 
-/** A proxy value with its credentials masked (see maskCredentials). */
-export const maskProxyUrl = maskCredentials;
-
 /** The variable's value, lower case first as curl and undici read them; blank is unset. */
 function variable(env: Env, name: string): { name: string; value: string } | undefined {
   for (const candidate of [name.toLowerCase(), name]) {
@@ -75,7 +72,7 @@ function variable(env: Env, name: string): { name: string; value: string } | und
 }
 
 function badProxy(name: string, value: string, why: string): UsageError {
-  return new UsageError(`${name} is not a usable proxy: ${why} (${maskProxyUrl(value)})`, {
+  return new UsageError(`${name} is not a usable proxy: ${why} (${maskCredentials(value)})`, {
     hint: `Set ${name} to http://[NAME:SECRET@]host:port (percent-encode the secret), or unset it.`,
   });
 }

@@ -9,7 +9,8 @@ import {
   proxyRefusal,
   toNetworkError,
 } from './network-errors.js';
-import { bypassesProxy, maskProxyUrl, proxyFor, type ProxySettings } from './proxy-settings.js';
+import { maskCredentials } from '../core/redaction/index.js';
+import { bypassesProxy, proxyFor, type ProxySettings } from './proxy-settings.js';
 import { isLoopbackHost } from './url-policy.js';
 import { BodyTooLarge, DeadlinePassed, exchangeText } from './text-exchange.js';
 
@@ -271,7 +272,7 @@ export class UndiciTransport implements Transport {
   private proxyOf(url: URL): { url: string; variable: string } {
     const proxy = proxyFor(this.proxy, url);
     return {
-      url: maskProxyUrl(proxy?.url ?? 'the proxy'),
+      url: maskCredentials(proxy?.url ?? 'the proxy'),
       variable: proxy?.variable ?? 'HTTPS_PROXY',
     };
   }

@@ -1,4 +1,3 @@
-import { credentialSecrets, holdsAtSign, MIN_FINDABLE_SECRET } from '../core/redaction/index.js';
 import type { CommandUnknownOpts as Command, CommanderError } from '@commander-js/extra-typings';
 import { UsageError } from '../core/errors.js';
 import { HELP_TOPIC_NAMES, topicText } from '../help/topics.js';
@@ -127,42 +126,6 @@ export function groupNamedAlone(program: Command, argv: readonly string[]): Comm
     command = sub;
   }
   return command.commands.length > 0 ? command : undefined;
-}
-
-/** A scheme and "//" (`https://`, `socks5://`), or "//" starting the word: meant as a URL. */
-const URL_START = /[a-z][a-z0-9+.-]*:\/\/|^\/\//gi;
-
-/**
- * The text with the credentials of every URL on the command line masked: a word meant as a URL
- * or holding an "@", or a URL joined to a flag (`--output=https://…`, `-ohttps://…`,
- * `name=https://…`). Other words (`Dr:Fluffington`, `10:30`) are data, left as they are, and a
- * secret under 8 characters is left too (the message's own words would hold it). Longest
- * first: a password holding "@" has a shorter secret inside it, which masked first would leave
- * the rest shown.
- */
-function maskCommandLineCredentials(text: string, argv: readonly string[]): string {
-  const secrets = argv.flatMap((word) => {
-    const starts = [...word.matchAll(URL_START)];
-    // No scheme: credentials as a proxy may be written (`user:password@host`, "@" encoded).
-    if (starts.length === 0) return holdsAtSign(word) ? credentialSecrets(word) : [];
-    return starts.flatMap((start) => credentialSecrets(word.slice(start.index)));
-  });
-  let masked = text;
-  for (const secret of secrets.sort((a, b) => b.length - a.length)) {
-    // One too short to tell from data would be found in the message's own words ("user").
-    if (secret.length >= MIN_FINDABLE_SECRET) masked = masked.split(secret).join('****');
-  }
-  return masked;
-}
-
-/** A usage error as it is, but with the credentials of the command line's URLs masked. */
-export function withoutCredentials(error: UsageError, argv: readonly string[]): UsageError {
-  const message = maskCommandLineCredentials(error.message, argv);
-  const hint = error.hint === undefined ? undefined : maskCommandLineCredentials(error.hint, argv);
-  if (message === error.message && hint === error.hint) return error;
-  // Of the same class (a query's failure, a journal in use): reported as it would have been.
-  const Same = error.constructor as typeof UsageError;
-  return new Same(message, { hint, cause: error.cause });
 }
 
 /** Verbs people reach for that the interface has no operation for. */

@@ -263,7 +263,7 @@ describe('listPets', () => {
     await instance.listPets();
     const text = log.join('\n');
     expect(text).toContain('> GET http://api.petstore.test/v1/pets');
-    expect(text).toContain('authorization: Bearer [redacted]');
+    expect(text).toContain('authorization: Bearer ****');
     expect(text).toMatch(/< 200 GET .* \(\d+ ms\)/);
     expect(text).not.toContain(KEY);
   });

@@ -4,12 +4,12 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   bypassesProxy,
-  maskProxyUrl,
   proxyFor,
   proxyPasswords,
   proxySettingsFromEnv,
 } from '../../src/api/proxy-settings.js';
 import { UsageError } from '../../src/core/errors.js';
+import { maskCredentials } from '../../src/core/redaction/index.js';
 import { main } from '../../src/main.js';
 import { fakeIO } from '../helpers/fake-io.js';
 import { FakeTransport } from '../helpers/fake-transport.js';
@@ -105,7 +105,7 @@ describe('proxy variables', () => {
   });
 
   it('masks the password in what it shows, and gives it to the redactor', () => {
-    expect(maskProxyUrl('http://bob:p@ss@proxy.test:3128')).toBe('http://****@proxy.test:3128');
+    expect(maskCredentials('http://bob:p@ss@proxy.test:3128')).toBe('http://****@proxy.test:3128');
     expect(proxyPasswords({ http: 'http://bob:s3cr%40t@proxy.test:3128/' })).toEqual([
       's3cr%40t',
       's3cr@t',
@@ -237,8 +237,8 @@ describe('credentials in a URL or proxy value of any shape', () => {
   it('masks the password in what it shows', () => {
     fc.assert(
       fc.property(value, ({ text, password }) => {
-        expect(maskProxyUrl(text)).not.toContain(password);
-        expect(maskProxyUrl(text)).toContain('****');
+        expect(maskCredentials(text)).not.toContain(password);
+        expect(maskCredentials(text)).toContain('****');
       }),
     );
   });

@@ -41,7 +41,7 @@ describe('petstore api, end to end', () => {
     ];
     const dry = await runCli([...args, '--dry-run', '-q'], { env });
     expect(dry.code).toBe(0);
-    expect(dry.stdout).toContain('"authorization":"Bearer [redacted]"');
+    expect(dry.stdout).toContain('"authorization":"Bearer ****"');
     const created = await runCli([...args, '-q'], { env });
     expect(created).toMatchObject({
       code: 0,

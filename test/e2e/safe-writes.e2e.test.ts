@@ -189,7 +189,7 @@ describe('safe writes against the sandbox with faults on (real HTTP)', () => {
       for (const line of lines(result.stdout)) {
         const request = JSON.parse(line) as { method: string; headers: Record<string, string> };
         expect(request.method).toBe('POST');
-        expect(request.headers.authorization).toBe('Bearer [redacted]');
+        expect(request.headers.authorization).toBe('Bearer ****');
       }
     }
     expect(server.requests).toHaveLength(0);

@@ -1,10 +1,6 @@
 import { statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import {
-  maskProxyUrl,
-  proxySettingsFromEnv,
-  type ProxySettings,
-} from '../../api/proxy-settings.js';
+import { proxySettingsFromEnv, type ProxySettings } from '../../api/proxy-settings.js';
 import { KeyringUnavailableError } from '../../config/keyring.js';
 import { CONFIG_FILE_NAME, configDir } from '../../config/paths.js';
 import { environmentKey, maskKey, selectProfile, storedProfile } from '../../config/profiles.js';
@@ -12,9 +8,8 @@ import type { ConfigData } from '../../config/schema.js';
 import type { RunOutput, RunServices } from '../../context/context.js';
 import { servesEmbeddedSandbox } from '../../context/resolve-target.js';
 import { parseServiceUrl } from '../../api/url-policy.js';
-import { maskCredentials } from '../../core/redaction/index.js';
 import { exposureOf, modeText } from '../../core/private-place.js';
-import { unfindableBecause } from '../../core/redaction/index.js';
+import { maskCredentials, unfindableBecause } from '../../core/redaction/index.js';
 import { PetstoreError } from '../../core/errors.js';
 import { ExitCode, exitCodeFor } from '../../output/report-error.js';
 import { fail, info, ok, warn, type Finding } from './finding.js';
@@ -173,8 +168,8 @@ function proxyFindings(ctx: RunOutput & RunServices): {
   try {
     const proxy = proxySettingsFromEnv(ctx.env);
     const used = [
-      proxy.http && `HTTP_PROXY ${maskProxyUrl(proxy.http)}`,
-      proxy.https && `HTTPS_PROXY ${maskProxyUrl(proxy.https)}`,
+      proxy.http && `HTTP_PROXY ${maskCredentials(proxy.http)}`,
+      proxy.https && `HTTPS_PROXY ${maskCredentials(proxy.https)}`,
       proxy.noProxy && `NO_PROXY ${proxy.noProxy}`,
     ].filter(Boolean);
     return {

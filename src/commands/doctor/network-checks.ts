@@ -1,6 +1,6 @@
 import { parseHttpDate } from '../../core/http-date.js';
 import { probeDns, probeTcp, probeTls } from '../../api/probe.js';
-import { maskProxyUrl } from '../../api/proxy-settings.js';
+import { maskCredentials } from '../../core/redaction/index.js';
 import { isLoopbackHost } from '../../api/url-policy.js';
 import type { RunOutput, RunServices } from '../../context/context.js';
 import { PetstoreError } from '../../core/errors.js';
@@ -44,7 +44,7 @@ async function reach(
   const proxy = proxyFor(url, facts);
   const host = proxy ? new URL(proxy).hostname : url.hostname;
   const port = proxy ? portOf(new URL(proxy)) : portOf(url);
-  const via = proxy ? ` (the proxy ${maskProxyUrl(proxy)})` : '';
+  const via = proxy ? ` (the proxy ${maskCredentials(proxy)})` : '';
   const network = (what: string, reason: string, fix: string) => [
     fail(`${name}: ${what}`, reason, fix, ExitCode.network),
   ];

@@ -9,7 +9,8 @@
  * logs and --dry-run (redactHeader), and URLs in messages (maskCredentials), whatever their
  * shape. A secret is found as a reader would see it: in any letter case, percent-encoded,
  * JSON-escaped, with invisible characters or terminal escapes inside, or cut short at the end
- * of an excerpt. A key shows as `****` and its last characters (maskKey); a password as `****`.
+ * of an excerpt. One spelling (MASK, `****`): a key shows as `****` and its last characters
+ * (maskKey), a password or a credential header's value as `****` alone (`Bearer ****`).
  *
  * What is not: a key shorter than 8 characters or without a letter (unfindableBecause): it
  * cannot be told from data (a key "1234" is in ids), and masking it would corrupt what a
@@ -18,15 +19,11 @@
  * be found. Files petstore writes (a journal, a report) are masked by `redact` before writing.
  */
 export { redactHeader } from './headers.js';
-export {
-  guardedIO,
-  maskKey,
-  MIN_FINDABLE_SECRET,
-  SecretRedactor,
-  unfindableBecause,
-} from './redactor.js';
+export { MASK, maskKey } from './mask.js';
+export { guardedIO, MIN_FINDABLE_SECRET, SecretRedactor, unfindableBecause } from './redactor.js';
 export { scrubResponse, scrubStrings, type Redact } from './scrub.js';
 export {
+  commandLineSecrets,
   credentialSecrets,
   holdsAtSign,
   maskCredentials,

@@ -8,16 +8,7 @@ import {
   type View,
 } from './reader-view.js';
 import { sanitizeText } from '../sanitize.js';
-
-/**
- * Shows that a key exists and which one, never the key: the last four characters of a key of
- * 12 or more, two of a key of 8 to 11, none of a shorter one, so a mask never gives away much
- * of a key (nor, for a short one, all of it).
- */
-export function maskKey(key: string): string {
-  const shown = key.length >= 12 ? 4 : key.length >= 8 ? 2 : 0;
-  return `****${shown ? key.slice(-shown) : ''}`;
-}
+import { MASK, maskKey } from './mask.js';
 
 /**
  * A secret shorter than this, or without a letter, is not searched for in text: it cannot be
@@ -145,7 +136,7 @@ export class SecretRedactor {
    */
   add(secret: string | undefined, options: { hidden?: boolean } = {}): void {
     if (secret === undefined || !SecretRedactor.findable(secret) || this.masks.has(secret)) return;
-    const mask = options.hidden ? '****' : maskKey(secret);
+    const mask = options.hidden ? MASK : maskKey(secret);
     this.masks.set(secret, mask);
     // A key holding what reads as an escape (%41, \t) reads otherwise once a text around it is
     // decoded: the forms it takes are searched for too, each with the key's own mask.
@@ -227,7 +218,7 @@ export class SecretRedactor {
     if (exact !== undefined) return exact;
     const lower = found.toLowerCase();
     for (const [secret, mask] of this.masks) if (secret.toLowerCase() === lower) return mask;
-    return '****';
+    return MASK;
   }
 }
 

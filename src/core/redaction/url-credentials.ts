@@ -5,6 +5,7 @@
  * start to the last "@" counts: an unencoded "/", "#" or "?" in a password makes the value no
  * URL, and a token alone, with no ":", is a secret too. Masking a little too much is the price.
  */
+import { MASK } from './mask.js';
 
 const COLON = '(?::|%3a|%253a)';
 const SLASH = '(?:/|%2f|%252f)';
@@ -57,10 +58,10 @@ export function maskCredentials(value: string): string {
   const last = atSigns(value, start).at(-1);
   let masked =
     last === undefined
-      ? value.slice(0, start) + value.slice(start).replace(WORD_PORT, '$1****')
-      : `${value.slice(0, start)}****${value.slice(last[0])}`;
+      ? value.slice(0, start) + value.slice(start).replace(WORD_PORT, `$1${MASK}`)
+      : `${value.slice(0, start)}${MASK}${value.slice(last[0])}`;
   masked = masked.replace(QUERY_VALUE, (_all, name: string, found: string) =>
-    found === '' ? name : `${name}****`,
+    found === '' ? name : `${name}${MASK}`,
   );
   return masked;
 }
@@ -137,3 +138,31 @@ export const URL_VARIABLES = [
   'PETSTORE_BASE_URL',
   'PETSTORE_QUICKSTART_URL',
 ] as const;
+
+/** A scheme and "//" (`https://`, `socks5://`), or "//" starting the word: meant as a URL. */
+const URL_START = /[a-z][a-z0-9+.-]*:\/\/|^\/\//gi;
+/**
+ * Credentials without a scheme: a ":" then an "@" (`user:password@host`), or an "@" then a host
+ * and its port (`token@host:8080`), each in any spelling. An address (`someone@example.com`)
+ * has neither.
+ */
+const SCHEMELESS_CREDENTIALS = new RegExp(
+  `${COLON}.*(?:${AT_SPELLED.source})|(?:${AT_SPELLED.source}).*${COLON}\\d+(?:$|/|%2f)`,
+  'is',
+);
+
+/**
+ * The credentials of every URL on a command line, to mask wherever the run shows them (a usage
+ * error quoting a flag's value, an extra word): a word meant as a URL, or a URL joined to a flag
+ * (`--output=https://…`, `-ohttps://…`, `name=https://…`), or a word shaped as credentials
+ * are without a scheme (SCHEMELESS_CREDENTIALS). Other words are data and hold none:
+ * `Dr:Fluffington`, `10:30`, an address such as `someone@example.com`.
+ */
+export function commandLineSecrets(argv: readonly string[]): string[] {
+  return argv.flatMap((word) => {
+    const starts = [...word.matchAll(URL_START)];
+    if (starts.length === 0)
+      return SCHEMELESS_CREDENTIALS.test(word) ? credentialSecrets(word) : [];
+    return starts.flatMap((start) => credentialSecrets(word.slice(start.index)));
+  });
+}

@@ -253,7 +253,7 @@ describe('petstore api: the request', () => {
     expect(JSON.parse(result.out)).toMatchObject({
       method: 'POST',
       url: 'https://api.petstore.test/v1/pets',
-      headers: { authorization: 'Bearer [redacted]', 'idempotency-key': 'k-1' },
+      headers: { authorization: 'Bearer ****', 'idempotency-key': 'k-1' },
       body: { name: 'Rex' },
     });
     expect(result.out + result.err).not.toContain(KEY);

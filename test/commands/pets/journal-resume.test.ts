@@ -374,7 +374,7 @@ describe('--dry-run sends nothing and never shows the key', () => {
       method: 'POST',
       url: `${server.url}/v1/pets`,
       headers: expect.objectContaining({
-        authorization: 'Bearer [redacted]',
+        authorization: 'Bearer ****',
         'idempotency-key': 'key-1',
         'content-type': 'application/json',
       }) as unknown,

@@ -173,7 +173,7 @@ describe('petstore pets list', () => {
     listReply();
     const io = fakeIO();
     expect(await main(['-v', 'pets', 'list'], io, env)).toBe(0);
-    expect(io.err()).toContain('authorization: Bearer [redacted]');
+    expect(io.err()).toContain('authorization: Bearer ****');
     expect(io.err()).not.toContain(KEY);
   });
 });

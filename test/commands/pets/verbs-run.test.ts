@@ -105,7 +105,7 @@ describe('runPetsAdd', () => {
     });
     const shown = JSON.parse(io.out()) as { method: string; headers: Record<string, string> };
     expect(shown.method).toBe('POST');
-    expect(shown.headers.authorization).toBe('Bearer [redacted]');
+    expect(shown.headers.authorization).toBe('Bearer ****');
     expect(transport.requests).toEqual([]);
   });
 });

@@ -1,6 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { credentialSecrets, maskCredentials } from '../../../src/core/redaction/url-credentials.js';
+import {
+  commandLineSecrets,
+  credentialSecrets,
+  maskCredentials,
+} from '../../../src/core/redaction/url-credentials.js';
 
 /** Some characters of the text percent-encoded, in either case of hex digit. */
 const someEncoded = (text: string) =>
@@ -42,6 +46,39 @@ describe('credentials named in a URL', () => {
   it('are data when not named as a credential', () => {
     expect(credentialSecrets('https://api.example.com/v1?page=2#section=intro;lang=en')).toEqual(
       [],
+    );
+  });
+});
+
+describe('the secrets of a command line', () => {
+  it('are none in words that are data: no scheme, no ":" before an "@"', () => {
+    // Names, times, addresses: masked run-wide, they would corrupt what the run prints.
+    const word = fc.stringMatching(
+      /^[A-Za-z0-9 ._@-]{1,30}$|^[A-Za-z0-9 ._-]{1,15}:[A-Za-z0-9 ._-]{1,15}$/,
+    );
+    fc.assert(
+      fc.property(fc.array(word, { maxLength: 5 }), (argv) => {
+        expect(commandLineSecrets(argv)).toEqual([]);
+      }),
+      { numRuns: 300 },
+    );
+    expect(commandLineSecrets(['Dr:Fluffington', '10:30', 'veterinarian@clinic.example'])).toEqual(
+      [],
+    );
+  });
+
+  it('are the password of a URL, wherever the word starts one or is shaped as credentials', () => {
+    const password = fc.stringMatching(/^[A-Z][0-9][A-Za-z0-9]{6,12}$/);
+    const shapes = [
+      (secret: string) => `https://bob:${secret}@h.example`,
+      (secret: string) => `--output=http://bob:${secret}@h.example/v1`,
+      (secret: string) => `-bob:${secret}@h.example`,
+      (secret: string) => `bob%3A${secret}%40h.example`,
+    ];
+    fc.assert(
+      fc.property(password, fc.constantFrom(...shapes), (secret, shape) => {
+        expect(commandLineSecrets(['pets', shape(secret)])).toContain(secret);
+      }),
     );
   });
 });

@@ -1,0 +1,12 @@
+/** The one spelling of a secret petstore does not show, wherever it would have been. */
+export const MASK = '****';
+
+/**
+ * Shows that a key exists and which one, never the key: the mask, then the last four
+ * characters of a key of 12 or more, two of a key of 8 to 11, none of a shorter one, so a mask
+ * never gives away much of a key (nor, for a short one, all of it).
+ */
+export function maskKey(key: string): string {
+  const shown = key.length >= 12 ? 4 : key.length >= 8 ? 2 : 0;
+  return `${MASK}${shown ? key.slice(-shown) : ''}`;
+}
