@@ -44,6 +44,8 @@ interface SandboxServerSettings {
   log?: ((line: string) => void) | undefined;
   /** Told of every request served (sandbox serve logs a line for each). */
   onRequest?: ((request: ServedRequest) => void) | undefined;
+  /** Told of every request as it comes in, before any latency or fault: what tests wait on. */
+  onArrival?: ((method: string, path: string) => void) | undefined;
 }
 
 export interface RunningSandbox {
@@ -128,6 +130,9 @@ export async function startSandboxServer(options: SandboxServerOptions): Promise
     }),
   );
   server.keepAliveTimeout = 5_000;
+  const { onArrival } = options;
+  if (onArrival)
+    server.on('request', (request) => onArrival(request.method ?? '', request.url ?? ''));
   try {
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);

@@ -299,10 +299,9 @@ describe('network faults (real sockets on 127.0.0.1)', () => {
     const hasty = client({ baseUrl: `${server.url}/v1`, timeoutSeconds: 0.2, retries: 0 });
     try {
       await expect(patient.instance.listPets({ limit: 1 })).resolves.toEqual([]);
-      const started = performance.now();
+      // Its own 0.2 s, not the other's 30 s (which would outlast this test's time).
       const error = await hasty.instance.listPets().catch((e: unknown) => e);
       expect((error as NetworkError).code).toBe('UND_ERR_HEADERS_TIMEOUT');
-      expect(performance.now() - started).toBeLessThan(5_000);
     } finally {
       await patient.instance.close();
       await hasty.instance.close();
@@ -478,14 +477,12 @@ describe('network faults (real sockets on 127.0.0.1)', () => {
       res.on('close', () => clearInterval(drip));
     });
     const { instance } = client({ baseUrl: `${server.url}/v1`, timeoutSeconds: 0.5 });
-    const started = performance.now();
     try {
       const error = await instance.listPets().catch((e: unknown) => e);
       expect(error).toBeInstanceOf(NetworkError);
       expect((error as NetworkError).code).toBe('deadline_exceeded');
       expect((error as NetworkError).message).toContain('no complete response within 2s');
       expect(server.requests).toHaveLength(1);
-      expect(performance.now() - started).toBeLessThan(4_000);
     } finally {
       await server.close();
     }

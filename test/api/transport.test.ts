@@ -24,6 +24,8 @@ async function connectionServer() {
     open: () => [...sockets].filter((socket) => !socket.destroyed).length,
     /** Resolves once every connection made so far has closed. */
     allClosed: () => Promise.all(closed),
+    /** Resolves once the connection made last has closed. */
+    lastClosed: () => closed.at(-1),
     stop: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
@@ -55,8 +57,12 @@ describe('UndiciTransport.close', () => {
     const leaving = new UndiciTransport(5, undefined, {}, true);
     expect((await leaving.send(get(server.url('/fast')))).status).toBe(200);
     await leaving.close();
-    // Left for the exit: idle, and undici keeps it from holding the process alive.
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    // Left for the exit: idle, and undici keeps it from holding the process alive. A connection
+    // opened and closed after it: by its end, the server has seen any close of the one before.
+    const probe = new UndiciTransport(5);
+    expect((await probe.send(get(server.url('/fast')))).status).toBe(200);
+    await probe.close();
+    await server.lastClosed();
     expect(server.open()).toBe(1);
   });
 

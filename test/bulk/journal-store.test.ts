@@ -7,6 +7,7 @@ import {
   readFileSync,
   statSync,
   writeFileSync,
+  utimesSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -370,8 +371,10 @@ describe('the SQLite journal store', () => {
     const path = join(folder(), 'run.journal');
     await JournalStore.create(path, header('run', Date.now(), 'boot-1')).close();
     const bytes = readFileSync(path);
+    // Dated an hour back: any write now would date it to now.
+    const hourAgo = new Date(Date.now() - 3_600_000);
+    utimesSync(path, hourAgo, hourAgo);
     const before = statSync(path).mtimeMs;
-    await new Promise((resolve) => setTimeout(resolve, 20));
     expect((await JournalStore.readAt(path, 'boot-1')).batch).toBe('batch-1');
     expect(statSync(path).mtimeMs).toBe(before);
     expect(readFileSync(path).equals(bytes)).toBe(true);
@@ -388,12 +391,11 @@ describe('a journal in use', () => {
   it('a reader holding it for a moment is waited for; a run holding it is not', async () => {
     const path = join(folder(), 'run.journal');
     const held = JournalStore.create(path, header('run', Date.now(), 'boot-1'));
-    const released = new Promise<void>((resolve) =>
-      setTimeout(() => void held.close().then(resolve), 150),
-    );
-    const waited = await JournalStore.readAt(path, 'boot-1', 5_000);
+    // Its first try is made at the call, refused; the journal let go after it, a later one reads.
+    const waiting = JournalStore.readAt(path, 'boot-1', 5_000);
+    await held.close();
+    const waited = await waiting;
     expect(waited.batch).toBe('batch-1');
-    await released;
     const again = JournalStore.create(join(folder(), 'run.journal'), header('run', 0, 'b'));
     await expect(JournalStore.readAt(again.path, 'b', 100)).rejects.toThrow(JournalBusyError);
     await again.close();

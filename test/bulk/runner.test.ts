@@ -13,6 +13,7 @@ import type { StopSignal } from '../../src/core/io.js';
 import type { Pet } from '../../src/core/interface.js';
 import { NetworkError } from '../../src/core/errors.js';
 import { startSandboxServer, type RunningSandbox } from '../../src/sandbox/server.js';
+import { waitUntil } from '../helpers/wait-until.js';
 
 /**
  * The bulk runner through its ports: a journal that records what reached it and when it was
@@ -376,12 +377,17 @@ describe('the bulk runner', () => {
     let sent = 0;
     const inner = client(sandbox, () => sent++);
     // Requests never answered once two are out: the second signal must not wait for them.
-    const stuck: BulkPorts['createPet'] = (pet, write) =>
-      sent >= 2 ? new Promise<never>(() => undefined) : inner.createPet(pet, write);
+    let oneStuck: () => void = () => undefined;
+    const stuckOut = new Promise<void>((resolve) => (oneStuck = resolve));
+    const stuck: BulkPorts['createPet'] = (pet, write) => {
+      if (sent < 2) return inner.createPet(pet, write);
+      oneStuck();
+      return new Promise<never>(() => undefined);
+    };
     const bulkPorts = { ...ports(inner, journal, new MemoryRows(), source), createPet: stuck };
     const { plan, total } = setup(['A', 'B', 'C', 'D', 'E']);
     const running = runBulk(bulkPorts, options(plan, total, 2));
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await stuckOut;
     source.send('SIGINT');
     source.send('SIGINT');
     await expect(running).rejects.toThrow(/stopped at once on a second SIGINT: .*unknown \(record/);
@@ -396,19 +402,23 @@ describe('the bulk runner', () => {
     // The request in flight is answered only after the run was stopped at once.
     let release: () => void = () => undefined;
     const late = new Promise<void>((resolve) => (release = resolve));
-    const slow: BulkPorts['createPet'] = async (pet, write) => {
-      await late;
-      return inner.createPet(pet, write);
+    let answered: Promise<unknown> | undefined;
+    const slow: BulkPorts['createPet'] = (pet, write) => {
+      const answer = late.then(() => inner.createPet(pet, write));
+      answered = answer;
+      return answer;
     };
     const bulkPorts = { ...ports(inner, journal, rows, source), createPet: slow };
     const { plan, total } = setup(['A']);
     const running = runBulk(bulkPorts, options(plan, total, 1));
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await waitUntil(() => answered !== undefined, 'the request to go out');
     source.send('SIGINT');
     source.send('SIGINT');
     await expect(running).rejects.toThrow(/unknown \(record 1\)/);
     release();
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // The answer has come, and whatever the run would do with it has had its turn.
+    await answered;
+    await new Promise((resolve) => setImmediate(resolve));
     // Record 1 stays as the run said: sent, outcome unknown; nothing journaled or printed after.
     expect(journal.of('created')).toEqual([]);
     expect(journal.of('sending')).toEqual([1]);

@@ -4,6 +4,7 @@ import { main } from '../../src/main.js';
 import { fakeIO, type FakeIO } from '../helpers/fake-io.js';
 import { freshHome } from '../helpers/run-cli.js';
 import { sendJson, startTestServer, type TestServer } from '../helpers/test-server.js';
+import { waitUntil } from '../helpers/wait-until.js';
 
 const servers: TestServer[] = [];
 afterEach(async () => {
@@ -24,9 +25,7 @@ async function heldService() {
   return { server, held, env };
 }
 
-async function until(condition: () => boolean): Promise<void> {
-  for (let i = 0; i < 200 && !condition(); i++) await new Promise((r) => setTimeout(r, 10));
-}
+const until = (condition: () => boolean) => waitUntil(condition, 'the request to arrive');
 
 describe('a single write interrupted by a signal never leaves its outcome unsaid', () => {
   it.each([

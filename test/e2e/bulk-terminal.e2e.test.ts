@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, freshHome } from '../helpers/run-cli.js';
 import { sendJson, startTestServer, type TestServer } from '../helpers/test-server.js';
 import { petstorePid, shellQuote, TerminalSession } from '../helpers/terminal.js';
+import { waitUntil } from '../helpers/wait-until.js';
 
 /**
  * A bulk add as a person at a terminal sees it (a real pseudo-terminal): a progress line, one
@@ -83,9 +84,7 @@ describe('a bulk add at a terminal', () => {
       try {
         const pid = petstorePid(await session.waitFor('PETSTORE_PID='));
         // Once some hundreds are sent: Ctrl-C, as a person would.
-        for (let i = 0; i < 400 && server.requests.length - before < 300; i++) {
-          await new Promise((resolve) => setTimeout(resolve, 25));
-        }
+        await waitUntil(() => server.requests.length - before >= 300, '300 records sent');
         process.kill(pid, 'SIGINT');
         await session.waitFor(/EXIT=\d+/, 60_000);
       } finally {

@@ -51,7 +51,7 @@ describe('the form of an error on stderr', () => {
       ];
       const run = [process.execPath, BIN, ...args].map(shellQuote).join(' ');
       const files = `OUT=${folder}/out${i} ERR=${folder}/err${i}`;
-      return `${files}; export OUT ERR; echo "<<case ${i}"; ${run} ${STDERR[err]} ${STDOUT[out]}; echo "exit ${i} $?>>"; sleep 0.05`;
+      return `${files}; export OUT ERR; echo "<<case ${i}"; ${run} ${STDERR[err]} ${STDOUT[out]}; echo "exit ${i} $?>>"`;
     });
     const session = new TerminalSession(
       `bash -c ${shellQuote(['set -o pipefail', ...lines].join('\n'))}`,

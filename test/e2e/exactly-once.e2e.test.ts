@@ -18,6 +18,7 @@ import { BIN, freshHome } from '../helpers/run-cli.js';
 import { startIdempotentService } from '../helpers/idempotent-service.js';
 import { editJournal } from '../helpers/journal-file.js';
 import { sendJson, startTestServer, type TestServer } from '../helpers/test-server.js';
+import { waitUntil } from '../helpers/wait-until.js';
 
 /**
  * Exactly once under faults only a real process shows: a stdout that takes part of a line and
@@ -303,11 +304,11 @@ function slowReader(args: string[], env: Record<string, string>, prefix: string[
   return {
     child,
     /** Resolves once the run says it has its journal (after taking its lock). */
-    started: async () => {
-      for (let i = 0; i < 600 && !stderr.includes('Journal: '); i++) {
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
-    },
+    started: () =>
+      waitUntil(() => stderr.includes('Journal: '), 'the run to hold its journal', 30_000),
+    /** Resolves once the run has written to its stdout, which nothing reads yet. */
+    writing: () => waitUntil(() => child.stdout.readableLength > 0, 'a first write to stdout'),
+    err: () => stderr,
     /** Resumes reading and waits for the end: exit code and everything written. */
     end: async () => {
       child.stdout.resume();
@@ -318,10 +319,8 @@ function slowReader(args: string[], env: Record<string, string>, prefix: string[
 }
 
 /** Waits (a bounded while) until the service has created `count` pets. */
-async function untilCreated(created: string[], count: number): Promise<void> {
-  for (let i = 0; i < 600 && created.length < count; i++) {
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+function untilCreated(created: string[], count: number): Promise<void> {
+  return waitUntil(() => created.length >= count, `${count} pets created`, 30_000);
 }
 
 /**
@@ -352,7 +351,7 @@ describe('a slow pipe, more', () => {
       // Once it holds the journal (a killed run's lock is taken over after a while), its
       // catch-up meets the reader that takes nothing.
       await resume.started();
-      await new Promise((resolve) => setTimeout(resolve, 500));
+      await resume.writing();
       resume.child.kill('SIGKILL');
       outputs.push((await resume.end()).stdout);
     }
@@ -375,7 +374,7 @@ describe('a slow pipe, more', () => {
     const run1 = slowReader(['pets', 'add', '--file', file, '--journal', journal], env);
     await untilCreated(created, names.length);
     run1.child.kill('SIGINT');
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    await waitUntil(() => run1.err().includes('SIGINT: starting no more requests'), 'the stop');
     expect(run1.child.exitCode, 'still writing to its reader').toBeNull();
     const { code, stdout, stderr } = await run1.end();
     expect(code).toBe(130);
@@ -415,8 +414,7 @@ describe('a run killed while requests are in flight', () => {
       [BIN, 'pets', 'add', '--file', file, '--journal', journal, '--concurrency', '4'],
       { env, stdio: 'ignore' },
     );
-    for (let i = 0; i < 200 && received < 4; i++) await new Promise((r) => setTimeout(r, 25));
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await waitUntil(() => received >= 4, 'four requests held by the service');
     const exited = new Promise((resolve) => child.on('exit', resolve));
     child.kill('SIGKILL');
     await exited;

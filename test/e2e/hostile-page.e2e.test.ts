@@ -4,8 +4,10 @@ import { startTestServer, type TestServer } from '../helpers/test-server.js';
 
 /**
  * Memory bounded by what is printed, not by how a hostile text is spelled: one page of 100,000
- * pets whose names each hold a character that may hide a key (a bidi override, a zero-width
- * space, ESC) is printed within the heap a page of plain names needs.
+ * pets whose names each hold every kind of character that may hide a key (a bidi override, a
+ * zero-width space, ESC, escapes) is printed within the heap a page of plain names needs. Each
+ * kind alone takes the same path through the masking as all of them at once (redactor.ts's
+ * mayHide), so all at once is the case run; test/core/redaction has each kind's masking.
  */
 
 const PETS = 100_000;
@@ -15,9 +17,6 @@ const pages = new Map<string, string>();
 
 beforeAll(async () => {
   for (const [kind, hidden] of Object.entries({
-    rlo: '\u202e',
-    zwsp: '\u200b',
-    esc: '\u001b',
     // Every kind at once, and the run's key among them: split, escaped and encoded.
     mixed: '%1B[2J\u200b\u001b]8;;x\u001b\\\u009b31m\u00ad\\u001bsk_live_\u200bAbc123Def456Ghi%41',
     plain: 'é',
@@ -40,7 +39,7 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 describe('a page of 100,000 hostile names', () => {
-  it.each(['rlo', 'zwsp', 'esc', 'mixed', 'plain'])(
+  it.each(['mixed', 'plain'])(
     '(%s) is printed in every format within the heap a plain page needs (256 MB)',
     async (kind) => {
       for (const args of [

@@ -7,6 +7,7 @@ import { call, connectMcp } from '../helpers/mcp-client.js';
 import { OPENING, profileHome, slowWritingServer } from '../helpers/mcp-raw.js';
 import { BIN, freshHome, runCli } from '../helpers/run-cli.js';
 import { sandboxService } from '../helpers/sandbox-service.js';
+import { waitUntil } from '../helpers/wait-until.js';
 
 /**
  * `petstore mcp` keeps the command line's promises over a session's whole life: what it offers,
@@ -16,21 +17,9 @@ import { sandboxService } from '../helpers/sandbox-service.js';
 type Sandbox = Awaited<ReturnType<typeof sandboxService>>;
 const posts = (sandbox: Sandbox) =>
   sandbox.served.filter((request) => request.method === 'POST').length;
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** Waits (bounded) until `ready` holds. */
-async function until(ready: () => boolean, limitMs = 20_000): Promise<void> {
-  for (let waited = 0; !ready() && waited < limitMs; waited += 25) await sleep(25);
-}
-
-/** Waits (bounded) until the sandbox has taken no POST for `quietMs`. */
-async function untilQuiet(sandbox: Sandbox, quietMs = 400): Promise<void> {
-  let seen = -1;
-  for (let rounds = 0; rounds < 100 && seen !== posts(sandbox); rounds++) {
-    seen = posts(sandbox);
-    await sleep(quietMs);
-  }
-}
+/** POSTs that have reached the service, answered or not. */
+const postsArrived = (sandbox: Sandbox) =>
+  sandbox.arrived.filter((request) => request.method === 'POST').length;
 
 const petsNamed = (prefix: string, count: number) =>
   Array.from({ length: count }, (_, i) => ({ name: `${prefix}-${i + 1}`, category_id: '4' }));
@@ -80,10 +69,18 @@ describe('petstore mcp and a cancelled call', () => {
         () => 'answered',
         () => 'cancelled',
       );
-    await until(() => posts(sandbox) >= 6);
+    await waitUntil(() => posts(sandbox) >= 6, 'six pets created');
     abort.abort('the host timed out');
     expect(await cut).toBe('cancelled');
-    await untilQuiet(sandbox);
+    const stopping = 'cancelled: starting no more requests';
+    await waitUntil(() => first.stderr().includes(stopping), 'the server to take the cancel');
+    // Started by then: at most the two in flight (concurrency 2) may still be on their way.
+    const startedBefore = postsArrived(sandbox);
+    await waitUntil(
+      () => sandbox.served.length === sandbox.arrived.length,
+      'the writes in flight to be answered',
+    );
+    expect(postsArrived(sandbox)).toBeLessThanOrEqual(startedBefore + 2);
     const afterCancel = posts(sandbox);
     expect(afterCancel).toBeLessThan(pets.length);
     // The same call again, as the tool's description tells an agent: no batch_id was given,
@@ -97,7 +94,7 @@ describe('petstore mcp and a cancelled call', () => {
   });
 
   it('a cancelled request is no longer open: closing stdin then ends the server at once', async () => {
-    const { raw } = await slowWritingServer(200);
+    const { sandbox, raw } = await slowWritingServer(200);
     for (const message of OPENING) raw.send(message);
     await raw.answer(1);
     raw.send({
@@ -106,12 +103,11 @@ describe('petstore mcp and a cancelled call', () => {
       method: 'tools/call',
       params: { name: 'add_pets', arguments: { pets: petsNamed('gone', 40), concurrency: 1 } },
     });
-    await sleep(300);
+    await waitUntil(() => postsArrived(sandbox) > 0, 'the first write to reach the service');
     raw.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 2 } });
     raw.end();
-    // Counted as open, the request would hold the server for its 30 s wait.
-    const ended = await Promise.race([raw.exited, sleep(15_000).then(() => 'still running')]);
-    expect(ended).toBe(0);
+    // Counted as open, the request would hold the server for its 30 s wait, past this test's.
+    expect(await raw.exited).toBe(0);
     // The protocol's rule: a cancelled request gets no answer.
     expect(raw.messages().find((message) => message.id === 2)).toBeUndefined();
   });
@@ -129,17 +125,19 @@ describe('petstore mcp and signals', () => {
       method: 'tools/call',
       params: { name: 'add_pets', arguments: { pets, batch_id: 'term-batch', concurrency: 2 } },
     });
-    await until(() => posts(sandbox) >= 4);
+    await waitUntil(() => posts(sandbox) >= 4, 'four pets created');
     raw.kill('SIGTERM');
-    await until(() => raw.stderrSaidAt('SIGTERM: taking no new call') !== undefined);
+    await waitUntil(
+      () => raw.stderrSaidAt('SIGTERM: taking no new call') !== undefined,
+      'the server to take SIGTERM',
+    );
     raw.send({
       jsonrpc: '2.0',
       id: 3,
       method: 'tools/call',
       params: { name: 'add_pet', arguments: { name: 'After-the-signal', category_id: '1' } },
     });
-    const exit = await Promise.race([raw.exited, sleep(15_000).then(() => 'still running')]);
-    expect(exit).toBe(143);
+    expect(await raw.exited).toBe(143);
     // No request started once the server had taken the signal (a few ms for the pipes).
     const stopped = raw.stderrSaidAt('SIGTERM: taking no new call');
     expect(stopped).toBeDefined();
@@ -172,7 +170,7 @@ describe('petstore mcp and signals', () => {
     for (const message of OPENING) raw.send(message);
     await raw.answer(1);
     raw.kill('SIGINT');
-    expect(await Promise.race([raw.exited, sleep(15_000).then(() => 'still running')])).toBe(130);
+    expect(await raw.exited).toBe(130);
   });
 });
 
@@ -198,7 +196,9 @@ describe('petstore mcp reads its input as one stream of bytes', () => {
       [cat + 2, line.length],
     ] as const) {
       raw.writeBytes(line.subarray(from, to));
-      await sleep(60);
+      // A fixed pause, the only way to have each part read on its own: nothing tells a
+      // client that a part without its line's end was read.
+      await new Promise((resolve) => setTimeout(resolve, 60));
     }
     expect((await raw.answer(2))?.result.isError).not.toBe(true);
     expect(await sandbox.names()).toEqual(['Zoë 🐈']);

@@ -12,6 +12,7 @@ import {
 import { OPENING, profileHome, rawServer, slowWritingServer } from '../helpers/mcp-raw.js';
 import { BIN, freshHome, runCli } from '../helpers/run-cli.js';
 import { sandboxService } from '../helpers/sandbox-service.js';
+import { waitUntil } from '../helpers/wait-until.js';
 
 /**
  * `petstore mcp` as an agent's client drives it: the official client SDK over stdio, against
@@ -310,10 +311,7 @@ describe('petstore mcp', () => {
     const cut = call(first, 'add_pets', { pets, batch_id: 'agent-import-1', concurrency: 2 }).catch(
       (error: unknown) => error,
     );
-    for (let wait = 0; posts(sandbox) < 6 && wait < 400; wait++) {
-      await new Promise((resolve) => setTimeout(resolve, 25));
-    }
-    expect(posts(sandbox)).toBeGreaterThanOrEqual(6);
+    await waitUntil(() => posts(sandbox) >= 6, 'six pets created');
     process.kill(first.pid!, 'SIGKILL');
     await cut;
     const before = (await sandbox.names()).length;
@@ -568,7 +566,10 @@ describe('petstore mcp on a raw pipe', () => {
       method: 'tools/call',
       params: { name: 'add_pet', arguments: { name: 'Late', category_id: '1' } },
     });
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await waitUntil(
+      () => sandbox.arrived.some((request) => request.method === 'POST'),
+      'the write to reach the service',
+    );
     raw.end();
     expect(await raw.exited).toBe(0);
     const answer = raw.messages().find((message) => message.id === 2);

@@ -65,10 +65,9 @@ describe.runIf(hasMkfifo)('files that are not regular files', () => {
             PETSTORE_QUICKSTART_URL: 'http://127.0.0.1:9/quickstart',
             PETSTORE_API_KEY: 'sk_test_special_files',
           };
-          const started = performance.now();
           const global = reader === 'completion of profile names' ? [] : ['-o', 'table'];
+          // A hang is killed at runCli's limit, and its exit code then fails the case.
           const result = await runCli([...global, ...args], { env, stdinFromDevNull: true });
-          expect(performance.now() - started, 'not a hang').toBeLessThan(10_000);
           if (reader === 'completion of profile names') {
             // A TAB never prints an error: the built-in names, at once.
             expect(result.code).toBe(0);

@@ -3,6 +3,7 @@ import { expect } from 'vitest';
 import type { Loose } from './mcp-client.js';
 import { BIN, freshHome, runCli } from './run-cli.js';
 import { sandboxService } from './sandbox-service.js';
+import { waitUntil } from './wait-until.js';
 
 /** A home whose profile NAME points at the sandbox, with --agent-writes when given. */
 export async function profileHome(url: string, name: string, agentWrites?: string) {
@@ -55,12 +56,9 @@ export function rawServer(env: Record<string, string | undefined>, args: string[
     exited,
     /** Waits (bounded) for the answer with this id. */
     answer: async (id: unknown) => {
-      for (let wait = 0; wait < 400; wait++) {
-        const found = messages().find((message) => message.id === id);
-        if (found) return found;
-        await new Promise((resolve) => setTimeout(resolve, 25));
-      }
-      return undefined;
+      const find = () => messages().find((message) => message.id === id);
+      await waitUntil(() => find() !== undefined, `the answer to request ${String(id)}`);
+      return find();
     },
   };
 }

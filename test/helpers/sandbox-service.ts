@@ -18,8 +18,11 @@ afterEach(async () => {
 export async function sandboxService(faults?: FaultSettings) {
   /** Every request the service answered (or dropped), in order, and when it came in. */
   const served: (ServedRequest & { arrivedAt: number })[] = [];
+  /** Every request as it came in, before its answer (and any latency). */
+  const arrived: { method: string; path: string }[] = [];
   const sandbox = await startSandboxServer({
     onRequest: (request) => served.push({ ...request, arrivedAt: performance.now() - request.ms }),
+    onArrival: (method, path) => arrived.push({ method, path }),
     host: '127.0.0.1',
     port: 0,
     database: ':memory:',
@@ -45,6 +48,7 @@ export async function sandboxService(faults?: FaultSettings) {
     key: KEY,
     url: sandbox.apiBaseUrl,
     served,
+    arrived,
     pets,
     names: async () => (await pets()).map((pet) => pet.name),
   };

