@@ -139,7 +139,7 @@ export const URL_VARIABLES = [
   'PETSTORE_QUICKSTART_URL',
 ] as const;
 
-/** A scheme and "//" (`https://`, `socks5://`), or "//" starting the word: meant as a URL. */
+/** A scheme and "//" (`https://`, `socks5://`), or "//" starting the token: meant as a URL. */
 const URL_START = /[a-z][a-z0-9+.-]*:\/\/|^\/\//gi;
 /**
  * Credentials without a scheme: a ":" then an "@" (`user:password@host`), or an "@" then a host
@@ -153,16 +153,36 @@ const SCHEMELESS_CREDENTIALS = new RegExp(
 
 /**
  * The credentials of every URL on a command line, to mask wherever the run shows them (a usage
- * error quoting a flag's value, an extra word): a word meant as a URL, or a URL joined to a flag
- * (`--output=https://…`, `-ohttps://…`, `name=https://…`), or a word shaped as credentials
- * are without a scheme (SCHEMELESS_CREDENTIALS). Other words are data and hold none:
- * `Dr:Fluffington`, `10:30`, an address such as `someone@example.com`.
+ * error quoting a flag's value, an extra word): in each token of each word (a word of free text,
+ * a message or a name, is cut at its blanks: a URL holds none), a token meant as a URL, or a
+ * URL joined to a flag (`--output=https://…`, `-ohttps://…`, `name=https://…`), or a token shaped
+ * as credentials are without a scheme (SCHEMELESS_CREDENTIALS). Other tokens are data and hold
+ * none: `Dr:Fluffington`, `10:30`, an address such as `someone@example.com`, and so is the
+ * text around a URL (`Reminder: write to bob@example.com at 10:30`).
  */
 export function commandLineSecrets(argv: readonly string[]): string[] {
-  return argv.flatMap((word) => {
-    const starts = [...word.matchAll(URL_START)];
-    if (starts.length === 0)
-      return SCHEMELESS_CREDENTIALS.test(word) ? credentialSecrets(word) : [];
-    return starts.flatMap((start) => credentialSecrets(word.slice(start.index)));
-  });
+  return argv.flatMap((word) =>
+    word.split(/\s+/).flatMap((token) => {
+      const starts = [...token.matchAll(URL_START)];
+      if (starts.length === 0) {
+        return SCHEMELESS_CREDENTIALS.test(token) ? credentialSecrets(token) : [];
+      }
+      return starts.flatMap((start) => credentialSecrets(token.slice(start.index)));
+    }),
+  );
+}
+
+/**
+ * The secrets the environment gives a run, known before anything is parsed: the API key
+ * (PETSTORE_API_KEY) and the credentials of every URL variable. `hidden`: masked with no tail.
+ */
+export function environmentSecrets(env: Readonly<Record<string, string | undefined>>): {
+  keys: string[];
+  hidden: string[];
+} {
+  const key = env.PETSTORE_API_KEY?.trim();
+  return {
+    keys: key ? [key] : [],
+    hidden: URL_VARIABLES.flatMap((name) => credentialSecrets(env[name] ?? '')),
+  };
 }

@@ -67,6 +67,33 @@ describe('the secrets of a command line', () => {
     );
   });
 
+  it('are none in free text: a message or a name with colons, addresses, times and URLs', () => {
+    // Outside probes saw "Reminder: ask bob@example.com" and "open 10:30" masked.
+    const token = fc.constantFrom(
+      'Reminder:',
+      'Note:',
+      'vet',
+      'visit',
+      '10:30,',
+      '10:30',
+      'bob@example.com',
+      'jane@example.com)',
+      '(owner:',
+      'https://pets.example,',
+      '(https://rex.example)',
+      'see:',
+      'rex@pets.example',
+      'name=Max:',
+      'Dr:Fluffington',
+    );
+    fc.assert(
+      fc.property(fc.array(token, { minLength: 2, maxLength: 8 }), (tokens) => {
+        expect(commandLineSecrets(['message', 'send', tokens.join(' ')])).toEqual([]);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
   it('are the password of a URL, wherever the word starts one or is shaped as credentials', () => {
     const password = fc.stringMatching(/^[A-Z][0-9][A-Za-z0-9]{6,12}$/);
     const shapes = [
