@@ -17,7 +17,12 @@ import { resolveTarget } from './context/resolve-target.js';
 import { errorsInJson, resolveSettings, type RawGlobalOptions } from './context/settings.js';
 import { InterruptedError, OutputFailedError, UsageError } from './core/errors.js';
 import { processIO, type Env, type IO } from './core/io.js';
-import { commandLineSecrets, guardedIO, SecretRedactor } from './core/redaction/index.js';
+import {
+  commandLineSecrets,
+  environmentSecrets,
+  guardedIO,
+  SecretRedactor,
+} from './core/redaction/index.js';
 import { withStatusLine } from './core/status-line.js';
 import { ExitCode, reportError } from './output/report-error.js';
 
@@ -60,6 +65,21 @@ export function reportOutputFailure(failure: NodeJS.ErrnoException, io: IO, env:
   });
 }
 
+/**
+ * The run's redactor, holding from the start the secrets the environment and the command line
+ * give: a usage error quoting a word (a key typed where a value goes), or anything else, masks
+ * them.
+ */
+function runRedactor(argv: readonly string[], env: Env): SecretRedactor {
+  const redactor = new SecretRedactor();
+  const fromEnv = environmentSecrets(env);
+  for (const key of fromEnv.keys) redactor.add(key);
+  for (const secret of [...fromEnv.hidden, ...commandLineSecrets(argv)]) {
+    redactor.add(secret, { hidden: true });
+  }
+  return redactor;
+}
+
 /** Runs the command line and returns the exit code; never exits the process itself. */
 export async function runMain(
   argv: readonly string[],
@@ -69,10 +89,7 @@ export async function runMain(
 ): Promise<number> {
   // Everything written goes through the last net: no key the run knows of is ever printed,
   // and nothing on stderr can drive the terminal.
-  const redactor = new SecretRedactor();
-  // A URL's credentials typed on the command line are the run's secrets from the start: a
-  // usage error quoting the word, or anything else, shows them masked.
-  for (const secret of commandLineSecrets(argv)) redactor.add(secret, { hidden: true });
+  const redactor = runRedactor(argv, env);
   io = guardedIO(withStatusLine(io), redactor);
   let ctx: Context | undefined;
   let verbose = argv.includes('-v') || argv.includes('--verbose');
@@ -164,6 +181,12 @@ export async function runMain(
         hint: `Run: ${commandPath(command)} --help`,
         cause: error.cause,
       });
+    }
+    // A usage error may quote a word of the command line: a stored key typed there by mistake
+    // (`auth login sk_...`) is masked too. The config file is read for it on this path alone;
+    // the OS keyring is not opened (it may ask to be unlocked).
+    if (error instanceof UsageError && ctx === undefined) {
+      await (await import('./context/stored-keys.js')).protectStoredKeys(env, redactor);
     }
     jsonErrors ??= errorsInJson(program.opts(), env, io);
     if (error instanceof InterruptedError && error.immediate) {

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { main } from '../../src/main.js';
+import { ENV_KEY, STORED_KEY, useConfigHome } from '../helpers/config-home.js';
 import { fakeIO } from '../helpers/fake-io.js';
 import { freshHome } from '../helpers/run-cli.js';
 
@@ -162,6 +163,39 @@ describe('a value with credentials given where none is wanted', () => {
       const io = fakeIO();
       await main(['pets', 'lisst', word], io, env);
       expect(io.err()).toContain("unknown command 'lisst'");
+    }
+  });
+});
+
+describe('a key typed where a value goes', () => {
+  const cli = useConfigHome();
+  // Places a usage error quotes the word typed (an outside probe saw the key in each).
+  const lines: ((key: string) => string[])[] = [
+    (key) => ['auth', 'login', key],
+    (key) => ['pets', 'get', key],
+    (key) => ['pets', 'list', '--status', key],
+    (key) => ['--timeout', key, 'pets', 'list'],
+    (key) => ['-o', key, 'pets', 'list'],
+    (key) => ['message', 'send', key, 'extra'],
+    (key) => [key],
+    (key) => ['pets', key],
+  ];
+
+  it('is masked when it is the stored key, or the environment gives it', async () => {
+    await cli.login('staging');
+    const used = await cli.run(['profile', 'use', 'staging']);
+    expect(used.code, used.err).toBe(0);
+    for (const line of lines) {
+      for (const form of [[], ['--error-format', 'json']]) {
+        const stored = await cli.run([...form, ...line(STORED_KEY)]);
+        expect(stored.code, line(STORED_KEY).join(' ')).toBe(2);
+        expect(stored.err).not.toContain(STORED_KEY);
+        expect(stored.err).toContain(STORED_KEY.slice(-4));
+        const env = await cli.run([...form, ...line(ENV_KEY)], {
+          env: { PETSTORE_API_KEY: ENV_KEY },
+        });
+        expect(env.err).not.toContain(ENV_KEY);
+      }
     }
   });
 });

@@ -25,6 +25,7 @@ export { scrubResponse, scrubStrings, type Redact } from './scrub.js';
 export {
   commandLineSecrets,
   credentialSecrets,
+  environmentSecrets,
   holdsAtSign,
   maskCredentials,
   URL_VARIABLES,
