@@ -14,6 +14,7 @@ import {
 } from './retry.js';
 import { redactHeader, scrubResponse, type Redact } from '../core/redaction/index.js';
 import { brokenAnswer, outcomeUnknownError } from './write-outcome.js';
+import { noWebAssembly, webAssemblyProblem } from './web-assembly.js';
 
 const MAX_REDIRECTS = 5;
 /** First pause before a write with no answer is sent again (--retry-unknown). */
@@ -68,6 +69,10 @@ export class HttpChannel {
     private readonly redact: Redact,
   ) {
     this.transport = options.transport;
+    // undici is loaded on the first request, but what it needs is asked for now: a bulk run
+    // or a smoke check makes its client before its journal or its first check.
+    const problem = this.transport ? undefined : webAssemblyProblem();
+    if (problem !== undefined) throw noWebAssembly(problem);
   }
 
   async close(): Promise<void> {

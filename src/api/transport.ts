@@ -158,13 +158,6 @@ function tooLarge(req: HttpRequest, status: number): ProtocolError {
   );
 }
 
-function noWebAssembly(req: HttpRequest): UsageError {
-  return new UsageError(
-    `cannot send ${req.method} ${req.url.pathname}: this Node runs without WebAssembly (as with --jitless), which the HTTP client needs to read answers; nothing was sent`,
-    { hint: 'Run petstore without --jitless (look in NODE_OPTIONS).' },
-  );
-}
-
 /**
  * Sends requests with undici, honouring HTTP(S)_PROXY and NO_PROXY, except to this machine
  * (localhost, 127.0.0.0/8, ::1), as Go's and curl's clients do: a proxy elsewhere cannot
@@ -200,9 +193,6 @@ export class UndiciTransport implements Transport {
   }
 
   async send(req: HttpRequest): Promise<HttpResponse> {
-    // undici reads HTTP/1 with llhttp, built to WebAssembly: without it (node --jitless) every
-    // exchange fails once its connection is open. Said before anything is sent.
-    if (!('WebAssembly' in globalThis)) throw noWebAssembly(req);
     this.shared.inFlight++;
     try {
       return await this.sendThrough(await this.shared.agents, req);
