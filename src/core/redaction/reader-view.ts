@@ -264,11 +264,20 @@ interface EscapeScan {
 const STRING_AFTER_ESC = new Set([']', 'P', 'X', '^', '_']);
 const STRING_C1 = new Set([0x9d, 0x90, 0x98, 0x9e, 0x9f]);
 
+/** C0 controls a terminal runs inside a sequence without ending it (not CAN, SUB or ESC). */
+const runsInside = (c: number) =>
+  (c < 0x20 && c !== 0x18 && c !== 0x1a && c !== 0x1b) || c === 0x7f;
+/** CAN and SUB: a terminal drops the sequence they interrupt, and shows nothing of them. */
+const cancels = (c: number) => c === 0x18 || c === 0x1a;
+
 /**
- * Where a terminal escape sequence starting at `at` ends (ECMA-48), as a terminal reads it:
- * a CSI (ESC [ or C1 CSI) at its final byte; a control string (OSC, DCS, SOS, PM, APC, by ESC
- * or C1) at BEL or ST (ESC \ or C1 ST), or the end of the text; ESC, intermediates and a final
- * (ESC ( B); any other C1 control alone.
+ * Where a terminal escape sequence starting at `at` ends, as a terminal's parser reads it
+ * (ECMA-48, DEC's VT500 state machine): a CSI (ESC [ or C1 CSI) at its final byte; a control
+ * string (OSC, DCS, SOS, PM, APC, by ESC or C1) at BEL or ST (ESC \ or C1 ST), or the end of
+ * the text; ESC, intermediates and a final (ESC ( B); any other C1 control alone. Inside a
+ * sequence, a C0 control (BEL, BS...) and DEL are run or ignored and the sequence goes on; CAN
+ * and SUB end it, shown as nothing. (An outside probe split a key with ESC BEL Z: Z, the
+ * sequence's final, vanishes on a terminal.)
  */
 function afterEscapeSequence(text: string, at: number, scan: EscapeScan): number {
   const code = text.charCodeAt(at);
@@ -276,24 +285,31 @@ function afterEscapeSequence(text: string, at: number, scan: EscapeScan): number
   const csi = code === 0x9b || (code === 0x1b && next === '[');
   const controlString = STRING_C1.has(code) || (code === 0x1b && STRING_AFTER_ESC.has(next ?? ''));
   let i = code === 0x1b && (csi || controlString) ? at + 2 : at + 1;
-  if (csi) {
-    while (i < text.length && /[\x20-\x3f]/.test(text[i]!)) i++;
-    return Math.min(text.length, i + 1);
-  }
   if (controlString) {
     // Unterminated control strings, one after another, would each scan to the end of the text:
     // once one has, none after it is terminated either.
     const start = i;
     for (; i < text.length && i < scan.unterminatedFrom; i++) {
       const c = text.charCodeAt(i);
-      if (c === 0x07 || c === 0x9c) return i + 1;
+      if (c === 0x07 || c === 0x9c || cancels(c)) return i + 1;
       if (c === 0x1b && text[i + 1] === '\\') return i + 2;
     }
     // Unterminated: only its introducer (the sanitised reading shows what follows).
     scan.unterminatedFrom = Math.min(scan.unterminatedFrom, start);
     return code === 0x1b ? at + 2 : at + 1;
   }
-  if (code !== 0x1b) return at + 1; // another C1 control: one character
-  while (i < text.length && /[\x20-\x2f]/.test(text[i]!)) i++;
-  return Math.min(text.length, i + 1);
+  if (code !== 0x1b && !csi) return at + 1; // another C1 control: one character
+  // CSI: parameters and intermediates (0x20-0x3f), then a final (0x40-0x7e). ESC: intermediates
+  // (0x20-0x2f), then a final (0x30-0x7e).
+  const last = csi ? 0x3f : 0x2f;
+  for (; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (runsInside(c)) continue;
+    if (cancels(c)) return i + 1;
+    // ESC starts a sequence of its own: this one ends before it.
+    if (c === 0x1b) return i;
+    if (c >= 0x20 && c <= last) continue;
+    return i + 1;
+  }
+  return text.length;
 }

@@ -198,6 +198,29 @@ describe('SecretRedactor', () => {
     );
   });
 
+  it('masks a key split by sequences a terminal runs a control inside, or cancels', () => {
+    // An outside probe's separators: a terminal runs BEL or ignores DEL inside a sequence and
+    // takes what follows as its final byte; CAN and SUB cancel a sequence, shown as nothing.
+    const key = 'sk_live_ABCDEFGHIJ0123456789klmnopqrstuv';
+    const redactor = new SecretRedactor();
+    redactor.add(key);
+    for (const between of [
+      '\u001b\u0007Z',
+      '\u001b\u007fZ',
+      '\u001b[1\u007fm',
+      '\u001b[1\u0007m',
+      '\u001b]0;junk\u0018',
+      '\u001b]0;junk\u001a',
+      '\u001b[1\u0018',
+      '\u001b(\u0008B',
+    ]) {
+      const pieces = [0, 7, 14, 21, 28, 35].map((at) => key.slice(at, at + 7));
+      const masked = redactor.redact(`key: ${pieces.join(between)}\n`);
+      expect(masked, JSON.stringify(between)).toContain('****');
+      for (const piece of pieces.slice(0, -1)) expect(masked).not.toContain(piece);
+    }
+  });
+
   it('masks a key split by terminal escape sequences or line breaks, however many pieces', () => {
     // What may stand between the pieces, as a terminal or a reader takes it: nothing, or a break.
     const separators = [
