@@ -20,7 +20,7 @@ async function heldService() {
     HOME: freshHome(),
     PETSTORE_BASE_URL: `${server.url}/v1`,
     PETSTORE_QUICKSTART_URL: `${server.url}/qs`,
-    PETSTORE_API_KEY: 'k_interrupt',
+    PETSTORE_API_KEY: 'k_intr_7Qz9wK',
   };
   return { server, held, env };
 }

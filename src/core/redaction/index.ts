@@ -8,8 +8,8 @@
  * decoded JSON (scrubStrings: JSON can spell a key with \u escapes), credential headers in
  * logs and --dry-run (redactHeader), and URLs in messages (maskCredentials), whatever their
  * shape. A secret is found as a reader would see it: in any letter case, percent-encoded,
- * JSON-escaped, with invisible characters or terminal escapes inside, or cut short at the end
- * of an excerpt. One spelling (MASK, `****`): a key shows as `****` and its last characters
+ * JSON-escaped, with invisible characters or terminal escapes inside, or any 8 or more of its
+ * characters in a row (secret-runs.ts). One spelling (MASK, `****`): a key shows as `****` and its last characters
  * (maskKey), a password or a credential header's value as `****` alone (`Bearer ****`).
  *
  * What is not: a key shorter than 8 characters or without a letter (unfindableBecause): it

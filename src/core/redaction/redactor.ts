@@ -9,6 +9,7 @@ import {
 } from './reader-view.js';
 import { sanitizeText } from '../sanitize.js';
 import { MASK, maskKey } from './mask.js';
+import { RunSearch, secretOf, type Run } from './secret-runs.js';
 
 /**
  * A secret shorter than this, or without a letter, is not searched for in text: it cannot be
@@ -29,34 +30,6 @@ export function unfindableBecause(secret: string): string | undefined {
   return ASCII_LETTER.test(secret) || LETTER.test(secret)
     ? undefined
     : 'it holds no letter (it reads as a number or a date)';
-}
-
-const SYNTAX = /[\\^$.*+?()[\]{}|/]/g;
-const escape = (text: string) => text.replace(SYNTAX, '\\$&');
-
-/** A key this long or longer is also found cut short (its first or last half, or more). */
-const MIN_TRUNCATED_KEY = 16;
-
-/**
- * The patterns of a secret cut short, as services echo one ("invalid key sk_live_ab12…"):
- * its first or its last half or more. Shown with the last four characters of the masked form,
- * such an echo would give away the whole key. (Only the ends: a cut from the middle is rare,
- * and every window would slow the search that all output passes through.)
- */
-function truncatedForms(secret: string): string[] {
-  if (secret.length < MIN_TRUNCATED_KEY) return [];
-  const half = Math.max(MIN_FINDABLE_SECRET, Math.ceil(secret.length / 2));
-  // By code point, as the regular expression (flag u) reads the key; keys are ASCII anyway.
-  const points = Array.from(secret);
-  const rest = points.slice(half, -1);
-  const head = points.slice(0, half).map(escape).join('');
-  // head, then as many of the following characters as come: a(b(c)?)?
-  const onward = rest.reduceRight((inner, point) => `(?:${escape(point)}${inner})?`, '');
-  // The last half as it is: a pattern that may start anywhere before it would make every
-  // character a possible start, and the search slow. More of the key before it stays shown,
-  // but never with the first half: the whole key is never given away.
-  const tail = points.slice(-half).map(escape).join('');
-  return [`${head}${onward}`, tail];
 }
 
 /**
@@ -118,12 +91,8 @@ function segments(text: string): string[] {
 export class SecretRedactor {
   /** secret -> its mask. */
   private readonly masks = new Map<string, string>();
-  /**
-   * The searches, made when first needed after a secret is added (a run adds several before
-   * it prints anything). `whole`: the secrets in any letter case, longest first, so one inside
-   * another is masked whole; `pattern`: the same, then their cut-short forms.
-   */
-  private searches: { whole: RegExp; pattern: RegExp } | undefined;
+  /** The search, made when first needed after a secret is added (a run adds several first). */
+  private searches: RunSearch | undefined;
 
   /** Whether a secret can be told from data, and so found in text (see MIN_FINDABLE_SECRET). */
   static findable(secret: string): boolean {
@@ -146,34 +115,26 @@ export class SecretRedactor {
     this.searches = undefined;
   }
 
-  private search(): { whole: RegExp; pattern: RegExp } {
-    if (this.searches) return this.searches;
-    const ordered = [...this.masks.keys()].sort((a, b) => b.length - a.length);
-    // Whole secrets first (one inside another is masked whole), then their cut-short forms.
-    const alternatives = [...ordered.map(escape), ...ordered.flatMap(truncatedForms)];
-    return (this.searches = {
-      whole: new RegExp(ordered.map(escape).join('|'), 'giu'),
-      pattern: new RegExp(alternatives.join('|'), 'giu'),
-    });
+  private search(): RunSearch {
+    this.searches ??= new RunSearch(
+      [...this.masks].map(([secret, mask]) => secretOf(secret, mask)),
+    );
+    return this.searches;
   }
 
   redact(text: string): string {
     if (this.masks.size === 0) return text;
-    const { whole, pattern } = this.search();
+    const search = this.search();
     if (text.length > SEGMENT) {
       const parts = segments(text);
       if (parts.length > 1) return parts.map((part) => this.redact(part)).join('');
     }
-    if (!splitByLayout(text, pattern) && !mayHide(text)) {
-      return text.replace(pattern, (found) => this.maskOf(found));
-    }
-    // Whole secrets as written (one may hold a backslash or a %), then, in the text as a reader
-    // takes it (rarely needed, so built only then), whole secrets and cut-short forms: at each
-    // level of decoding (one more round may take a key's own backslash for an escape), as a
-    // terminal shows it and as the sanitised text does.
-    let masked = text.replace(whole, (found) => this.maskOf(found));
-    // The readings of the text as it now is, each built once and kept while nothing is masked
-    // (most texts: both searches then read the same views).
+    if (!splitByLayout(text, search) && !mayHide(text)) return replaceRuns(text, search.runs(text));
+    // In the text as a reader takes it (rarely needed, so built only then), where a key split
+    // by what the reader does not see is whole: at each level of decoding (one more round may
+    // take a key's own backslash for an escape), as a terminal shows it and as the sanitised
+    // text does. The text as written is the first level's terminal reading but for escapes.
+    let masked = text;
     let levels = decodingLevels(masked);
     let readings = new Map<string, View>();
     const reading = (level: number, how: 'terminal' | 'sanitised') => {
@@ -182,12 +143,14 @@ export class SecretRedactor {
       if (view === undefined) readings.set(key, (view = stripHidden(levels[level]!, how)));
       return view;
     };
-    // Whole secrets everywhere first: a cut-short form masked first would split one.
-    for (const search of [whole, pattern]) {
-      for (let level = 0; level < levels.length; level++) {
+    // Whole secrets at every level first: a part masked first would split one. Then parts,
+    // the most decoded level first, where a part cut short runs longest.
+    for (const wholeOnly of [true, false]) {
+      for (let step = 0; step < levels.length; step++) {
+        const level = wholeOnly ? step : levels.length - 1 - step;
         for (const how of ['terminal', 'sanitised'] as const) {
           if (levels[level] === undefined) break;
-          const next = this.maskInView(masked, reading(level, how), search);
+          const next = maskInView(masked, reading(level, how), search, wholeOnly);
           // Masking changes the text, and with it what decodes: its levels are read again.
           if (next !== masked) {
             levels = decodingLevels((masked = next));
@@ -198,28 +161,45 @@ export class SecretRedactor {
     }
     return masked;
   }
+}
 
-  /** The text with each secret the view shows replaced, in the original, by its mask. */
-  private maskInView(text: string, view: View, pattern: RegExp): string {
-    let result = '';
-    let copied = 0;
-    for (const match of view.text.matchAll(pattern)) {
-      const start = view.from(match.index);
-      const end = view.to(match.index + match[0].length - 1);
-      result += text.slice(copied, start) + maskLike(text.slice(start, end), this.maskOf(match[0]));
-      copied = end;
-    }
-    return copied === 0 ? text : result + text.slice(copied);
-  }
+/**
+ * A run's span masked: in the form the replaced text had (a masked JSON string or URL stays
+ * valid), and never taking a tab or line break with it, so a TSV row keeps its columns and a
+ * line stays a line (an outside probe saw a TSV row lose one).
+ */
+function maskedSpan(span: string, mask: string): string {
+  if (!/[\t\n]/.test(span)) return maskLike(span, mask);
+  return span
+    .split(/(\r?\n|\t)/)
+    .map((part, i) => (i % 2 === 1 ? part : part === '' ? '' : maskLike(part, MASK)))
+    .join('');
+}
 
-  /** The mask of a secret found in any letter case; a cut-short one shows none of it. */
-  private maskOf(found: string): string {
-    const exact = this.masks.get(found);
-    if (exact !== undefined) return exact;
-    const lower = found.toLowerCase();
-    for (const [secret, mask] of this.masks) if (secret.toLowerCase() === lower) return mask;
-    return MASK;
+function replaceRuns(text: string, runs: Run[]): string {
+  if (runs.length === 0) return text;
+  let result = '';
+  let copied = 0;
+  for (const run of runs) {
+    result += text.slice(copied, run.start) + maskedSpan(text.slice(run.start, run.end), run.mask);
+    copied = run.end;
   }
+  return result + text.slice(copied);
+}
+
+/** The text with each run of a secret the view shows replaced, in the original, by its mask. */
+function maskInView(text: string, view: View, search: RunSearch, wholeOnly: boolean): string {
+  let result = '';
+  let copied = 0;
+  for (const run of search.runs(view.text)) {
+    if (wholeOnly && !run.whole) continue;
+    const start = view.from(run.start);
+    const end = view.to(run.end - 1);
+    if (start < copied) continue;
+    result += text.slice(copied, start) + maskedSpan(text.slice(start, end), run.mask);
+    copied = end;
+  }
+  return copied === 0 ? text : result + text.slice(copied);
 }
 
 /**
@@ -227,12 +207,8 @@ export class SecretRedactor {
  * a secret or a cut-short one (the pattern's): split by them, a key is still the key to a
  * reader. Only then is the reader's view built; most text with a line break holds no key at all.
  */
-function splitByLayout(text: string, pattern: RegExp): boolean {
-  if (!HAS_LAYOUT.test(text)) return false;
-  pattern.lastIndex = 0;
-  const found = pattern.test(text.replace(EVERY_LAYOUT, ''));
-  pattern.lastIndex = 0;
-  return found;
+function splitByLayout(text: string, search: RunSearch): boolean {
+  return HAS_LAYOUT.test(text) && search.test(text.replace(EVERY_LAYOUT, ''));
 }
 
 function redacting(output: Output, redactor: SecretRedactor): Output {

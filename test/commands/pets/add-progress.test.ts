@@ -26,7 +26,7 @@ function env(): Record<string, string> {
   return {
     HOME: freshHome(),
     PETSTORE_BASE_URL: `${server.url}/v1`,
-    PETSTORE_API_KEY: 'sk_test_progress_key',
+    PETSTORE_API_KEY: 'sk_test_pg_7Qz9wK2',
   };
 }
 
