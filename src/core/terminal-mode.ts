@@ -32,7 +32,23 @@ const ENDING_SIGNALS = [
   'SIGPROF',
   'SIGPWR',
   'SIGSTKFLT',
+  'SIGIO',
+  'SIGPOLL',
 ] as const;
+
+/** The signals that stop a process (Ctrl-Z, a background read or write) and may be caught. */
+const STOPPING_SIGNALS = ['SIGTSTP', 'SIGTTIN', 'SIGTTOU'] as const;
+
+/** The raw terminal held for a question, and how to let it go. */
+export interface RawHold {
+  /** Gives the terminal back for good. */
+  (): void;
+  /**
+   * Stops the process as Ctrl-Z does (a key, in raw mode, sends no signal): the terminal given
+   * back first, raw again when the shell resumes it (fg), then the question redrawn.
+   */
+  suspend(): void;
+}
 
 interface RawModeStream {
   setRawMode?: (mode: boolean) => unknown;
@@ -41,12 +57,19 @@ interface RawModeStream {
 
 /**
  * Puts the stream's terminal in raw mode (no echo, each key as typed) until the returned
- * function is called, or until a signal or an exit ends the process first. A stream that is
- * no terminal is left as it is.
+ * function is called, or until a signal or an exit ends the process first. Stopped (Ctrl-Z,
+ * SIGTSTP), the process gives the terminal back to the shell, and takes it raw again when it
+ * is resumed (fg). A stream that is no terminal is left as it is.
  */
-export function holdRaw(stream: NodeJS.ReadableStream): () => void {
+export function holdRaw(
+  stream: NodeJS.ReadableStream,
+  /** Draws the question again once the process is resumed. */
+  redraw: () => void = () => undefined,
+): RawHold {
   const terminal = stream as NodeJS.ReadableStream & RawModeStream;
-  if (typeof terminal.setRawMode !== 'function') return () => undefined;
+  if (typeof terminal.setRawMode !== 'function') {
+    return Object.assign(() => undefined, { suspend: () => undefined });
+  }
   let held = true;
   const restore = () => {
     if (!held) return;
@@ -54,15 +77,31 @@ export function holdRaw(stream: NodeJS.ReadableStream): () => void {
     terminal.setRawMode?.(false);
     process.off('exit', restore);
     for (const signal of ENDING_SIGNALS) process.off(signal, onSignal);
+    for (const signal of STOPPING_SIGNALS) process.off(signal, onStop);
+    process.off('SIGCONT', onContinue);
   };
   const onSignal = (signal: NodeJS.Signals) => {
     restore();
     // No handler of ours is left: the signal's default (or Node's own handler) ends it now.
     process.kill(process.pid, signal);
   };
+  const suspend = () => {
+    if (!held) return;
+    terminal.setRawMode?.(false);
+    // SIGSTOP cannot be caught: the process stops here until the shell continues it.
+    process.kill(process.pid, 'SIGSTOP');
+  };
+  const onStop = () => suspend();
+  const onContinue = () => {
+    if (!held) return;
+    terminal.setRawMode?.(true);
+    redraw();
+  };
   // Caught before the terminal is raw: a signal in between would leave it so.
   process.on('exit', restore);
   for (const signal of ENDING_SIGNALS) process.on(signal, onSignal);
+  for (const signal of STOPPING_SIGNALS) process.on(signal, onStop);
+  process.on('SIGCONT', onContinue);
   terminal.setRawMode(true);
-  return restore;
+  return Object.assign(restore, { suspend });
 }

@@ -7,7 +7,7 @@ export function readHidden(io: IO, prompt: string): Promise<string> {
   const stdin = io.stdin;
   // Given back on every way out, a signal that ends the process included. Raw before the
   // prompt shows: what is typed once it shows is never echoed.
-  const release = holdRaw(stdin);
+  const release = holdRaw(stdin, () => io.stderr.write(`\n${prompt}`));
   io.stderr.write(prompt);
   stdin.setEncoding('utf8');
   stdin.resume();
@@ -31,6 +31,11 @@ export function readHidden(io: IO, prompt: string): Promise<string> {
           finish();
           reject(new InterruptedError('interrupted at a question; nothing was stored'));
           return;
+        }
+        // Ctrl-Z: stopped as in any other program; after fg, the question again.
+        if (char === '\u001a') {
+          release.suspend();
+          continue;
         }
         if (char === '\u007f' || char === '\b') value = value.slice(0, -1);
         else value += char;

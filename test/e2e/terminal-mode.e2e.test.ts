@@ -1,6 +1,9 @@
+import { spawnSync } from 'node:child_process';
+import { readFileSync, readlinkSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { freshHome } from '../helpers/run-cli.js';
 import { petstoreLine, petstorePid, TerminalSession } from '../helpers/terminal.js';
+import { waitUntil } from '../helpers/wait-until.js';
 
 /**
  * A hidden prompt holds the terminal raw; whatever catchable signal ends petstore there, the
@@ -22,6 +25,7 @@ describe('the terminal after a hidden prompt', () => {
     'SIGSYS',
     'SIGVTALRM',
     'SIGPROF',
+    'SIGIO',
   ];
   it.each(signals)('is given back as it was when %s ends petstore', async (signal) => {
     const env = { PATH: process.env.PATH ?? '', HOME: freshHome() };
@@ -44,4 +48,50 @@ describe('the terminal after a hidden prompt', () => {
       await session.closed;
     }
   });
+});
+
+describe('a hidden prompt stopped and resumed', () => {
+  /** The process's state letter (T: stopped), from /proc (this test runs on Linux). */
+  const state = (pid: number) => readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]![0];
+  /** The terminal's modes, read from outside through its device. */
+  const modes = (tty: string) => spawnSync('stty', ['-a', '-F', tty], { encoding: 'utf8' }).stdout;
+
+  it.each(['SIGTSTP', 'SIGTTIN', 'Ctrl-Z typed'] as const)(
+    'gives the shell its terminal while stopped by %s, and asks again once resumed',
+    async (signal) => {
+      const env = { PATH: process.env.PATH ?? '', HOME: freshHome() };
+      const line = petstoreLine([
+        'auth',
+        'login',
+        '--profile',
+        'staging',
+        '--no-verify',
+        '--insecure-storage',
+      ]);
+      const session = new TerminalSession(line, env, 30_000);
+      try {
+        const pid = petstorePid(await session.waitFor('(input hidden)'));
+        const tty = readlinkSync(`/proc/${pid}/fd/0`);
+        expect(modes(tty)).toMatch(/-icanon/);
+        // Raw, the terminal sends Ctrl-Z as a key, not a signal: petstore stops itself.
+        if (signal === 'Ctrl-Z typed') session.type('\u001a');
+        else process.kill(pid, signal);
+        await waitUntil(() => state(pid) === 'T', 'petstore to stop');
+        expect(modes(tty)).toMatch(/(^|\s)icanon\b/);
+        expect(modes(tty)).toMatch(/(^|\s)echo\b/);
+        process.kill(pid, 'SIGCONT');
+        // The question again, on a raw terminal: what is typed now is still not shown.
+        const asked = session.output.length;
+        await session.waitFor('(input hidden)', 15_000, asked);
+        expect(modes(tty)).toMatch(/-icanon/);
+        session.type('sk_test_resumed_7Qz9wK\r');
+        const after = await session.waitFor(/EXIT=\d+/);
+        expect(after).toContain('EXIT=0');
+        expect(after).not.toContain('sk_test_resumed_7Qz9wK');
+      } finally {
+        session.kill();
+        await session.closed;
+      }
+    },
+  );
 });
