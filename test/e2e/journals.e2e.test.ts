@@ -16,7 +16,7 @@ import { freshHome, runCli } from '../helpers/run-cli.js';
 
 /** Journals kept in the state folder, listed, pruned, and resumed by batch id. */
 
-const KEY = 'sk_journals';
+const KEY = 'sk_jrnl_7Qz9wK';
 const servers: { close(): Promise<void> }[] = [];
 afterEach(async () => {
   for (const server of servers.splice(0)) await server.close();
