@@ -151,25 +151,32 @@ const SCHEMELESS_CREDENTIALS = new RegExp(
   'is',
 );
 
+/** The flags whose value is a URL, as the command line gives them. */
+const URL_FLAGS = ['--base-url', '--quickstart-url'];
+
 /**
  * The credentials of every URL on a command line, to mask wherever the run shows them (a usage
- * error quoting a flag's value, an extra word): in each token of each word (a word of free text,
- * a message or a name, is cut at its blanks: a URL holds none), a token meant as a URL, or a
- * URL joined to a flag (`--output=https://…`, `-ohttps://…`, `name=https://…`), or a token shaped
- * as credentials are without a scheme (SCHEMELESS_CREDENTIALS). Other tokens are data and hold
- * none: `Dr:Fluffington`, `10:30`, an address such as `someone@example.com`, and so is the
- * text around a URL (`Reminder: write to bob@example.com at 10:30`).
+ * error quoting a flag's value, an extra word). In each token of each word (a word of free
+ * text, a message or a name, is cut at its blanks: a URL holds none): a token meant as a URL,
+ * or a URL joined to a flag (`--output=https://…`, `-ohttps://…`, `name=https://…`). Shaped as
+ * credentials are without a scheme (SCHEMELESS_CREDENTIALS), only the value of a URL flag
+ * (`--base-url user:pw@host`) or a word taken for an unknown option (`-user:pw@host`): in data,
+ * the same shape is a name or a time (`lunch:tomorrow@noon`, `mailto:bob@example.com`).
  */
 export function commandLineSecrets(argv: readonly string[]): string[] {
-  return argv.flatMap((word) =>
-    word.split(/\s+/).flatMap((token) => {
+  return argv.flatMap((word, index) => {
+    const urlValue =
+      URL_FLAGS.includes(argv[index - 1] ?? '') ||
+      URL_FLAGS.some((flag) => word.startsWith(`${flag}=`)) ||
+      (word.startsWith('-') && !word.startsWith('--'));
+    return word.split(/\s+/).flatMap((token) => {
       const starts = [...token.matchAll(URL_START)];
       if (starts.length === 0) {
-        return SCHEMELESS_CREDENTIALS.test(token) ? credentialSecrets(token) : [];
+        return urlValue && SCHEMELESS_CREDENTIALS.test(token) ? credentialSecrets(token) : [];
       }
       return starts.flatMap((start) => credentialSecrets(token.slice(start.index)));
-    }),
-  );
+    });
+  });
 }
 
 /**

@@ -85,6 +85,11 @@ describe('the secrets of a command line', () => {
       'rex@pets.example',
       'name=Max:',
       'Dr:Fluffington',
+      'mailto:bob.smith@example.com',
+      'lunch:tomorrow@noon',
+      'cat:whiskers@12:30',
+      'time:12:30:45@UTC+02:00',
+      'Dr:Fluffington@home',
     );
     fc.assert(
       fc.property(fc.array(token, { minLength: 2, maxLength: 8 }), (tokens) => {
@@ -100,12 +105,19 @@ describe('the secrets of a command line', () => {
       (secret: string) => `https://bob:${secret}@h.example`,
       (secret: string) => `--output=http://bob:${secret}@h.example/v1`,
       (secret: string) => `-bob:${secret}@h.example`,
-      (secret: string) => `bob%3A${secret}%40h.example`,
     ];
     fc.assert(
       fc.property(password, fc.constantFrom(...shapes), (secret, shape) => {
         expect(commandLineSecrets(['pets', shape(secret)])).toContain(secret);
       }),
     );
+    // Without a scheme, as the value of a URL flag.
+    for (const line of [
+      ['--base-url', 'bob%3AS3cretPass%40h.example'],
+      ['--base-url=bob:S3cretPass@h.example', 'pets'],
+      ['--quickstart-url', 'bob:S3cretPass@h.example:8080'],
+    ]) {
+      expect(commandLineSecrets(line)).toContain('S3cretPass');
+    }
   });
 });
