@@ -62,16 +62,30 @@ function maskLike(original: string, mask: string): string {
  */
 const SEGMENT = 64 * 1024;
 const BETWEEN_VALUES = /\}\s*,?\s*\{/g;
+/**
+ * What starts a terminal's escape sequence (ESC, a C1 control): near one, `}{` may be inside a
+ * sequence a terminal hides (an outside probe hid it in a window title, the key's halves
+ * around it), so no cut is made there.
+ */
+// eslint-disable-next-line no-control-regex
+const SEQUENCE_START = /[\x1b\x80-\x9f]/;
+const SEQUENCE_REACH = 4096;
 
 function segments(text: string): string[] {
   const parts: string[] = [];
   let start = 0;
+  let from = start + SEGMENT;
   while (text.length - start > SEGMENT) {
-    BETWEEN_VALUES.lastIndex = start + SEGMENT;
+    BETWEEN_VALUES.lastIndex = from;
     const found = BETWEEN_VALUES.exec(text);
     if (!found) break;
     // Cut just before the next value's `{`.
     const cut = found.index + found[0].length - 1;
+    if (SEQUENCE_START.test(text.slice(Math.max(start, cut - SEQUENCE_REACH), cut))) {
+      from = cut;
+      continue;
+    }
+    from = cut + SEGMENT;
     parts.push(text.slice(start, cut));
     start = cut;
   }

@@ -232,6 +232,17 @@ describe('SecretRedactor', () => {
     }
   });
 
+  it('does not cut a long text inside a sequence that hides its braces', () => {
+    // An outside probe: past 64 KiB, a }{ inside a window title split the key between two cuts.
+    const key = '9fK2mQ7xR4tW8yB3nP6cLk';
+    const redactor = new SecretRedactor();
+    redactor.add(key);
+    const text = `${'a'.repeat(70_000)}\n${key.slice(0, 7)}\u001b]0;}{\u0007${key.slice(7, 14)}\n`;
+    const masked = redactor.redact(text);
+    expect(masked).not.toContain(key.slice(0, 7));
+    expect(masked).not.toContain(key.slice(7, 14));
+  });
+
   it('masks a key split by terminal escape sequences or line breaks, however many pieces', () => {
     // What may stand between the pieces, as a terminal or a reader takes it: nothing, or a break.
     const separators = [
