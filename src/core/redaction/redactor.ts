@@ -9,6 +9,7 @@ import {
 } from './reader-view.js';
 import { sanitizeText } from '../sanitize.js';
 import { MASK, maskKey } from './mask.js';
+import { maskDrawn, MOVES_CURSOR } from './rendered.js';
 import { RunSearch, secretOf, type Run } from './secret-runs.js';
 
 /**
@@ -173,7 +174,8 @@ export class SecretRedactor {
         }
       }
     }
-    return masked;
+    // As a terminal draws it, where the text moves its cursor back over what it wrote.
+    return MOVES_CURSOR.test(masked) ? maskDrawn(masked, search) : masked;
   }
 }
 

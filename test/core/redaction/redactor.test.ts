@@ -3,6 +3,23 @@ import { describe, expect, it } from 'vitest';
 import { stringifyJson } from '../../../src/core/json.js';
 import { maskKey, SecretRedactor } from '../../../src/core/redaction/index.js';
 
+/** What a terminal shows of one line: backspace, CR, CSI left and column honoured. */
+function drawn(text: string): string {
+  const cells: (string | undefined)[] = [];
+  let column = 0;
+  for (let i = 0; i < text.length; i++) {
+    const csi = /^\u001b\[(\d*)([DG])/.exec(text.slice(i));
+    if (csi) {
+      const n = Number(csi[1]) || 1;
+      column = csi[2] === 'D' ? Math.max(0, column - n) : n - 1;
+      i += csi[0].length - 1;
+    } else if (text[i] === '\b') column = Math.max(0, column - 1);
+    else if (text[i] === '\r') column = 0;
+    else if (text[i] !== '\n') cells[column++] = text[i]!;
+  }
+  return Array.from(cells, (cell) => cell ?? ' ').join('');
+}
+
 describe('SecretRedactor', () => {
   it('masks a key in every form text can carry it: as is, JSON-escaped, percent-encoded', () => {
     const key = 'sk_live_"quoted"\\back/slash?x=1';
@@ -229,6 +246,28 @@ describe('SecretRedactor', () => {
       const masked = redactor.redact(`key: ${pieces.join(between)}\n`);
       expect(masked, JSON.stringify(between)).toContain('****');
       for (const piece of pieces.slice(0, -1)) expect(masked).not.toContain(piece);
+    }
+  });
+
+  it('masks a key a terminal draws whole from pieces the text writes over each other', () => {
+    // The second probe's bodies: the cursor moved back over what was written, pieces of 6.
+    const key = 'h7Gk2LpQ9xRt4WmZ8sVb3NcY6dFj1KqA5eHu0TyX';
+    const pieces = Array.from({ length: 7 }, (_, i) => key.slice(i * 6, i * 6 + 6));
+    const redactor = new SecretRedactor();
+    redactor.add(key);
+    const bodies = [
+      pieces.join('X\b'),
+      pieces.join('ZZ\b\b'),
+      pieces.join('__\u001b[2D'),
+      // Each piece placed at its column, in reverse order.
+      pieces
+        .map((piece, i) => `\u001b[${i * 6 + 1}G${piece}`)
+        .reverse()
+        .join(''),
+    ];
+    for (const body of bodies) {
+      const masked = redactor.redact(`${body}\n`);
+      expect(drawn(masked), JSON.stringify(body)).not.toMatch(/[A-Za-z0-9]{8}/);
     }
   });
 
