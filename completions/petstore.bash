@@ -29,9 +29,10 @@ _petstore() {
 _petstore_words() {
   case "$1" in
     "") words="pets journal message profile auth sandbox smoke api doctor mcp completion version" ;;
-    "pets") words="list add get" ;;
+    "pets") words="list add import get" ;;
     "pets list") words="--status --limit --all --max-items --fields" ;;
-    "pets add") words="--name --category-id --status --file --input-format --template --concurrency --fail-fast --idempotency-key --batch-id --dry-run --journal --resume --retry-failed --retry-unknown --print-all --key-window --ignore-key-window" ;;
+    "pets add") words="--name --category-id --status --idempotency-key --dry-run" ;;
+    "pets import") words="--input-format --template --concurrency --fail-fast --batch-id --dry-run --journal --resume --retry-failed --retry-unknown --print-all --key-window --ignore-key-window" ;;
     "pets get") words="--fields" ;;
     "journal") words="list show prune" ;;
     "journal list") words="" ;;

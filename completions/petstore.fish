@@ -17,7 +17,7 @@ complete -c petstore -l query
 complete -c petstore -l error-format
 complete -c petstore -l no-input
 complete -c petstore -l progress
-complete -c petstore -n '__fish_seen_subcommand_from pets; and not __fish_seen_subcommand_from list add get' -a 'list add get'
+complete -c petstore -n '__fish_seen_subcommand_from pets; and not __fish_seen_subcommand_from list add import get' -a 'list add import get'
 complete -c petstore -n '__fish_seen_subcommand_from pets; and __fish_seen_subcommand_from list' -l status -xa 'available pending sold'
 complete -c petstore -n '__fish_seen_subcommand_from pets; and __fish_seen_subcommand_from list' -l limit
 complete -c petstore -n '__fish_seen_subcommand_from pets; and __fish_seen_subcommand_from list' -l all
@@ -26,21 +26,21 @@ complete -c petstore -n '__fish_seen_subcommand_from pets; and __fish_seen_subco
 complete -c petstore -n '__fish_seen_subcommand_from pets; and __fish_seen_subcommand_from add' -l name
 complete -c petstore -n '__fish_seen_subcommand_from pets; and __fish_seen_subcommand_from add' -l category-id
 complete -c petstore -n '__fish_seen_subcommand_from pets; and __fish_seen_subcommand_from add' -l status -xa 'available pending sold'
-complete -c petstore -n '__fish_seen_subcommand_from pets; and __fish_seen_subcommand_from add' -l file
-complete -c petstore -n '__fish_seen_subcommand_from pets; and __fish_seen_subcommand_from add' -l input-format -xa 'json ndjson csv tsv'
-complete -c petstore -n '__fish_seen_subcommand_from pets; and __fish_seen_subcommand_from add' -l template -xa 'json ndjson csv tsv'
-complete -c petstore -n '__fish_seen_subcommand_from pets; and __fish_seen_subcommand_from add' -l concurrency
-complete -c petstore -n '__fish_seen_subcommand_from pets; and __fish_seen_subcommand_from add' -l fail-fast
 complete -c petstore -n '__fish_seen_subcommand_from pets; and __fish_seen_subcommand_from add' -l idempotency-key
-complete -c petstore -n '__fish_seen_subcommand_from pets; and __fish_seen_subcommand_from add' -l batch-id
 complete -c petstore -n '__fish_seen_subcommand_from pets; and __fish_seen_subcommand_from add' -l dry-run
-complete -c petstore -n '__fish_seen_subcommand_from pets; and __fish_seen_subcommand_from add' -l journal
-complete -c petstore -n '__fish_seen_subcommand_from pets; and __fish_seen_subcommand_from add' -l resume
-complete -c petstore -n '__fish_seen_subcommand_from pets; and __fish_seen_subcommand_from add' -l retry-failed
-complete -c petstore -n '__fish_seen_subcommand_from pets; and __fish_seen_subcommand_from add' -l retry-unknown
-complete -c petstore -n '__fish_seen_subcommand_from pets; and __fish_seen_subcommand_from add' -l print-all
-complete -c petstore -n '__fish_seen_subcommand_from pets; and __fish_seen_subcommand_from add' -l key-window
-complete -c petstore -n '__fish_seen_subcommand_from pets; and __fish_seen_subcommand_from add' -l ignore-key-window
+complete -c petstore -n '__fish_seen_subcommand_from pets; and __fish_seen_subcommand_from import' -l input-format -xa 'json ndjson csv tsv'
+complete -c petstore -n '__fish_seen_subcommand_from pets; and __fish_seen_subcommand_from import' -l template -xa 'json ndjson csv tsv'
+complete -c petstore -n '__fish_seen_subcommand_from pets; and __fish_seen_subcommand_from import' -l concurrency
+complete -c petstore -n '__fish_seen_subcommand_from pets; and __fish_seen_subcommand_from import' -l fail-fast
+complete -c petstore -n '__fish_seen_subcommand_from pets; and __fish_seen_subcommand_from import' -l batch-id
+complete -c petstore -n '__fish_seen_subcommand_from pets; and __fish_seen_subcommand_from import' -l dry-run
+complete -c petstore -n '__fish_seen_subcommand_from pets; and __fish_seen_subcommand_from import' -l journal
+complete -c petstore -n '__fish_seen_subcommand_from pets; and __fish_seen_subcommand_from import' -l resume
+complete -c petstore -n '__fish_seen_subcommand_from pets; and __fish_seen_subcommand_from import' -l retry-failed
+complete -c petstore -n '__fish_seen_subcommand_from pets; and __fish_seen_subcommand_from import' -l retry-unknown
+complete -c petstore -n '__fish_seen_subcommand_from pets; and __fish_seen_subcommand_from import' -l print-all
+complete -c petstore -n '__fish_seen_subcommand_from pets; and __fish_seen_subcommand_from import' -l key-window
+complete -c petstore -n '__fish_seen_subcommand_from pets; and __fish_seen_subcommand_from import' -l ignore-key-window
 complete -c petstore -n '__fish_seen_subcommand_from pets; and __fish_seen_subcommand_from get' -l fields
 complete -c petstore -n '__fish_seen_subcommand_from journal; and not __fish_seen_subcommand_from list show prune' -a 'list show prune'
 complete -c petstore -n '__fish_seen_subcommand_from journal; and __fish_seen_subcommand_from prune' -l older-than

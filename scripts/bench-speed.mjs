@@ -189,7 +189,7 @@ export async function pinnedBulkSection() {
     const run = spawnSync(
       'taskset',
       [
-        ...['-c', '1', '/usr/bin/time', '-f', '%U %S', node, BIN, 'pets', 'add', '--file', file],
+        ...['-c', '1', '/usr/bin/time', '-f', '%U %S', node, BIN, 'pets', 'import', file],
         ...['--concurrency', '16', '--journal', journal],
       ],
       { env, stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' },
@@ -220,7 +220,7 @@ export async function pinnedBulkSection() {
     await sandbox.stop();
   }
   record({
-    name: `pets add --file (${COUNT}, -c 16) pinned (client core 1, sandbox core 0) / autocannon pinned`,
+    name: `pets import (${COUNT}, -c 16) pinned (client core 1, sandbox core 0) / autocannon pinned`,
     unit: '/s',
     target: '>= 0.8',
     tool: stats(tools),
@@ -228,7 +228,7 @@ export async function pinnedBulkSection() {
     ratio: stats(tools.map((t, i) => t / floors[i])),
   });
   record({
-    name: `pets add --file pinned: client CPU per record / autocannon's per request`,
+    name: `pets import pinned: client CPU per record / autocannon's per request`,
     unit: 'µs',
     target: '<= 1.4',
     tool: stats(cpu),
@@ -237,7 +237,7 @@ export async function pinnedBulkSection() {
   });
   const perRecord = stats(cpu);
   console.log(
-    `pets add --file pinned: client CPU per record ${perRecord.median.toFixed(0)} µs (${perRecord.min.toFixed(0)}-${perRecord.max.toFixed(0)})`,
+    `pets import pinned: client CPU per record ${perRecord.median.toFixed(0)} µs (${perRecord.min.toFixed(0)}-${perRecord.max.toFixed(0)})`,
   );
   writeFileSync(join(scratch, 'cpu.json'), JSON.stringify(perRecord));
   return perRecord;

@@ -190,9 +190,9 @@ if (wanted('server')) {
   await floor.stop();
 }
 
-/** One `pets add --file` of the bench's records, 16 at once, with its journal: ms. */
+/** One `pets import` of the bench's records, 16 at once, with its journal: ms. */
 const bulkAdd = (file, journal, env) =>
-  timeRun([BIN, 'pets', 'add', '--file', file, '--concurrency', '16', '--journal', journal], env);
+  timeRun([BIN, 'pets', 'import', file, '--concurrency', '16', '--journal', journal], env);
 
 if (wanted('bulk')) {
   const COUNT = 20_000;
@@ -208,7 +208,7 @@ if (wanted('bulk')) {
     await sandbox.stop();
   }
   recordRates(
-    `pets add --file (${COUNT}, -c 16) rate / autocannon POST with Idempotency-Keys`,
+    `pets import (${COUNT}, -c 16) rate / autocannon POST with Idempotency-Keys`,
     '>= 0.8',
     tools,
     floors,
@@ -237,7 +237,7 @@ if (wanted('journal')) {
   }
   const best = (rates) => Math.max(...rates);
   console.log(
-    `pets add --file (${COUNT}, -c 16) best ${best(tools).toFixed(0)}/s vs raw undici best ${best(floors).toFixed(0)}/s: ratio ${(best(tools) / best(floors)).toFixed(2)} (target >= 0.55)`,
+    `pets import (${COUNT}, -c 16) best ${best(tools).toFixed(0)}/s vs raw undici best ${best(floors).toFixed(0)}/s: ratio ${(best(tools) / best(floors)).toFixed(2)} (target >= 0.55)`,
   );
   results.push({
     name: 'bulk add / raw undici POSTs, best of three',
@@ -250,7 +250,7 @@ if (wanted('journal')) {
 
 if (wanted('pinned')) {
   const cpu = await pinnedBulkSection();
-  if (cpu) results.push({ name: 'pets add --file pinned: client CPU per record (µs)', cpu });
+  if (cpu) results.push({ name: 'pets import pinned: client CPU per record (µs)', cpu });
 }
 
 if (wanted('table')) {
@@ -293,7 +293,7 @@ if (wanted('memory')) {
   const heap = {};
   for (const count of [10_000, 100_000]) {
     const file = records(count);
-    const bulk = [BIN, 'pets', 'add', '--file', file, '--concurrency', '16'];
+    const bulk = [BIN, 'pets', 'import', file, '--concurrency', '16'];
     const measured = spawnSync(
       '/usr/bin/time',
       ['-f', '%M', node, ...bulk, '--journal', join(scratch, `mem-${count}.journal`)],
@@ -317,9 +317,9 @@ if (wanted('memory')) {
     heap[count] = Number(/peak heap after gc: (\d+)/.exec(kept.stderr)?.[1]) / 1024 / 1024;
   }
   console.log(
-    `pets add --file, 10,000 then 100,000 records: max RSS ${rss[10_000].toFixed(0)} / ${rss[100_000].toFixed(0)} MiB; heap kept (after GC) ${heap[10_000].toFixed(1)} / ${heap[100_000].toFixed(1)} MiB`,
+    `pets import, 10,000 then 100,000 records: max RSS ${rss[10_000].toFixed(0)} / ${rss[100_000].toFixed(0)} MiB; heap kept (after GC) ${heap[10_000].toFixed(1)} / ${heap[100_000].toFixed(1)} MiB`,
   );
-  results.push({ name: 'pets add --file memory (MiB)', rss, heapAfterGc: heap });
+  results.push({ name: 'pets import memory (MiB)', rss, heapAfterGc: heap });
   await sandbox.stop();
 }
 

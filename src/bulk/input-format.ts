@@ -5,7 +5,7 @@ import { parseDelimitedPets } from './records-delimited.js';
 import { delimitedHeader, parsePetsFile, type PetRecords } from './records.js';
 
 /**
- * The formats `pets add --file` reads: every format `pets list -o` writes data in, so a
+ * The formats `pets import` reads: every format `pets list -o` writes data in, so a
  * listing reads back. Chosen by --input-format, else by the file's extension, else by its
  * first line (a header row is CSV or TSV; JSON starts with `[` or `{`).
  */

@@ -57,7 +57,7 @@ export interface PlanInput {
 
 function changed(why: string): UsageError {
   return new UsageError(`the input changed since the journaled run: ${why}; nothing was sent`, {
-    hint: 'Resume with the input the run read (--file PATH), or start a new run without --resume.',
+    hint: 'Resume with the input the run read (FILE), or start a new run without --resume.',
   });
 }
 

@@ -5,7 +5,7 @@ import { newPetProblem, type NewPet } from '../core/interface.js';
 import { badRecords, noPets, type PetRecords } from './records.js';
 
 /**
- * CSV and TSV input for `pets add --file`: a header row naming the columns, then one pet per
+ * CSV and TSV input for `pets import`: a header row naming the columns, then one pet per
  * row. What `pets list -o csv|tsv` writes reads back exactly: CSV by RFC 4180 (quoted fields,
  * line breaks inside quotes, CRLF), TSV with `\t \n \r \\` escapes and no quoting, and the
  * apostrophe that guards a formula taken off (core/formula-guard.ts). An empty status cell
@@ -166,7 +166,7 @@ function columnsOf(header: Row, source: string, format: DelimitedFormat): Column
       throw new UsageError(
         `${source}: no ${needed} column in its header (line ${header.line}: ${header.cells.join(format === 'csv' ? ',' : '\\t')}); nothing was sent`,
         {
-          hint: `Start the file with a header row, e.g. name${separator}categoryId${separator}status (petstore pets add --template ${format} prints one).`,
+          hint: `Start the file with a header row, e.g. name${separator}categoryId${separator}status (petstore pets import --template ${format} prints one).`,
         },
       );
     }

@@ -50,15 +50,15 @@ function withoutId(value: unknown): { value: unknown; hadId: boolean } {
 /** An input with no record in it: nothing to send, and how to start one. */
 export function noPets(source: string): UsageError {
   return new UsageError(`${source} holds no pets; nothing was sent`, {
-    hint: 'Give one record a line (or a JSON array, or CSV/TSV rows under a header); petstore pets add --template csv prints the start of one.',
+    hint: 'Give one record a line (or a JSON array, or CSV/TSV rows under a header); petstore pets import --template csv prints the start of one.',
   });
 }
 
 /** What the hint of a bad input says a good one is, by its format. */
 const FORMAT_HINTS: Record<string, string> = {
   json: 'Give a JSON array of pets, or one JSON object per line (NDJSON), each with name and categoryId.',
-  csv: 'Give a header row (name,categoryId,status), then one pet per row; petstore pets add --template csv prints one.',
-  tsv: 'Give a header row (name, categoryId, status, tab-separated), then one pet per row; petstore pets add --template tsv prints one.',
+  csv: 'Give a header row (name,categoryId,status), then one pet per row; petstore pets import --template csv prints one.',
+  tsv: 'Give a header row (name, categoryId, status, tab-separated), then one pet per row; petstore pets import --template tsv prints one.',
 };
 
 /** The error for an input with bad records: each named (up to a cap), nothing sent. */

@@ -6,7 +6,7 @@ import type { InputFormat } from './input-format.js';
 const EXAMPLE: NewPet = { name: 'Rex', categoryId: 1, status: 'available' };
 
 /**
- * What `pets add --template FORMAT` prints to start an input from: for CSV and TSV the header
+ * What `pets import --template FORMAT` prints to start an input from: for CSV and TSV the header
  * row (NewPet's fields, as they read back), for JSON and NDJSON one example record.
  */
 export function petTemplate(format: InputFormat): string {

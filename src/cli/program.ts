@@ -24,6 +24,11 @@ function wrapItems(items: readonly string[], separator: string): string {
   return lines.join('\n  ');
 }
 
+/** Ends a sub-command's help, where the global options are not repeated. */
+const GLOBALS_LINE = `
+Global options (--profile, -o/--json, --query, -q, -v and more) go before or
+after the command: petstore --help lists them, petstore help globals says more.`;
+
 function environmentHelp(): string {
   const variables = [
     ...GLOBAL_OPTIONS.flatMap((option) => (option.env ? [option.env] : [])),
@@ -122,8 +127,11 @@ export async function buildProgram(
   );
   for (const option of globalOptions) program.addOption(option);
   program
-    .configureHelp({ showGlobalOptions: true, sortSubcommands: true })
+    // Global options are listed once, in petstore --help: in each sub-command's help they
+    // were 20 of its lines, the same every time. A line there says where they are.
+    .configureHelp({ showGlobalOptions: false, sortSubcommands: true })
     .addHelpText('after', environmentHelp)
+    .addHelpText('afterAll', ({ command }) => (command === program ? '' : GLOBALS_LINE))
     .exitOverride()
     .configureOutput({
       writeOut: (text) => io.stdout.write(text),

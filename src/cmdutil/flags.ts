@@ -40,12 +40,12 @@ export function statusFlag(text: string): PetStatus {
   return status;
 }
 
-/** A path flag (--file, --journal, --resume): an empty one names no file. */
+/** A path (FILE, --journal, --resume): an empty one names no file. */
 export function pathFlag(flag: string): (text: string) => string {
   return (text) => {
     if (text === '') {
       throw new UsageError(`${flag} must name a file (got an empty value)`, {
-        hint: flag === '--file' ? 'Give a path, or - for standard input.' : undefined,
+        hint: flag === 'FILE' ? 'Give a path, or - for standard input.' : undefined,
       });
     }
     return text;

@@ -96,14 +96,14 @@ export function decodeUtf8(bytes: Uint8Array, source: string): string {
 /**
  * What an input is read for, so that a hint names the command the user ran: the flag that
  * names the input, and that command fed from a pipe, e.g. `cat pets.ndjson | petstore pets
- * add --file -`.
+ * import -`.
  */
 export interface InputUse {
   flag: string;
   piped: string;
 }
 
-/** Reads `--file PATH` or `--file -` (stdin) as strict UTF-8 text of at most `maxBytes`. */
+/** Reads a file, or `-` (stdin), as strict UTF-8 text of at most `maxBytes`. */
 export async function readInputFile(
   path: string,
   io: IO,

@@ -18,13 +18,13 @@ export const SHELLS = ['bash', 'zsh', 'fish'] as const;
 export const HELP_MAX_WIDTH = 80;
 export type Shell = (typeof SHELLS)[number];
 
-/** The formats `pets add --file` reads (--input-format, --template). */
+/** The formats `pets import` reads (--input-format, --template). */
 export const INPUT_FORMATS = ['json', 'ndjson', 'csv', 'tsv'] as const;
 export type InputFormat = (typeof INPUT_FORMATS)[number];
 
-/** `pets add --file --concurrency N`. */
+/** `pets import FILE --concurrency N`. */
 export const BULK_CONCURRENCY = { min: 1, max: 16, default: 4 } as const;
-/** Largest `pets add --file` input. */
+/** Largest `pets import` input. */
 export const BULK_MAX_BYTES = 64 * 1024 * 1024;
 
 /** `--timeout SECONDS`, per request. */

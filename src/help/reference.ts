@@ -34,12 +34,12 @@ export const ENVIRONMENT_TABLE: ReferenceTable = {
     ],
     ['', '`NO_COLOR`, `FORCE_COLOR`', 'no colour at all; colour even when piped (`1`, `2`, `3`)'],
     [
-      '`--batch-id ID` (`pets add --file`)',
+      '`--batch-id ID` (`pets import`)',
       code('PETSTORE_BATCH_ID'),
       "the batch a bulk add's keys are made from: the same batch and input send the same keys, so a CI job run again creates nothing twice",
     ],
     [
-      '`--key-window DURATION` (`pets add --resume`)',
+      '`--key-window DURATION` (`pets import --resume`)',
       code('PETSTORE_KEY_WINDOW'),
       'how long the service keeps an Idempotency-Key (default `24h`): a resume refuses to send again keys first sent longer ago, less 1 h',
     ],

@@ -113,7 +113,11 @@ export function tableText(table: ReferenceTable): string {
   return lines.join('\n');
 }
 
-export function topicText(name: string): string | undefined {
+/** Other names a topic answers to: what a sub-command's help points at. */
+const TOPIC_ALIASES: Record<string, string> = { globals: 'environment' };
+
+export function topicText(asked: string): string | undefined {
+  const name = Object.hasOwn(TOPIC_ALIASES, asked) ? TOPIC_ALIASES[asked]! : asked;
   const topic = Object.hasOwn(HELP_TOPICS, name) ? HELP_TOPICS[name] : undefined;
   if (!topic) return undefined;
   return [

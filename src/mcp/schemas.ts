@@ -18,7 +18,7 @@ export const petStatus = z.enum(PET_STATUSES);
 
 /** The most pets list_pets returns in one call: an agent's context is not a file. */
 export const AGENT_LIST_CEILING = 1000;
-/** The most records one add_pets call takes (the command line's --file takes any number). */
+/** The most records one add_pets call takes (the command line's pets import takes any number). */
 export const AGENT_BATCH_MAX = 1000;
 
 /** Said in every tool that returns service data. */

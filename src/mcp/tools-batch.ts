@@ -28,7 +28,7 @@ const DRY_RUN_SHOWN = 20;
 
 type PetArgs = { name: string; category_id: string; status?: string | undefined }[];
 
-/** The agent's pets as the NDJSON a `--file -` run reads: categoryId as a bare int64 number. */
+/** The agent's pets as the NDJSON `pets import -` reads: categoryId as a bare int64 number. */
 function batchInput(pets: PetArgs): { text: string; first: NewPet } {
   const lines = pets.map((pet, index) => {
     const what = `pets[${index}].category_id`;
@@ -76,7 +76,7 @@ export function registerBatchTool(server: ToolShelf, deps: McpDeps, gate: Server
     'add_pets',
     {
       title: 'Add many pets, exactly once',
-      description: `Add many pets to ${deps.policy.label} as one batch, journaled as petstore pets add --file is: each record has its own Idempotency-Key made from the batch, so each pet is created exactly once. If a call fails part way, times out, is cancelled or its answer is lost, make the same call again (the same pets in the same order, and the same batch_id if you gave one): it completes the batch, never creating a pet twice, and the result lists every pet of the batch. Without batch_id the batch is named by its pets, so the same pets again complete that batch; to add identical pets as new ones, give a batch_id of your own. Writes need the server started with --allow-writes and a profile that allows them; the person may be asked to confirm first. dry_run returns the requests and sends nothing. ${DATA_NOT_INSTRUCTIONS}`,
+      description: `Add many pets to ${deps.policy.label} as one batch, journaled as petstore pets import is: each record has its own Idempotency-Key made from the batch, so each pet is created exactly once. If a call fails part way, times out, is cancelled or its answer is lost, make the same call again (the same pets in the same order, and the same batch_id if you gave one): it completes the batch, never creating a pet twice, and the result lists every pet of the batch. Without batch_id the batch is named by its pets, so the same pets again complete that batch; to add identical pets as new ones, give a batch_id of your own. Writes need the server started with --allow-writes and a profile that allows them; the person may be asked to confirm first. dry_run returns the requests and sends nothing. ${DATA_NOT_INSTRUCTIONS}`,
       inputSchema: addPetsInput,
       outputSchema: addPetsOutput,
       annotations: {

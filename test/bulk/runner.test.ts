@@ -216,7 +216,7 @@ const options = (plan: ReturnType<typeof setup>['plan'], total: number, concurre
   resendUnknown: false,
   printAll: false,
   target: 'the sandbox',
-  resumeCommand: 'petstore pets add --resume J',
+  resumeCommand: 'petstore pets import --resume J',
 });
 
 describe('the bulk runner', () => {
@@ -360,7 +360,7 @@ describe('the bulk runner', () => {
     expect(journal.of('sending').sort((a, b) => a - b)).toEqual(created.sort((a, b) => a - b));
     const { error } = concludeBulk(result, {
       target: 'the sandbox',
-      resumeCommand: 'petstore pets add --resume J',
+      resumeCommand: 'petstore pets import --resume J',
       journal: journal.path,
       stdoutFailure: undefined,
       skipped: { failed: 0, unknown: 0 },

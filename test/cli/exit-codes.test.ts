@@ -57,7 +57,7 @@ describe('each class of failure has its own exit code, never the bug message', (
   it.each([
     [['pets', 'list', '--limit', '0'], 'pets list'],
     [['pets', 'list', '--status', 'lost'], 'pets list'],
-    [['pets', 'add', '--file', '-', '--concurrency', '17'], 'pets add'],
+    [['pets', 'import', '-', '--concurrency', '17'], 'pets import'],
     [['smoke', '--repeat', 'x'], 'smoke'],
   ])(
     'a flag value it cannot use, %j: exit 2 with a hint naming the command’s help',

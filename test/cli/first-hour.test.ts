@@ -68,7 +68,7 @@ describe('the first hour', () => {
       const result = await run(['pets', verb, '12']);
       expect(result.code).toBe(2);
       expect(result.err).toContain(
-        `the Animal Store interface has no operation to ${verb} a pet: pets offers list, add and get`,
+        `the Animal Store interface has no operation to ${verb} a pet: pets offers list, add, import and get`,
       );
       expect(result.err).toContain('hint: Run: petstore pets --help');
     },

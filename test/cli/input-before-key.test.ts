@@ -19,9 +19,9 @@ describe('the input is checked before the service is reached', () => {
     [['message', 'send', ''], 'the message is empty'],
     [['message', 'send', '   ', '--dry-run'], 'the message is empty'],
     [['pets', 'add', '--name', ' ', '--category-id', '1'], 'must not be empty'],
-    [['pets', 'add', '--file', bad], 'line 1: \\"categoryId\\" is required'],
-    [['pets', 'add', '--file', bad, '--dry-run'], 'line 1: \\"categoryId\\" is required'],
-    [['pets', 'add', '--resume', bad], 'is not a petstore journal'],
+    [['pets', 'import', bad], 'line 1: \\"categoryId\\" is required'],
+    [['pets', 'import', bad, '--dry-run'], 'line 1: \\"categoryId\\" is required'],
+    [['pets', 'import', '--resume', bad], 'is not a petstore journal'],
   ])('%j', async (args, message) => {
     for (const where of [
       ['--base-url', 'https://example.invalid/v1'], // no key for it

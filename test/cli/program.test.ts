@@ -59,18 +59,18 @@ describe('flags become typed options', () => {
       { pet: { name: 'A', categoryId: 1 }, idempotencyKey: 'k-1', dryRun: true },
     ],
     [
-      ['pets', 'add', '--file', '-', '--concurrency', '8', '--fail-fast'],
-      'pets add',
+      ['pets', 'import', '-', '--concurrency', '8', '--fail-fast'],
+      'pets import',
       { ...NEW_BULK_RUN, file: '-', concurrency: 8, failFast: true },
     ],
     [
-      ['pets', 'add', '--resume', 'j', '--retry-unknown', '--retry-failed'],
-      'pets add',
+      ['pets', 'import', '--resume', 'j', '--retry-unknown', '--retry-failed'],
+      'pets import',
       { ...NEW_BULK_RUN, file: undefined, resume: 'j', retryFailed: true, retryUnknown: true },
     ],
     [
-      ['pets', 'add', '--file', 'p.ndjson', '--journal', 'p.journal'],
-      'pets add',
+      ['pets', 'import', 'p.ndjson', '--journal', 'p.journal'],
+      'pets import',
       { ...NEW_BULK_RUN, file: 'p.ndjson', journal: 'p.journal' },
     ],
     [['pets', 'get', '9007199254740993'], 'pets get', { id: 9007199254740993n }],
@@ -124,7 +124,7 @@ describe('flags become typed options', () => {
     [['pets', 'list', '--limit', '101'], '--limit must be a whole number from 1 to 100'],
     [['pets', 'list', '--status', 'lost'], '--status must be one of available, pending, sold'],
     [
-      ['pets', 'add', '--file', 'x', '--concurrency', '17'],
+      ['pets', 'import', 'x', '--concurrency', '17'],
       '--concurrency must be a whole number from 1 to 16',
     ],
     [['pets', 'get', '1.5'], 'PET_ID must be a whole number (int64)'],

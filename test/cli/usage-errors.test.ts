@@ -74,7 +74,7 @@ describe('petstore help COMMAND...', () => {
 
 describe('a hint names the command it is about', () => {
   it.each([
-    [['pets', 'add', '--file', '-'], 'petstore pets add --file -'],
+    [['pets', 'import', '-'], 'petstore pets import -'],
     [['message', 'send', '--file', '-'], 'petstore message send --file -'],
     [['api', '/pets', '--input', '-'], 'petstore api /pets --input -'],
     [['api', '/pets', '-F', 'name=@-'], 'petstore api /pets -F name=@-'],

@@ -51,7 +51,7 @@ describe('a bulk add at a terminal', () => {
   it('shows the progress line, one summary and each pet once: no line per created pet', async () => {
     const { input, env } = setup();
     const session = new TerminalSession(
-      `${petstore(['pets', 'add', '--file', input])}; echo EXIT=$?`,
+      `${petstore(['pets', 'import', input])}; echo EXIT=$?`,
       env,
       90_000,
     );
@@ -79,7 +79,7 @@ describe('a bulk add at a terminal', () => {
       const journal = join(folder, 'run.journal');
       const first = join(folder, 'first.out');
       const before = server.requests.length;
-      const line = `sh -c ${shellQuote(`echo PETSTORE_PID=$$; exec ${petstore(['pets', 'add', '--file', input, '--journal', journal, '-o', format])} > ${shellQuote(first)}`)}; echo EXIT=$?`;
+      const line = `sh -c ${shellQuote(`echo PETSTORE_PID=$$; exec ${petstore(['pets', 'import', input, '--journal', journal, '-o', format])} > ${shellQuote(first)}`)}; echo EXIT=$?`;
       const session = new TerminalSession(line, env, 90_000);
       try {
         const pid = petstorePid(await session.waitFor('PETSTORE_PID='));
@@ -94,7 +94,7 @@ describe('a bulk add at a terminal', () => {
       expect(session.output).toContain('EXIT=130');
       const second = join(folder, 'second.out');
       const resume = new TerminalSession(
-        `${petstore(['pets', 'add', '--resume', journal, '--retry-unknown', '-o', format])} > ${shellQuote(second)}; echo EXIT=$?`,
+        `${petstore(['pets', 'import', '--resume', journal, '--retry-unknown', '-o', format])} > ${shellQuote(second)}; echo EXIT=$?`,
         env,
         90_000,
       );

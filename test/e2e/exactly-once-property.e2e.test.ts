@@ -149,13 +149,13 @@ async function check(format: Format, s: Scenario): Promise<void> {
       PETSTORE_API_KEY: KEY,
     };
     const runs: Ran[] = [];
-    const first = ['pets', 'add', '--file', input, '--journal', journal, '--json'];
+    const first = ['pets', 'import', input, '--journal', journal, '--json'];
     runs.push(await run([...first, '--concurrency', String(s.concurrency)], env, s.first));
     // Killed before its journal was made: nothing was sent, and a new run starts over.
     if (!existsSync(journal))
       runs.push(await run(first, env, { killAfterMs: undefined, stdoutRoom: undefined }));
     for (const resume of s.resumes) {
-      const args = ['pets', 'add', '--resume', journal, '--json'];
+      const args = ['pets', 'import', '--resume', journal, '--json'];
       if (resume.retryUnknown) args.push('--retry-unknown');
       runs.push(
         ...(await Promise.all(
@@ -166,7 +166,7 @@ async function check(format: Format, s: Scenario): Promise<void> {
     // Then resumed to the end: every unknown sent again with its key until each is known.
     const finish = [
       'pets',
-      'add',
+      'import',
       '--resume',
       journal,
       '--retry-unknown',
@@ -213,7 +213,7 @@ async function check(format: Format, s: Scenario): Promise<void> {
 }
 
 describe.each(['ndjson', 'csv'] as const)(
-  'pets add --file (%s), exactly once under every fault',
+  'pets import (%s), exactly once under every fault',
   (format) => {
     it('creates each record once and prints each pet once, whatever happens', async () => {
       await fc.assert(

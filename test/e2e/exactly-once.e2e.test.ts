@@ -112,7 +112,7 @@ describe('a stdout that fails part way through a line', () => {
     writeFileSync(out, '');
     truncateSync(out, limit - room);
     const fd = openSync(out, 'a');
-    const first = await run(['pets', 'add', '--file', file, '--concurrency', '2'], env, {
+    const first = await run(['pets', 'import', file, '--concurrency', '2'], env, {
       stdoutFd: fd,
       prefix: ['prlimit', `--fsize=${limit}`],
     });
@@ -122,7 +122,7 @@ describe('a stdout that fails part way through a line', () => {
       .subarray(limit - room)
       .toString('utf8');
     expect(printed.endsWith('\n'), 'the first run tore a line').toBe(false);
-    const resumed = await run(['pets', 'add', '--resume', journalNamed(first.stderr)], env);
+    const resumed = await run(['pets', 'import', '--resume', journalNamed(first.stderr)], env);
     expect(resumed.code, resumed.stderr).toBe(0);
     const all = [...completeLines(printed), ...completeLines(resumed.stdout)];
     expect(all.map((pet) => pet.name).sort()).toEqual(names);
@@ -156,7 +156,7 @@ describe('resumes started together over a lock its killed owner left', () => {
     for (let trial = 0; trial < 5; trial++) {
       const { env, created, state } = await service();
       const file = inputOf(['A', 'bad1', 'bad2', 'B']);
-      const first = await run(['pets', 'add', '--file', file], env);
+      const first = await run(['pets', 'import', file], env);
       expect(first.code, first.stderr).toBe(5);
       const journal = journalNamed(first.stderr);
       // As kill -9 leaves it: a run that held the journal's lock is killed while it holds it.
@@ -164,7 +164,7 @@ describe('resumes started together over a lock its killed owner left', () => {
       state.refusing = false;
       const resumes = await Promise.all(
         Array.from({ length: 8 }, () =>
-          run(['pets', 'add', '--resume', journal, '--retry-failed'], env),
+          run(['pets', 'import', '--resume', journal, '--retry-failed'], env),
         ),
       );
       const stderr = resumes.map((resumed) => resumed.stderr).join('\n');
@@ -187,20 +187,20 @@ describe('a copy of a journal', () => {
     for (const failures of [1, 2]) {
       const { env, created, state } = await service();
       const file = inputOf(['A', 'bad1', 'bad2', 'B']);
-      const first = await run(['pets', 'add', '--file', file], env);
+      const first = await run(['pets', 'import', file], env);
       expect(first.code, first.stderr).toBe(5);
       const journal = journalNamed(first.stderr);
       // Retries that fail too: the copy is made after the last of them.
       for (let retry = 1; retry < failures; retry++) {
-        const failed = await run(['pets', 'add', '--resume', journal, '--retry-failed'], env);
+        const failed = await run(['pets', 'import', '--resume', journal, '--retry-failed'], env);
         expect(failed.code, failed.stderr).toBe(5);
       }
       const copy = `${journal}.copy`;
       copyFileSync(journal, copy);
       state.refusing = false;
-      const original = await run(['pets', 'add', '--resume', journal, '--retry-failed'], env);
+      const original = await run(['pets', 'import', '--resume', journal, '--retry-failed'], env);
       expect(original.code, original.stderr).toBe(0);
-      const again = await run(['pets', 'add', '--resume', copy, '--retry-failed'], env);
+      const again = await run(['pets', 'import', '--resume', copy, '--retry-failed'], env);
       expect(again.code, again.stderr).toBe(0);
       expect(created.sort(), again.stderr).toEqual(['A', 'B', 'bad1', 'bad2']);
       // The copy's run got the service's earlier answers: the same pets, said as such.
@@ -216,7 +216,7 @@ describe('resumes through other names of the same journal', () => {
     for (let trial = 0; trial < 3; trial++) {
       const { env, created, state } = await service();
       const file = inputOf(['A', 'bad1', 'bad2', 'B']);
-      const first = await run(['pets', 'add', '--file', file], env);
+      const first = await run(['pets', 'import', file], env);
       expect(first.code, first.stderr).toBe(5);
       const journal = journalNamed(first.stderr);
       const folder = join(journal, '..');
@@ -233,7 +233,7 @@ describe('resumes through other names of the same journal', () => {
       // the locks every run on the machine shares can keep them apart.
       const resumes = await Promise.all(
         names.map((name) =>
-          run(['pets', 'add', '--resume', name, '--retry-failed'], {
+          run(['pets', 'import', '--resume', name, '--retry-failed'], {
             ...env,
             XDG_DATA_HOME: mkdtempSync(join(tmpdir(), 'petstore-data-')),
           }),
@@ -256,14 +256,10 @@ describe('a pipe whose reader is slow', () => {
     const names = Array.from({ length: 600 }, (_, i) => `P${i}-${'y'.repeat(240)}`);
     const file = inputOf(names);
     const journal = join(mkdtempSync(join(tmpdir(), 'petstore-slow-')), 'run.journal');
-    const child = spawn(
-      process.execPath,
-      [BIN, 'pets', 'add', '--file', file, '--journal', journal],
-      {
-        env,
-        stdio: ['ignore', 'pipe', 'ignore'],
-      },
-    );
+    const child = spawn(process.execPath, [BIN, 'pets', 'import', file, '--journal', journal], {
+      env,
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
     // A reader that takes nothing until the run is killed: the pipe fills, lines queue.
     let first = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => (first += chunk));
@@ -278,7 +274,7 @@ describe('a pipe whose reader is slow', () => {
     child.stdout.resume();
     await ended;
     expect(completeLines(first).length).toBeLessThan(names.length);
-    const resumed = await run(['pets', 'add', '--resume', journal, '--retry-unknown'], env);
+    const resumed = await run(['pets', 'import', '--resume', journal, '--retry-unknown'], env);
     expect(resumed.code, resumed.stderr).toBe(0);
     const printed = [...completeLines(first), ...completeLines(resumed.stdout)].map(
       (pet) => pet.name,
@@ -329,7 +325,7 @@ function untilCreated(created: string[], count: number): Promise<void> {
  */
 async function unprintedJournal(env: Record<string, string>, names: string[], prefix: string) {
   const journal = join(mkdtempSync(join(tmpdir(), prefix)), 'run.journal');
-  const done = await run(['pets', 'add', '--file', inputOf(names), '--journal', journal], env);
+  const done = await run(['pets', 'import', inputOf(names), '--journal', journal], env);
   expect(done.code, done.stderr).toBe(0);
   editJournal(journal, 'UPDATE records SET printed = 0');
   return journal;
@@ -347,7 +343,7 @@ describe('a slow pipe, more', () => {
     const outputs: string[] = [];
     // Three resumes, each killed while its catch-up waits for the slow reader.
     for (let round = 0; round < 3; round++) {
-      const resume = slowReader(['pets', 'add', '--resume', journal], env);
+      const resume = slowReader(['pets', 'import', '--resume', journal], env);
       // Once it holds the journal (a killed run's lock is taken over after a while), its
       // catch-up meets the reader that takes nothing.
       await resume.started();
@@ -355,7 +351,7 @@ describe('a slow pipe, more', () => {
       resume.child.kill('SIGKILL');
       outputs.push((await resume.end()).stdout);
     }
-    const last = await run(['pets', 'add', '--resume', journal], env);
+    const last = await run(['pets', 'import', '--resume', journal], env);
     expect(last.code, last.stderr).toBe(0);
     outputs.push(last.stdout);
     for (const output of outputs) {
@@ -371,7 +367,7 @@ describe('a slow pipe, more', () => {
     const { env, created } = await service();
     const file = inputOf(names);
     const journal = join(mkdtempSync(join(tmpdir(), 'petstore-lastout-')), 'run.journal');
-    const run1 = slowReader(['pets', 'add', '--file', file, '--journal', journal], env);
+    const run1 = slowReader(['pets', 'import', file, '--journal', journal], env);
     await untilCreated(created, names.length);
     run1.child.kill('SIGINT');
     await waitUntil(() => run1.err().includes('SIGINT: starting no more requests'), 'the stop');
@@ -411,7 +407,7 @@ describe('a run killed while requests are in flight', () => {
     const journal = join(mkdtempSync(join(tmpdir(), 'petstore-inflight-')), 'run.journal');
     const child = spawn(
       process.execPath,
-      [BIN, 'pets', 'add', '--file', file, '--journal', journal, '--concurrency', '4'],
+      [BIN, 'pets', 'import', file, '--journal', journal, '--concurrency', '4'],
       { env, stdio: 'ignore' },
     );
     await waitUntil(() => received >= 4, 'four requests held by the service');
@@ -420,7 +416,7 @@ describe('a run killed while requests are in flight', () => {
     await exited;
     expect(received).toBe(4);
     holding = false;
-    const resumed = await run(['pets', 'add', '--resume', journal], env);
+    const resumed = await run(['pets', 'import', '--resume', journal], env);
     // The 4 sent are unknown (exit 7); the 36 never sent are sent now, none of them unknown.
     expect(resumed.code, resumed.stderr).toBe(7);
     const summary = JSON.parse(
@@ -455,9 +451,9 @@ describe('a resume that holds its journal', () => {
         const { env } = await service();
         const journal = await journalToResume(env);
         // Held: it prints what the first run did not, to a reader that takes nothing.
-        const holder = slowReader(['pets', 'add', '--resume', journal], env, prefix);
+        const holder = slowReader(['pets', 'import', '--resume', journal], env, prefix);
         await holder.started();
-        const second = await run(['pets', 'add', '--resume', journal, '--retry-unknown'], env);
+        const second = await run(['pets', 'import', '--resume', journal, '--retry-unknown'], env);
         expect(second.code, second.stderr).toBe(2);
         const refusal = second.stderr;
         expect(refusal).toContain(`the journal ${journal} is in use by another petstore run`);
@@ -465,7 +461,7 @@ describe('a resume that holds its journal', () => {
         const first = await holder.end();
         expect(first.code, first.stderr).toBe(0);
         // Its owner gone, the journal is free at once: nothing to clear by hand.
-        const third = await run(['pets', 'add', '--resume', journal], env);
+        const third = await run(['pets', 'import', '--resume', journal], env);
         expect(third.code, third.stderr).toBe(0);
       },
     );
@@ -476,7 +472,7 @@ describe('a resume that holds its journal', () => {
     const journal = await journalToResume(env);
     const hardLink = join(journal, '..', 'hard.journal');
     linkSync(journal, hardLink);
-    const holder = slowReader(['pets', 'add', '--resume', journal], env);
+    const holder = slowReader(['pets', 'import', '--resume', journal], env);
     await holder.started();
     // A PATH with node alone: no helper program takes part in the lock.
     const onlyNode = mkdtempSync(join(tmpdir(), 'petstore-path-'));
@@ -487,13 +483,13 @@ describe('a resume that holds its journal', () => {
       HOME: freshHome(),
       XDG_DATA_HOME: mkdtempSync(join(tmpdir(), 'petstore-data-')),
     };
-    const resume = ['pets', 'add', '--resume', hardLink, '--retry-unknown'];
+    const resume = ['pets', 'import', '--resume', hardLink, '--retry-unknown'];
     const second = await run(resume, elsewhere);
     expect(second.code, second.stderr).toBe(2);
     expect(second.stderr).toContain(`the journal ${hardLink} is in use by another petstore run`);
     const first = await holder.end();
     expect(first.code, first.stderr).toBe(0);
-    const third = await run(['pets', 'add', '--resume', hardLink, '--print-all'], elsewhere);
+    const third = await run(['pets', 'import', '--resume', hardLink, '--print-all'], elsewhere);
     expect(third.code, third.stderr).toBe(0);
     expect(completeLines(third.stdout)).toHaveLength(names.length);
   });

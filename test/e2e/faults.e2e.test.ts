@@ -86,7 +86,7 @@ describe('closed pipes are normal', () => {
   it('a bulk add piped to head -1 stops sending and says on stderr what it created', async () => {
     const { server, state } = await slowService(5);
     const result = await pipeline(
-      ['pets', 'add', '--file', '-', '--concurrency', '2'],
+      ['pets', 'import', '-', '--concurrency', '2'],
       '| head -1 >/dev/null',
       { PETSTORE_BASE_URL: `${server.url}/v1`, PETSTORE_API_KEY: 'sk_test_k_pipes_key' },
       records(400),
@@ -134,7 +134,7 @@ describe.skipIf(!existsSync('/dev/full'))('a stdout that cannot be written fails
     const env = { PETSTORE_BASE_URL: `${server.url}/v1`, PETSTORE_API_KEY: 'sk_test_k_full_key' };
     const journal = `${freshHome()}/run.journal`;
     const result = await pipeline(
-      ['pets', 'add', '--file', '-', '--journal', journal],
+      ['pets', 'import', '-', '--journal', journal],
       '>/dev/full',
       env,
       records(50),
@@ -144,11 +144,11 @@ describe.skipIf(!existsSync('/dev/full'))('a stdout that cannot be written fails
     expect(failed(result.stderr)).toMatchObject({
       code: 'output_failed',
       hint: expect.stringContaining(
-        `... | petstore --base-url ${server.url}/v1 pets add --file - --resume ${journal}`,
+        `... | petstore --base-url ${server.url}/v1 pets import - --resume ${journal}`,
       ) as unknown,
     });
     expect(state.created).toBeGreaterThan(0);
-    const resumed = await runCli(['pets', 'add', '--file', '-', '--resume', journal], {
+    const resumed = await runCli(['pets', 'import', '-', '--resume', journal], {
       env,
       input: records(50),
     });
@@ -167,19 +167,15 @@ describe('an interrupted bulk add leaves a complete record', () => {
   /** Starts a bulk add of 300 records; resolves once `linesBeforeSignal` pets are on stdout. */
   async function startBulk(delayMs: number, linesBeforeSignal: number) {
     const service = await slowService(delayMs);
-    const child = spawn(
-      process.execPath,
-      [BIN, 'pets', 'add', '--file', '-', '--concurrency', '16'],
-      {
-        env: {
-          PATH: process.env.PATH,
-          HOME: freshHome(),
-          PETSTORE_BASE_URL: `${service.server.url}/v1`,
-          PETSTORE_API_KEY: 'k_signals',
-        },
-        stdio: ['pipe', 'pipe', 'pipe'],
+    const child = spawn(process.execPath, [BIN, 'pets', 'import', '-', '--concurrency', '16'], {
+      env: {
+        PATH: process.env.PATH,
+        HOME: freshHome(),
+        PETSTORE_BASE_URL: `${service.server.url}/v1`,
+        PETSTORE_API_KEY: 'k_signals',
       },
-    );
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));

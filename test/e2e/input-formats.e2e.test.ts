@@ -13,13 +13,13 @@ async function sandbox() {
   return { PETSTORE_BASE_URL: env.PETSTORE_BASE_URL, PETSTORE_API_KEY: env.PETSTORE_API_KEY };
 }
 
-describe('pets add --template, then --file', () => {
+describe('pets import --template, then --file', () => {
   it.each([
     ['csv', 'name,categoryId,status\r\n'],
     ['tsv', 'name\tcategoryId\tstatus\n'],
     ['ndjson', '{"name":"Rex","categoryId":1,"status":"available"}\n'],
   ])('%s: the template is the start of an input pets add reads', async (format, template) => {
-    const printed = await runCli(['pets', 'add', '--template', format]);
+    const printed = await runCli(['pets', 'import', '--template', format]);
     expect(printed).toMatchObject({ code: 0, stdout: template, stderr: '' });
     const env = await sandbox();
     const rows =
@@ -28,57 +28,40 @@ describe('pets add --template, then --file', () => {
         : format === 'tsv'
           ? 'Tom\t2\t\n'
           : '{"name":"Tom","categoryId":2}\n';
-    const added = await runCli(
-      ['pets', 'add', '--file', '-', '--input-format', format, '-o', 'ndjson'],
-      { env, input: template + rows },
-    );
+    const added = await runCli(['pets', 'import', '-', '--input-format', format, '-o', 'ndjson'], {
+      env,
+      input: template + rows,
+    });
     expect(added.code, added.stderr).toBe(0);
     expect(added.stdout).toContain('"name":"Tom"');
   });
 
   it('a JSON template reads back as one pet', async () => {
-    const printed = await runCli(['pets', 'add', '--template', 'json']);
+    const printed = await runCli(['pets', 'import', '--template', 'json']);
     expect(printed.code).toBe(0);
-    const added = await runCli(
-      ['pets', 'add', '--file', '-', '--input-format', 'json', '-o', 'ndjson'],
-      {
-        env: await sandbox(),
-        input: printed.stdout,
-      },
-    );
+    const added = await runCli(['pets', 'import', '-', '--input-format', 'json', '-o', 'ndjson'], {
+      env: await sandbox(),
+      input: printed.stdout,
+    });
     expect(added.code, added.stderr).toBe(0);
     expect(added.stdout).toMatch(
       /^\{"id":\d+,"name":"Rex","categoryId":1,"status":"available"\}\n$/,
     );
   });
 
-  it('refuses --template with a pet or a file, and --input-format without --file', async () => {
-    const both = await runCli(['pets', 'add', '--template', 'csv', '--name', 'Rex']);
-    expect(both.code).toBe(2);
-    expect(both.stderr).toMatch(/--template.*cannot be used with.*--name/);
-    const alone = await runCli([
-      'pets',
-      'add',
-      '--input-format',
-      'csv',
-      '--name',
-      'Rex',
-      '--category-id',
-      '1',
-    ]);
-    expect(alone.code).toBe(2);
-    expect(alone.stderr).toContain('--input-format goes with --file or --resume');
-    const unknown = await runCli(['pets', 'add', '--template', 'xml']);
+  it('refuses --template with a file or another flag, and an unknown format', async () => {
+    const withFile = await runCli(['pets', 'import', 'pets.csv', '--template', 'csv']);
+    expect(withFile.code).toBe(2);
+    expect(withFile.stderr).toContain(
+      '--template prints a template and takes no file or other flag (got FILE)',
+    );
+    const withFlag = await runCli(['pets', 'import', '--template', 'csv', '--journal', 'j']);
+    expect(withFlag.code).toBe(2);
+    expect(withFlag.stderr).toContain('(got --journal)');
+    expect(withFlag.stderr).toContain('Run: petstore pets import --template csv');
+    const unknown = await runCli(['pets', 'import', '--template', 'xml']);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toMatch(/json, ndjson, csv, tsv/);
-  });
-
-  it('--template takes no other flag of pets add', async () => {
-    const ran = await runCli(['pets', 'add', '--template', 'csv', '--journal', 'j']);
-    expect(ran.code).toBe(2);
-    expect(ran.stderr).toContain(
-      '--template prints a template and takes no other flag of pets add (got --journal)',
-    );
   });
 
   it('refuses UTF-16 and workbooks with how to convert them, sending nothing', async () => {
@@ -92,7 +75,7 @@ describe('pets add --template, then --file', () => {
       [utf16, 'is UTF-16 text, not UTF-8'],
       [zip, 'is a zip file (a spreadsheet workbook such as .xlsx?)'],
     ] as const) {
-      const ran = await runCli(['pets', 'add', '--file', '-', '--input-format', 'csv'], {
+      const ran = await runCli(['pets', 'import', '-', '--input-format', 'csv'], {
         env,
         input: bytes.toString('latin1'),
       });
@@ -109,8 +92,7 @@ describe('pets add --template, then --file', () => {
     const first = await runCli(
       [
         'pets',
-        'add',
-        '--file',
+        'import',
         input,
         '--fail-fast',
         '--concurrency',
@@ -124,7 +106,9 @@ describe('pets add --template, then --file', () => {
     );
     expect(first.code).toBe(5);
     expect(first.stdout).toMatch(/^id,name,categoryId,status\r\n\d+,A,1,\r\n$/);
-    const resumed = await runCli(['pets', 'add', '--resume', join(dir, 'j'), '-o', 'csv'], { env });
+    const resumed = await runCli(['pets', 'import', '--resume', join(dir, 'j'), '-o', 'csv'], {
+      env,
+    });
     expect(resumed.stdout).toMatch(/^\d+,C,3,\r\n$/);
   });
 });

@@ -69,7 +69,7 @@ describe('journals', () => {
   it('are kept in $XDG_STATE_HOME/petstore/journals (else ~/.local/state), not beside the input', async () => {
     const state = mkdtempSync(join(tmpdir(), 'petstore-state-'));
     const { folder, input, cli } = await setup({ XDG_STATE_HOME: state });
-    const ran = await cli('pets', 'add', '--file', input('a.csv', ['A', 'B']), '-o', 'ndjson');
+    const ran = await cli('pets', 'import', input('a.csv', ['A', 'B']), '-o', 'ndjson');
     expect(ran.code, ran.stderr).toBe(0);
     expect(readdirSync(folder)).toEqual(['a.csv']);
     // With the lock files beside it (see docs/bulk.md).
@@ -81,7 +81,7 @@ describe('journals', () => {
     );
 
     const home = await setup();
-    expect((await home.cli('pets', 'add', '--file', home.input('b.csv', ['C']))).code).toBe(0);
+    expect((await home.cli('pets', 'import', home.input('b.csv', ['C']))).code).toBe(0);
     const journals = readdirSync(join(home.env.HOME, '.local', 'state', 'petstore', 'journals'));
     expect(journals.filter((name) => name.endsWith('.journal'))).toHaveLength(1);
   });
@@ -89,12 +89,11 @@ describe('journals', () => {
   it('are listed with their outcomes, resumed by batch id, and pruned only once finished', async () => {
     const { input, cli, list } = await setup();
     // Finished: both created.
-    expect((await cli('pets', 'add', '--file', input('done.csv', ['A', 'B']))).code).toBe(0);
+    expect((await cli('pets', 'import', input('done.csv', ['A', 'B']))).code).toBe(0);
     // Unfinished: the first refused, and --fail-fast sends none after it.
     const stopped = await cli(
       'pets',
-      'add',
-      '--file',
+      'import',
       input('stopped.csv', [REFUSED, 'C', 'D']),
       '--fail-fast',
       '--concurrency',
@@ -120,7 +119,7 @@ describe('journals', () => {
     expect(existsSync(done!.path)).toBe(false);
     expect(existsSync(open!.path)).toBe(true);
 
-    const resumed = await cli('pets', 'add', '--resume', open!.batch, '-o', 'ndjson');
+    const resumed = await cli('pets', 'import', '--resume', open!.batch, '-o', 'ndjson');
     expect(resumed.code).toBe(5); // the refused record is still refused
     expect(resumed.stdout.trim().split('\n')).toHaveLength(2);
     expect((await list())[0]).toMatchObject({ created: 2, failed: 1, unsent: 0, finished: true });
@@ -133,10 +132,18 @@ describe('journals', () => {
         .map((line) => (JSON.parse(line) as { outcome: string }).outcome),
     ).toEqual(['failed', 'created', 'created']);
     expect(existsSync(`${open!.path}-wal`)).toBe(false);
-    const again = await cli('pets', 'add', '--resume', open!.batch, '--print-all', '-o', 'ndjson');
+    const again = await cli(
+      'pets',
+      'import',
+      '--resume',
+      open!.batch,
+      '--print-all',
+      '-o',
+      'ndjson',
+    );
     const sorted = (text: string) => text.trimEnd().split('\n').sort();
     expect(sorted(again.stdout)).toEqual(sorted(resumed.stdout));
-    const retried = await cli('pets', 'add', '--resume', open!.batch, '--retry-failed');
+    const retried = await cli('pets', 'import', '--resume', open!.batch, '--retry-failed');
     expect(retried.code).toBe(5);
     expect((await list())[0]).toMatchObject({ created: 2, failed: 1, finished: true });
 
@@ -151,8 +158,7 @@ describe('journals', () => {
     const { input, cli, list } = await setup();
     await cli(
       'pets',
-      'add',
-      '--file',
+      'import',
       input('s.csv', [REFUSED, 'C']),
       '--fail-fast',
       '--concurrency',
@@ -171,14 +177,14 @@ describe('journals', () => {
 
   it('a batch id with no journal, and one with two, are refused with what to do', async () => {
     const { input, cli } = await setup();
-    const none = await cli('pets', 'add', '--resume', 'no-such-batch');
+    const none = await cli('pets', 'import', '--resume', 'no-such-batch');
     expect(none.code).toBe(2);
     expect(none.stderr).toContain('no journal no-such-batch');
     const file = input('n.csv', ['A']);
     for (let run = 0; run < 2; run++) {
-      expect((await cli('pets', 'add', '--file', file, '--batch-id', 'nightly-7')).code).toBe(0);
+      expect((await cli('pets', 'import', file, '--batch-id', 'nightly-7')).code).toBe(0);
     }
-    const two = await cli('pets', 'add', '--resume', 'nightly-7');
+    const two = await cli('pets', 'import', '--resume', 'nightly-7');
     expect(two.code).toBe(2);
     expect(two.stderr).toContain('batch nightly-7 has 2 journals');
   });
@@ -190,8 +196,7 @@ describe('journals', () => {
     const elsewhere = join(mkdtempSync(join(tmpdir(), 'petstore-elsewhere-')), 'real.journal');
     const stopped = await cli(
       'pets',
-      'add',
-      '--file',
+      'import',
       input('l.csv', [REFUSED, 'C']),
       '--fail-fast',
       '--concurrency',
@@ -213,7 +218,7 @@ describe('journals', () => {
       'link.journal',
       'notes.journal',
     ]);
-    const resumed = await cli('pets', 'add', '--resume', join(folder, 'link.journal'));
+    const resumed = await cli('pets', 'import', '--resume', join(folder, 'link.journal'));
     expect(resumed.code).toBe(5);
     // Written where it is: the link is still a link, and nothing of it is left beside it.
     expect(lstatSync(join(folder, 'link.journal')).isSymbolicLink()).toBe(true);
@@ -236,7 +241,7 @@ describe('journals', () => {
 
   it('ignores a relative XDG_STATE_HOME, as the XDG specification says', async () => {
     const { input, cli, env } = await setup({ XDG_STATE_HOME: 'relative/state' });
-    const added = await cli('pets', 'add', '--file', input('r2.csv', ['B']));
+    const added = await cli('pets', 'import', input('r2.csv', ['B']));
     expect(added.code, added.stderr).toBe(0);
     expect(added.stderr).toContain(join(env.HOME, '.local', 'state', 'petstore', 'journals'));
   });

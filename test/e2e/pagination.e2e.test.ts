@@ -13,7 +13,7 @@ describe('pets list --all against the sandbox profile', () => {
         `{"name":"pet ${i + 1}","categoryId":${i % 5}${i % 4 === 0 ? ',"status":"sold"' : ''}}`,
     ).join('\n');
     const added = await runCli(
-      ['--profile', 'sandbox', '-q', 'pets', 'add', '--file', '-', '--concurrency', '16'],
+      ['--profile', 'sandbox', '-q', 'pets', 'import', '-', '--concurrency', '16'],
       { env, input: records },
     );
     expect(added.code).toBe(0);

@@ -81,7 +81,7 @@ describe('progress on a terminal, and none in a pipe', () => {
     const { folder, input, env } = setup();
     const out = join(folder, 'created.ndjson');
     const shown = await onTerminal(
-      `${quote(process.execPath)} ${quote(BIN)} pets add --file ${quote(input)} -o ndjson > ${quote(out)}`,
+      `${quote(process.execPath)} ${quote(BIN)} pets import ${quote(input)} -o ndjson > ${quote(out)}`,
       env,
     );
     const drawings = shown
@@ -105,7 +105,7 @@ describe('progress on a terminal, and none in a pipe', () => {
 
   it('the same run in a pipe writes no progress bytes at all', async () => {
     const { input, env } = setup();
-    const result = await runCli(['pets', 'add', '--file', input, '-o', 'ndjson'], { env });
+    const result = await runCli(['pets', 'import', input, '-o', 'ndjson'], { env });
     expect(result.code).toBe(0);
     expect(result.stdout.trimEnd().split('\n')).toHaveLength(PETS);
     expect(result.stderr).not.toMatch(/[\r\u001b]| · /);

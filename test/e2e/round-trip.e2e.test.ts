@@ -7,7 +7,7 @@ import { sandboxService } from '../helpers/sandbox-service.js';
 import { runCli } from '../helpers/run-cli.js';
 
 /**
- * A listing read back: `pets list -o FORMAT` from one service, `pets add --file` into a fresh
+ * A listing read back: `pets list -o FORMAT` from one service, `pets import` into a fresh
  * one, and the second lists the same names, categories (int64 exact) and statuses.
  */
 
@@ -42,7 +42,7 @@ async function listed(env: Record<string, string>): Promise<unknown[]> {
     });
 }
 
-describe('pets list -o FORMAT, read back by pets add --file', () => {
+describe('pets list -o FORMAT, read back by pets import', () => {
   it.each(['json', 'ndjson', 'csv', 'tsv'])('%s', async (format) => {
     const from = await sandbox();
     for (const pet of PETS) {
@@ -63,7 +63,7 @@ describe('pets list -o FORMAT, read back by pets add --file', () => {
     writeFileSync(file, exported.stdout);
 
     const to = await sandbox();
-    const added = await runCli(['pets', 'add', '--file', file, '-o', 'ndjson'], { env: to });
+    const added = await runCli(['pets', 'import', file, '-o', 'ndjson'], { env: to });
     expect(added.code, added.stderr).toBe(0);
     expect(added.stderr).toContain(`every record of ${file} carries an id, which is ignored`);
     // Sent four at a time: the order they were created in is not the input's.

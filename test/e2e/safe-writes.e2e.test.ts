@@ -87,7 +87,7 @@ describe('safe writes against the sandbox with faults on (real HTTP)', () => {
     const env = { HOME: freshHome(), PETSTORE_BASE_URL: sandbox.apiBaseUrl, PETSTORE_API_KEY: KEY };
 
     const first = await killAfterLines(
-      ['pets', 'add', '--file', input, '--journal', journal, '--concurrency', '8'],
+      ['pets', 'import', input, '--journal', journal, '--concurrency', '8'],
       env,
       RECORDS / 4,
     );
@@ -97,13 +97,13 @@ describe('safe writes against the sandbox with faults on (real HTTP)', () => {
     expect(first.stderr).toContain('the outcome is unknown');
 
     // Without --retry-unknown, the unknown ones are reported and not sent again: exit 7.
-    const second = await runCli(['pets', 'add', '--resume', journal], { env });
+    const second = await runCli(['pets', 'import', '--resume', journal], { env });
     expect(second.code, second.stderr).toBe(7);
     expect(second.stderr).toContain(
-      `Complete the run with: petstore --base-url ${env.PETSTORE_BASE_URL} pets add --resume ${journal} --retry-unknown`,
+      `Complete the run with: petstore --base-url ${env.PETSTORE_BASE_URL} pets import --resume ${journal} --retry-unknown`,
     );
 
-    const third = await runCli(['pets', 'add', '--resume', journal, '--retry-unknown'], { env });
+    const third = await runCli(['pets', 'import', '--resume', journal, '--retry-unknown'], { env });
     expect(third.code, third.stderr).toBe(0);
 
     const printed = [first.stdout, second.stdout, third.stdout].flatMap(lines);
@@ -180,7 +180,7 @@ describe('safe writes against the sandbox with faults on (real HTTP)', () => {
     writeFileSync(input, '{"name":"A","categoryId":1}\n{"name":"B","categoryId":2}\n');
     for (const args of [
       ['pets', 'add', '--name', 'Rex', '--category-id', '1', '--dry-run'],
-      ['pets', 'add', '--file', input, '--dry-run', '--verbose'],
+      ['pets', 'import', input, '--dry-run', '--verbose'],
       ['message', 'send', 'hello', '--dry-run'],
     ]) {
       const result = await runCli(args, { env });

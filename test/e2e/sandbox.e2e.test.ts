@@ -58,7 +58,7 @@ describe('the built-in sandbox profile, on a fresh machine', () => {
   it('a bulk input run again as the same batch creates nothing twice; as a new run, again', async () => {
     const input =
       '{"name":"A","categoryId":1}\n{"name":"A","categoryId":1}\n{"name":"B","categoryId":2}\n';
-    const args = ['-q', 'pets', 'add', '--file', '-', '--json', '--concurrency', '1'];
+    const args = ['-q', 'pets', 'import', '-', '--json', '--concurrency', '1'];
     const named = { ...env, PETSTORE_BATCH_ID: 'e2e-batch-1' };
     const first = await runCli(args, { env: named, input });
     const again = await runCli(args, { env: named, input });

@@ -33,17 +33,17 @@ const readers = {
     path: join(home, 'cfg', 'config.json'),
     args: ['__complete', 'profiles'],
   }),
-  'pets add --file': (home: string) => ({
+  'pets import': (home: string) => ({
     path: join(home, 'pets.ndjson'),
-    args: ['pets', 'add', '--file', join(home, 'pets.ndjson')],
+    args: ['pets', 'import', join(home, 'pets.ndjson')],
   }),
   'message send --file': (home: string) => ({
     path: join(home, 'message.txt'),
     args: ['message', 'send', '--file', join(home, 'message.txt'), '--dry-run'],
   }),
-  'pets add --resume': (home: string) => ({
+  'pets import --resume': (home: string) => ({
     path: join(home, 'run.journal'),
-    args: ['pets', 'add', '--resume', join(home, 'run.journal')],
+    args: ['pets', 'import', '--resume', join(home, 'run.journal')],
   }),
 } as const;
 

@@ -41,7 +41,7 @@ describe('the key never leaves in any text', () => {
     ['an error, JSON form', ['pets', 'list', '--json']],
     ['verbose lines', ['-v', 'pets', 'list']],
     ['smoke details', ['smoke', '--allow-writes', '--json']],
-    ['a bulk run', ['pets', 'add', '--file', '-']],
+    ['a bulk run', ['pets', 'import', '-']],
   ])('masks the environment key in %s', async (_where, args) => {
     const result = await runCli(args, {
       env: { PETSTORE_BASE_URL: `${server.url}/v1`, PETSTORE_API_KEY: ENV_KEY },
@@ -64,7 +64,7 @@ describe('the key never leaves in any text', () => {
 
   it('masks the key in the journal a bulk run writes to a file', async () => {
     const journal = join(freshHome(), 'run.journal');
-    const result = await runCli(['pets', 'add', '--file', '-', '--journal', journal], {
+    const result = await runCli(['pets', 'import', '-', '--journal', journal], {
       env: { PETSTORE_BASE_URL: `${server.url}/v1`, PETSTORE_API_KEY: ENV_KEY },
       input: '{"name":"A","categoryId":1}\n',
     });

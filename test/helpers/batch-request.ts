@@ -1,7 +1,7 @@
 import { IDEMPOTENCY_KEY_WINDOW } from '../../src/core/contract.js';
 import type { AddBatchRequest } from '../../src/operations/pets/add-batch.js';
 
-/** A batch add as `pets add --file` asks for one by default, with `overrides`. */
+/** A batch add as `pets import` asks for one by default, with `overrides`. */
 export function batchRequest(overrides: Partial<AddBatchRequest> = {}): AddBatchRequest {
   return {
     file: undefined,

@@ -84,7 +84,7 @@ describe('the layer rule', () => {
     ['context/resolve-target.ts', "const l = await import('../sandbox/launcher.js');"],
     ['commands/sandbox/serve.ts', "const s = await import('../../sandbox/server.js');"],
     ['api/transport.ts', "import { request } from 'undici';"],
-    ['commands/pets/add.ts', "import { runPetsAddFile } from './add-file.js';"],
+    ['commands/pets/import.ts', "import { runPetsImportFile } from './import-file.js';"],
     [
       'commands/profile/list.ts',
       "import { PROFILE_COLUMNS } from '../../cmdutil/profile-view.js';",

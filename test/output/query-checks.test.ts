@@ -65,7 +65,7 @@ const WRONG = [
 const COMMANDS = [
   ['pets', 'list'],
   ['pets', 'add', '--name', 'Rex', '--category-id', '1'],
-  ['pets', 'add', '--file', '-'],
+  ['pets', 'import', '-'],
   ['message', 'send', 'hi'],
   ['api', '-X', 'POST', '/pets', '-F', 'name=Q', '-F', 'categoryId=1'],
   ['api', '-X', 'DELETE', '/pets/1'],
@@ -214,7 +214,7 @@ describe('--query sees what -o json would print, whatever the format', () => {
     const { env: sandboxEnv } = await sandboxService();
     for (const format of ['table', 'json', 'csv']) {
       const io = fakeIO({ stdin: '{"name":"A","categoryId":1}\n{"name":"B","categoryId":2}\n' });
-      const args = ['pets', 'add', '--file', '-', '--concurrency', '1', '-o', format];
+      const args = ['pets', 'import', '-', '--concurrency', '1', '-o', format];
       expect(await main([...args, '--query', 'name'], io, sandboxEnv)).toBe(0);
       expect(io.out(), format).toBe('"A"\n"B"\n');
     }
@@ -224,7 +224,7 @@ describe('--query sees what -o json would print, whatever the format', () => {
     const file = join(mkdtempSync(join(tmpdir(), 'petstore-q-')), 'pets.ndjson');
     writeFileSync(file, '{"name":"A","categoryId":1}\n{"name":"B","categoryId":2}\n');
     const result = await run(
-      ['pets', 'add', '--file', file, '--dry-run', '--query', 'body.name'],
+      ['pets', 'import', file, '--dry-run', '--query', 'body.name'],
       new FakeTransport(),
     );
     expect(result.out).toBe('"A"\n"B"\n');

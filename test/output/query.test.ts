@@ -123,11 +123,7 @@ describe('--query', () => {
     const { env: sandboxEnv } = await sandboxService();
     const io = fakeIO({ stdin: '{"name":"A","categoryId":1}\n{"name":"B","categoryId":2}\n' });
     expect(
-      await main(
-        ['pets', 'add', '--file', '-', '--concurrency', '1', '--query', 'name'],
-        io,
-        sandboxEnv,
-      ),
+      await main(['pets', 'import', '-', '--concurrency', '1', '--query', 'name'], io, sandboxEnv),
     ).toBe(0);
     expect(io.out()).toBe('"A"\n"B"\n');
   });

@@ -40,7 +40,9 @@ interface CommandNode {
   options: string[];
 }
 
+/** An option's flags, none for a hidden one (kept only to say where it went). */
 function optionFlags(option: Option): string[] {
+  if (option.hidden) return [];
   return [option.long, option.short].filter((flag): flag is string => flag !== undefined);
 }
 

@@ -9,7 +9,7 @@ import { registerJournalShow } from './show.js';
 export function registerJournal(program: Command, runVerb: RunVerb, verb?: string): void {
   const journal = program
     .command('journal')
-    .description('List, show and prune the journals bulk runs keep (pets add --file)');
+    .description('List, show and prune the journals bulk runs keep (pets import)');
   addVerbs(
     journal,
     runVerb,

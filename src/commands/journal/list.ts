@@ -29,7 +29,7 @@ export function registerJournalList(journal: Command, runVerb: RunVerb): void {
       helpProse(`
 A journal is finished when every record has a known outcome (created, or refused by the
 service); an unfinished one holds records of unknown outcome or never sent, which only it can
-complete exactly once (pets add --resume BATCH_OR_PATH). Journals given --journal elsewhere
+complete exactly once (pets import --resume BATCH_OR_PATH). Journals given --journal elsewhere
 are not listed.
 
 Examples:

@@ -1,30 +1,19 @@
 import { Option, type Command } from '@commander-js/extra-typings';
-import { parseBatchId } from '../../bulk/batch.js';
-import {
-  concurrencyFlag,
-  idempotencyKeyFlag,
-  int64Flag,
-  nonEmptyFlag,
-  pathFlag,
-  statusFlag,
-} from '../../cmdutil/flags.js';
+import { idempotencyKeyFlag, int64Flag, nonEmptyFlag, statusFlag } from '../../cmdutil/flags.js';
 import { helpProse } from '../../cmdutil/help-text.js';
 import type { FlagsOf } from '../../cmdutil/run-verb.js';
-// From the contract, not the input readers: declaring a flag loads no parser.
-import {
-  BULK_CONCURRENCY,
-  IDEMPOTENCY_KEY_WINDOW,
-  INPUT_FORMATS,
-  type InputFormat,
-} from '../../core/contract.js';
-import { durationText, parseDuration } from '../../core/duration.js';
 import { UsageError } from '../../core/errors.js';
 import { PET_STATUSES, type NewPet } from '../../core/interface.js';
-import type { Env } from '../../core/io.js';
-import type { PetsAddFileOptions } from './add-file.js';
 
-/** The flags of one pet, which a bulk run's records replace. */
-const ONE_PET_FLAGS = ['name', 'categoryId', 'status', 'idempotencyKey'];
+/**
+ * What `pets add` once took for many pets: given to it, each is refused with the command that
+ * takes it now (`pets import`), not as an unknown option.
+ */
+const MOVED_TO_IMPORT = {
+  file: (value: string) => `petstore pets import ${value}`,
+  resume: (value: string) => `petstore pets import --resume ${value}`,
+  template: (value: string) => `petstore pets import --template ${value}`,
+} as const;
 
 /**
  * `pets add`'s flags, each declared once (name, help, parser): their parsed types are what
@@ -33,207 +22,57 @@ const ONE_PET_FLAGS = ['name', 'categoryId', 'status', 'idempotencyKey'];
 export function declarePetsAdd(pets: Command) {
   return pets
     .command('add')
-    .description('Add an animal (POST /pets)')
+    .description('Add an animal (POST /pets); many from a file: pets import')
     .option('--name <name>', "the animal's name", nonEmptyFlag('--name'))
     .option('--category-id <int64>', 'identifier of its category', int64Flag('--category-id'))
     .option('--status <status>', PET_STATUSES.join(', '), statusFlag)
-    .addOption(
-      new Option(
-        '--file <path>',
-        'add many: a JSON array, NDJSON, or CSV or TSV with a header row (what pets list -o writes reads back); - for stdin',
-      )
-        .argParser(pathFlag('--file'))
-        .conflicts(ONE_PET_FLAGS),
-    )
-    .addOption(
-      new Option(
-        '--input-format <format>',
-        'with --file: how to read it (default: by its extension, else by its first line)',
-      ).choices(INPUT_FORMATS),
-    )
-    .addOption(
-      new Option(
-        '--template <format>',
-        'print the start of an input file (CSV, TSV: the header row; JSON, NDJSON: one example record) and exit',
-      )
-        .choices(INPUT_FORMATS)
-        .conflicts(['file', 'resume', ...ONE_PET_FLAGS, 'dryRun']),
-    )
-    .option(
-      '--concurrency <n>',
-      `with --file: requests at once, ${BULK_CONCURRENCY.min} to ${BULK_CONCURRENCY.max} (default ${BULK_CONCURRENCY.default})`,
-      concurrencyFlag,
-    )
-    .option('--fail-fast', 'with --file: start no more requests after the first failure')
     .option(
       '--idempotency-key <key>',
-      'one pet: send with this Idempotency-Key (default: a new UUID)',
+      'send with this Idempotency-Key (default: a new UUID)',
       idempotencyKeyFlag,
     )
-    .option(
-      '--batch-id <id>',
-      'with --file: the batch its keys are made from (env PETSTORE_BATCH_ID; default: a new one); the same batch and input send the same keys, so re-running a CI job creates nothing twice',
-      (text) => parseBatchId(text, '--batch-id'),
-    )
-    .option('--dry-run', 'print the request(s) that would be sent (key redacted); send nothing')
-    .option(
-      '--journal <file>',
-      'with --file: where to journal the run (default: the journals folder, see journal list)',
-      pathFlag('--journal'),
-    )
-    .addOption(
-      new Option(
-        '--resume <journal>',
-        'complete an interrupted run from its journal: its path, or its batch id',
-      )
-        .argParser(pathFlag('--resume'))
-        .conflicts([...ONE_PET_FLAGS, 'journal', 'batchId']),
-    )
-    .option('--retry-failed', 'with --resume: send again the records the service rejected')
-    .option(
-      '--retry-unknown',
-      'with --file or --resume: send again, with the same key, records of unknown outcome',
-    )
-    .option('--print-all', 'with --resume: also print the pets earlier runs printed')
-    .option(
-      '--key-window <duration>',
-      'how long the service keeps an Idempotency-Key (env PETSTORE_KEY_WINDOW; default 24h): a resume refuses to send again keys first sent longer ago, less 1h',
-      (text) => parseKeyWindow(text, '--key-window'),
-    )
-    .option(
-      '--ignore-key-window',
-      'with --retry-unknown: send again keys past the window all the same (each may be created twice)',
-    )
+    .option('--dry-run', 'print the request that would be sent (key redacted); send nothing')
+    .addOption(new Option('--file <path>').hideHelp())
+    .addOption(new Option('--resume <journal>').hideHelp())
+    .addOption(new Option('--template <format>').hideHelp())
     .addHelpText(
       'after',
       helpProse(`
 Examples:
   $ petstore pets add --name Rex --category-id 1
   $ petstore pets add --name Tom --category-id 2 --status pending --json
-  $ petstore pets add --file pets.ndjson --concurrency 8 > created.ndjson
-  $ petstore pets add --template csv > pets.csv
-  $ petstore --profile staging pets list --all -o csv > staging.csv; petstore pets add --file staging.csv
-  $ petstore pets add --resume 5b0e8f1c-2d4a-4c39-9a57-0e6f3c1d2b7a --retry-unknown >> created.ndjson
   $ petstore pets add --name Rex --category-id 1 --dry-run
+  $ petstore pets import pets.csv
 
-With --file every record is checked before anything is sent. A listing reads back in every
-format pets list -o writes data in (json, ndjson, csv, tsv): an id field or column is ignored,
-with one notice, and those records are created as new pets (the service gives each its own id).
-In CSV and TSV an empty status cell is a pet without a status. Each created pet is written to
-stdout (one JSON line) as soon as the service confirms it, so an interrupted run still leaves
-a record of what it created. The run's journal (named on stderr) lets --resume complete it
-without creating any record twice; it prints only the pets earlier runs did not, so the
-outputs of all runs together hold one line per record (--print-all prints every one).
-
-Each record's Idempotency-Key stands for one attempt to create that one record: it comes from
-the run's batch, the input's file name and the record's position, never from its content, so
-two records alike are two pets. A new run is a new batch; --resume continues its journal's.
-To re-run a CI job safely where its journal is gone, name the batch: the same --batch-id and
-input send the same keys, and a service that honours them creates nothing twice (the sandbox
-does), e.g. PETSTORE_BATCH_ID="pets-$CI_PIPELINE_ID" petstore pets add --file pets.ndjson`),
+At a terminal, what the flags leave out is asked for. To add many pets from a file (CSV, TSV,
+JSON or NDJSON), each exactly once, use pets import.`),
     );
 }
 
 export type PetsAddFlags = FlagsOf<ReturnType<typeof declarePetsAdd>>;
 
-/** One pet from flags, or many from a file (a new run, or one resumed from its journal). */
-export type PetsAddOptions =
-  | { pet: PetDraft; idempotencyKey: string | undefined; dryRun: boolean }
-  | PetsAddFileOptions
-  | { template: InputFormat };
+/** One pet: what the flags gave, checked; what is missing is asked for, or refused. */
+export interface PetsAddOptions {
+  pet: PetDraft;
+  idempotencyKey: string | undefined;
+  dryRun: boolean;
+}
 
 /** What the flags gave of one pet, each value checked; what is missing is asked for, or refused. */
 export type PetDraft = Partial<NewPet>;
 
-/** The flags that only a bulk run (--file or --resume) takes. */
-const MANY_ONLY = [
-  'inputFormat',
-  'batchId',
-  'keyWindow',
-  'ignoreKeyWindow',
-  'concurrency',
-  'failFast',
-  'journal',
-  'resume',
-  'retryFailed',
-  'retryUnknown',
-  'printAll',
-] as const;
-
-function toFlag(key: string): string {
-  return `--${key.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`)}`;
-}
-
-/** How long the service keeps Idempotency-Keys: a duration longer than the margin. */
-function parseKeyWindow(text: string, source: string): number {
-  const ms = parseDuration(text, IDEMPOTENCY_KEY_WINDOW.maxMs);
-  if (ms === undefined || ms <= IDEMPOTENCY_KEY_WINDOW.marginMs) {
-    throw new UsageError(
-      `${source} must be a duration longer than ${durationText(IDEMPOTENCY_KEY_WINDOW.marginMs)}, such as 24h or 7d (got ${JSON.stringify(text)})`,
-      { hint: 'Give how long the service keeps an Idempotency-Key (24h for the sandbox).' },
-    );
+/** The parsed flags as one pet's options. */
+export function toPetsAddOptions(flags: PetsAddFlags): PetsAddOptions {
+  for (const [flag, command] of Object.entries(MOVED_TO_IMPORT)) {
+    const value = flags[flag as keyof typeof MOVED_TO_IMPORT];
+    if (value === undefined) continue;
+    throw new UsageError(`pets add adds one pet; --${flag} is for pets import`, {
+      hint: `Run: ${command(value)}`,
+    });
   }
-  return ms;
-}
-
-/** The environment variable's value, parsed; an empty one is unset. */
-function fromEnv<T>(env: Env, variable: string, parse: (text: string, source: string) => T) {
-  const value = env[variable];
-  return value === undefined || value === '' ? undefined : parse(value, variable);
-}
-
-/** The parsed flags (and the variables that stand in for them) as one pet's or a batch's options. */
-export function toPetsAddOptions(flags: PetsAddFlags, env: Env = {}): PetsAddOptions {
-  const dryRun = flags.dryRun === true;
-  if (flags.template !== undefined) {
-    const others = Object.keys(flags).filter(
-      (key) => key !== 'template' && flags[key as keyof PetsAddFlags] !== undefined,
-    );
-    if (others.length > 0) {
-      throw new UsageError(
-        `--template prints a template and takes no other flag of pets add (got ${others.map(toFlag).join(', ')})`,
-      );
-    }
-    return { template: flags.template };
-  }
-  if (flags.file === undefined && flags.resume === undefined) {
-    const misplaced = MANY_ONLY.filter((key) => flags[key] !== undefined);
-    if (misplaced.length > 0) {
-      throw new UsageError(
-        `${misplaced.map(toFlag).join(', ')} go${misplaced.length === 1 ? 'es' : ''} with --file or --resume`,
-      );
-    }
-    const pet: PetDraft = {};
-    if (flags.name !== undefined) pet.name = flags.name;
-    if (flags.categoryId !== undefined) pet.categoryId = flags.categoryId;
-    if (flags.status !== undefined) pet.status = flags.status;
-    return { pet, idempotencyKey: flags.idempotencyKey, dryRun };
-  }
-  const resumeOnly = (['retryFailed', 'printAll'] as const).filter((key) => flags[key]);
-  if (resumeOnly.length > 0 && flags.resume === undefined) {
-    throw new UsageError(
-      `${resumeOnly.map(toFlag).join(' and ')} go${resumeOnly.length === 1 ? 'es' : ''} with --resume JOURNAL`,
-    );
-  }
-  return {
-    file: flags.file,
-    inputFormat: flags.inputFormat,
-    resume: flags.resume,
-    journal: flags.journal,
-    concurrency: flags.concurrency ?? BULK_CONCURRENCY.default,
-    failFast: flags.failFast === true,
-    dryRun,
-    retryFailed: flags.retryFailed === true,
-    retryUnknown: flags.retryUnknown === true,
-    printAll: flags.printAll === true,
-    batchId: flags.batchId ?? fromEnv(env, 'PETSTORE_BATCH_ID', parseBatchId),
-    keyWindow: {
-      windowMs:
-        flags.keyWindow ??
-        fromEnv(env, 'PETSTORE_KEY_WINDOW', parseKeyWindow) ??
-        IDEMPOTENCY_KEY_WINDOW.defaultMs,
-      marginMs: IDEMPOTENCY_KEY_WINDOW.marginMs,
-      ignore: flags.ignoreKeyWindow === true,
-    },
-  };
+  const pet: PetDraft = {};
+  if (flags.name !== undefined) pet.name = flags.name;
+  if (flags.categoryId !== undefined) pet.categoryId = flags.categoryId;
+  if (flags.status !== undefined) pet.status = flags.status;
+  return { pet, idempotencyKey: flags.idempotencyKey, dryRun: flags.dryRun === true };
 }

@@ -12,22 +12,11 @@ import { PET_COLUMNS } from './columns.js';
 
 export { toPetsAddOptions, type PetDraft, type PetsAddOptions } from './add-flags.js';
 
-/** `pets add`: one pet (from flags, or asked for at a terminal), or a batch from a file. */
+/** `pets add`: one pet, from flags or asked for at a terminal (many: `pets import`). */
 export async function runPetsAdd(
   ctx: RunOutput & RunServices & RunState,
   options: PetsAddOptions,
 ): Promise<void> {
-  if ('template' in options) {
-    const { petTemplate } = await import('../../bulk/template.js');
-    ctx.io.stdout.write(petTemplate(options.template));
-    return;
-  }
-  if (!('pet' in options)) {
-    // The bulk engine is loaded only by a bulk run, not by building the program.
-    const { runPetsAddFile } = await import('./add-file.js');
-    await runPetsAddFile(ctx, options);
-    return;
-  }
   const pet = await completePet(ctx, options.pet);
   const client = () => ctx.client();
   const request = { pet, idempotencyKey: writeKey(options.idempotencyKey) };
@@ -53,5 +42,5 @@ export async function runPetsAdd(
 
 export function registerPetsAdd(pets: Command, runVerb: RunVerb): void {
   const add = declarePetsAdd(pets);
-  add.action((flags) => runVerb(add, (env) => toPetsAddOptions(flags, env), runPetsAdd));
+  add.action((flags) => runVerb(add, () => toPetsAddOptions(flags), runPetsAdd));
 }

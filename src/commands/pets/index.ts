@@ -3,6 +3,7 @@ import type { RunVerb } from '../../cmdutil/run-verb.js';
 import { addVerbs } from '../../cmdutil/verbs.js';
 import { registerPetsAdd } from './add.js';
 import { registerPetsGet } from './get.js';
+import { registerPetsImport } from './import.js';
 import { registerPetsList } from './list.js';
 
 /** `petstore pets`: groups its verbs, nothing more. */
@@ -11,7 +12,12 @@ export function registerPets(program: Command, runVerb: RunVerb, verb?: string):
   addVerbs(
     pets,
     runVerb,
-    { list: registerPetsList, add: registerPetsAdd, get: registerPetsGet },
+    {
+      list: registerPetsList,
+      add: registerPetsAdd,
+      import: registerPetsImport,
+      get: registerPetsGet,
+    },
     verb,
   );
 }

@@ -16,6 +16,6 @@ export function resumeCommand(
   const resume = `--resume ${shellWord(journalPath)}`;
   const petstore = ['petstore', ...reachedWith.map(shellWord)].join(' ');
   return input === '-'
-    ? `... | ${petstore} pets add --file - ${resume}`
-    : `${petstore} pets add ${resume}`;
+    ? `... | ${petstore} pets import - ${resume}`
+    : `${petstore} pets import ${resume}`;
 }

@@ -9,7 +9,7 @@ import { bootId } from '../../core/boot-id.js';
 /** What `journal list` says of one journal: its batch, input, outcomes and age. */
 export interface JournalSummary {
   path: string;
-  /** The batch its keys are made from: what `pets add --resume BATCH` takes. */
+  /** The batch its keys are made from: what `pets import --resume BATCH` takes. */
   batch: string | undefined;
   /** The input's path, or "-" for standard input. */
   input: string | undefined;

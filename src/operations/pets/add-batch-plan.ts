@@ -7,9 +7,9 @@ import { INPUT_FORMATS, readPetRecords, type InputFormat } from '../../bulk/inpu
 import { digestInput, type InputDigests, type PetRecords } from '../../bulk/records.js';
 import { UsageError } from '../../core/errors.js';
 
-/** What a batch is asked to do (`pets add --file` and `--resume`). */
+/** What a batch is asked to do (`pets import` and `--resume`). */
 export interface AddBatchRequest extends RetryChoices {
-  /** --file: the input; with --resume, defaults to the input the journal names. */
+  /** FILE: the input; with --resume, defaults to the input the journal names. */
   file: string | undefined;
   /** --resume: the journal of the run to complete. */
   resume: string | undefined;
@@ -71,17 +71,17 @@ export async function prepare(
   earlier: JournalContents | undefined,
 ): Promise<Prepared> {
   const input = options.file ?? earlier?.input;
-  if (input === undefined) throw new UsageError('pets add needs --file or --resume');
+  if (input === undefined) throw new UsageError('pets import needs a FILE or --resume');
   if (input === '-' && options.file === undefined) {
     throw new UsageError('the run being resumed read standard input', {
-      hint: 'Give the same input again: ... | petstore pets add --file - --resume JOURNAL',
+      hint: 'Give the same input again: ... | petstore pets import - --resume JOURNAL',
     });
   }
   const source = input === '-' ? 'standard input' : input;
   const text = await readInput(input).catch((error: unknown) => {
     if (options.file !== undefined || !(error instanceof UsageError)) throw error;
     throw new UsageError(`cannot read the input of the journaled run: ${error.message}`, {
-      hint: 'If it moved, give it with --file PATH: its records are checked against the journal.',
+      hint: 'If it moved, give its new path as FILE: its records are checked against the journal.',
     });
   });
   const { records, format } = await readPetRecords(text, source, {

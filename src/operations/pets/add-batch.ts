@@ -116,7 +116,7 @@ export interface AddBatchOutcome {
 }
 
 /**
- * Adds a batch of pets from a file exactly once (`pets add --file`), or completes a journaled
+ * Adds a batch of pets from a file exactly once (`pets import`), or completes a journaled
  * run (`--resume`): read, check, plan, journal, send; or, as a dry run, say what it would send.
  */
 export async function addBatch(

@@ -17,7 +17,10 @@ describe('petstore completion', () => {
       '"") words="pets journal message profile auth sandbox smoke api doctor mcp completion version"',
     );
     expect(out).toContain(
-      '"pets add") words="--name --category-id --status --file --input-format --template --concurrency --fail-fast --idempotency-key --batch-id --dry-run --journal --resume --retry-failed --retry-unknown --print-all --key-window --ignore-key-window"',
+      '"pets add") words="--name --category-id --status --idempotency-key --dry-run"',
+    );
+    expect(out).toContain(
+      '"pets import") words="--input-format --template --concurrency --fail-fast --batch-id --dry-run --journal --resume --retry-failed --retry-unknown --print-all --key-window --ignore-key-window"',
     );
     expect(out).toContain('compgen -W "available pending sold"');
     // Choices declared on a flag are offered without a list of their own.

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { runJournalList } from '../../../src/commands/journal/list.js';
 import { runJournalPrune } from '../../../src/commands/journal/prune.js';
 import { runJournalShow } from '../../../src/commands/journal/show.js';
-import { runPetsAddFile } from '../../../src/commands/pets/add-file.js';
+import { runPetsImportFile } from '../../../src/commands/pets/import-file.js';
 import type { JournalSummary } from '../../../src/operations/journal/list.js';
 import { batchRequest } from '../../helpers/batch-request.js';
 import { sandboxService } from '../../helpers/sandbox-service.js';
@@ -19,7 +19,7 @@ async function setup() {
   const input = join(mkdtempSync(join(tmpdir(), 'petstore-jrun-')), 'pets.csv');
   writeFileSync(input, 'name,categoryId\nA,1\nB,2\n');
   const { ctx } = verbContext({ env, raw: { output: 'ndjson' } });
-  await runPetsAddFile(ctx, batchRequest({ file: input, concurrency: 2 }));
+  await runPetsImportFile(ctx, batchRequest({ file: input, concurrency: 2 }));
   return { env, input };
 }
 

@@ -46,11 +46,11 @@ function drawn(stderr: string): string[] {
     .filter((text) => text.includes(' · '));
 }
 
-describe('pets add --file progress', () => {
+describe('pets import progress', () => {
   it('draws counts of the total, keeps stdout clean, and clears before the summary', async () => {
     const io = fakeIO();
     const code = await main(
-      ['pets', 'add', '--file', input(), '-o', 'ndjson', '--progress', 'always'],
+      ['pets', 'import', input(), '-o', 'ndjson', '--progress', 'always'],
       io,
       env(),
     );
@@ -80,7 +80,7 @@ describe('pets add --file progress', () => {
       return write(text);
     };
     const code = await main(
-      ['pets', 'add', '--file', input(), '-o', 'ndjson', '--progress', 'always'],
+      ['pets', 'import', input(), '-o', 'ndjson', '--progress', 'always'],
       io,
       env(),
     );
@@ -99,7 +99,7 @@ describe('pets add --file progress', () => {
   it('draws nothing in a pipe, with --quiet, or with --progress never', async () => {
     for (const flags of [[], ['--quiet', '--progress', 'always'], ['--progress', 'never']]) {
       const io = fakeIO();
-      expect(await main(['pets', 'add', '--file', input(), ...flags], io, env())).toBe(0);
+      expect(await main(['pets', 'import', input(), ...flags], io, env())).toBe(0);
       expect(io.err()).not.toContain('\r');
       expect(io.err()).not.toContain(' · ');
     }
@@ -108,21 +108,17 @@ describe('pets add --file progress', () => {
   it('draws nothing on a terminal that cannot erase a line (TERM=dumb), unless asked', async () => {
     const dumb = { ...env(), TERM: 'dumb' };
     const io = fakeIO({ tty: true });
-    expect(await main(['pets', 'add', '--file', input()], io, dumb)).toBe(0);
+    expect(await main(['pets', 'import', input()], io, dumb)).toBe(0);
     expect(io.err()).not.toContain('\r');
     const forced = fakeIO({ tty: true });
-    expect(
-      await main(['pets', 'add', '--file', input(), '--progress', 'always'], forced, dumb),
-    ).toBe(0);
+    expect(await main(['pets', 'import', input(), '--progress', 'always'], forced, dumb)).toBe(0);
     expect(forced.err()).toContain(ERASE);
   });
 
   it('an unknown --progress value is exit 2 before any request', async () => {
     const io = fakeIO();
     const before = nextId;
-    expect(
-      await main(['pets', 'add', '--file', input(), '--progress', 'sometimes'], io, env()),
-    ).toBe(2);
+    expect(await main(['pets', 'import', input(), '--progress', 'sometimes'], io, env())).toBe(2);
     expect(io.err()).toContain('--progress must be auto, always or never');
     expect(nextId).toBe(before);
   });

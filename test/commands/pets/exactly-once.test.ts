@@ -44,9 +44,9 @@ describe('distinct pets never collapse into one', () => {
   it('two unrelated runs reading stdin, with the same record, create two pets', async () => {
     const { env, pets } = await sandbox();
     const first = fakeIO({ stdin: MAX });
-    expect(await main(['pets', 'add', '--file', '-'], first, env)).toBe(0);
+    expect(await main(['pets', 'import', '-'], first, env)).toBe(0);
     const second = fakeIO({ stdin: MAX });
-    expect(await main(['pets', 'add', '--file', '-'], second, env)).toBe(0);
+    expect(await main(['pets', 'import', '-'], second, env)).toBe(0);
     expect((await pets()).map((pet) => pet.name)).toEqual(['Max', 'Max']);
     expect(second.err()).not.toContain('answered from');
   });
@@ -56,7 +56,7 @@ describe('distinct pets never collapse into one', () => {
     for (let run = 0; run < 2; run++) {
       const file = join(folder(), 'pets.ndjson');
       writeFileSync(file, MAX + MAX);
-      expect(await main(['pets', 'add', '--file', file], fakeIO(), env)).toBe(0);
+      expect(await main(['pets', 'import', file], fakeIO(), env)).toBe(0);
     }
     expect(await pets()).toHaveLength(4);
   });
@@ -65,8 +65,8 @@ describe('distinct pets never collapse into one', () => {
     const { env, pets } = await sandbox();
     const file = join(folder(), 'pets.ndjson');
     writeFileSync(file, MAX);
-    expect(await main(['pets', 'add', '--file', file], fakeIO(), env)).toBe(0);
-    expect(await main(['pets', 'add', '--file', file], fakeIO(), env)).toBe(0);
+    expect(await main(['pets', 'import', file], fakeIO(), env)).toBe(0);
+    expect(await main(['pets', 'import', file], fakeIO(), env)).toBe(0);
     expect(await pets()).toHaveLength(2);
   });
 });
@@ -76,7 +76,7 @@ describe('a named batch (--batch-id) makes a re-run safe', () => {
     const { env, pets } = await sandbox();
     const file = join(folder(), 'pets.ndjson');
     writeFileSync(file, MAX + MAX + '{"name":"Bella","categoryId":2}\n');
-    const args = ['pets', 'add', '--file', file, '--batch-id', 'ci-build-41'];
+    const args = ['pets', 'import', file, '--batch-id', 'ci-build-41'];
     const first = fakeIO();
     expect(await main(args, first, env)).toBe(0);
     const again = fakeIO();
@@ -100,11 +100,11 @@ describe('a named batch (--batch-id) makes a re-run safe', () => {
     for (let run = 0; run < 2; run++) {
       const file = join(folder(), 'pets.ndjson');
       writeFileSync(file, MAX + MAX);
-      expect(await main(['pets', 'add', '--file', file], fakeIO(), named)).toBe(0);
+      expect(await main(['pets', 'import', file], fakeIO(), named)).toBe(0);
     }
     expect(await pets()).toHaveLength(2);
     // Another input of the batch (stdin) has keys of its own.
-    expect(await main(['pets', 'add', '--file', '-'], fakeIO({ stdin: MAX }), named)).toBe(0);
+    expect(await main(['pets', 'import', '-'], fakeIO({ stdin: MAX }), named)).toBe(0);
     expect(await pets()).toHaveLength(3);
   });
 
@@ -112,7 +112,7 @@ describe('a named batch (--batch-id) makes a re-run safe', () => {
     const { env, pets } = await sandbox();
     const file = join(folder(), 'pets.ndjson');
     writeFileSync(file, MAX);
-    const args = ['pets', 'add', '--file', file, '--batch-id', 'b-7'];
+    const args = ['pets', 'import', file, '--batch-id', 'b-7'];
     expect(await main(args, fakeIO(), env)).toBe(0);
     writeFileSync(file, '{"name":"Maximilian","categoryId":1}\n');
     const io = fakeIO({ tty: true });
@@ -138,7 +138,7 @@ describe('a resume counts what it created itself as created now', () => {
       if (printed++ === 0) setImmediate(() => first.signal('SIGINT'));
       return write(text);
     };
-    const args = ['pets', 'add', '--file', file, '--concurrency', '1', '-o', 'ndjson'];
+    const args = ['pets', 'import', file, '--concurrency', '1', '-o', 'ndjson'];
     expect(await main(args, first, env)).toBe(130);
     const earlier = summaryOf(first.err());
     expect(earlier.unknown).toBe(0);
@@ -147,7 +147,7 @@ describe('a resume counts what it created itself as created now', () => {
     faults.dropAfterSend = 0.5;
     const resume = fakeIO();
     const path = journalNamed(first.err());
-    const resumeArgs = ['pets', 'add', '--resume', path, '--retry-unknown', '--retries', '8'];
+    const resumeArgs = ['pets', 'import', '--resume', path, '--retry-unknown', '--retries', '8'];
     expect(await main([...resumeArgs, '-o', 'ndjson'], resume, env)).toBe(0);
     const summary = summaryOf(resume.err());
     expect(summary.replayed).toBe(0);
@@ -170,7 +170,7 @@ describe('--resume refuses an input changed anywhere', () => {
       if (created++ === 0) setImmediate(() => first.signal('SIGINT'));
       return write(text);
     };
-    const code = await main(['pets', 'add', '--file', file, '--concurrency', '1'], first, env);
+    const code = await main(['pets', 'import', file, '--concurrency', '1'], first, env);
     expect(code).toBe(130);
     const journal = journalNamed(first.err());
     const sentBefore = (await pets()).length;
@@ -178,7 +178,7 @@ describe('--resume refuses an input changed anywhere', () => {
     const edited = names.map((name) => (name === 'H' ? 'Hacked' : name));
     writeFileSync(file, edited.map((name) => `{"name":"${name}","categoryId":1}\n`).join(''));
     const io = fakeIO({ tty: true });
-    expect(await main(['pets', 'add', '--resume', journal, '--no-color'], io, env)).toBe(2);
+    expect(await main(['pets', 'import', '--resume', journal, '--no-color'], io, env)).toBe(2);
     expect(io.err()).toContain('record 8 differs');
     expect(io.err()).toContain('nothing was sent');
     expect(await pets()).toHaveLength(sentBefore);
@@ -227,11 +227,11 @@ describe('a damaged journal is exit 2 saying what is wrong, never a crash', () =
     const file = join(folder(), 'pets.ndjson');
     writeFileSync(file, MAX + MAX);
     const first = fakeIO();
-    expect(await main(['pets', 'add', '--file', file], first, env)).toBe(0);
+    expect(await main(['pets', 'import', file], first, env)).toBe(0);
     const journal = journalNamed(first.err());
     editJournal(journal, sql);
     const io = fakeIO({ tty: true });
-    expect(await main(['pets', 'add', '--resume', journal, '--no-color'], io, env)).toBe(2);
+    expect(await main(['pets', 'import', '--resume', journal, '--no-color'], io, env)).toBe(2);
     expect(io.err()).toContain(`${journal} is`);
     expect(io.err()).toMatch(said);
   });

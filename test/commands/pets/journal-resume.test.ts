@@ -59,12 +59,12 @@ const names = (out: string) =>
     .map((line) => (JSON.parse(line) as { name: string }).name)
     .sort();
 
-describe('pets add --file keeps a journal, and --resume completes the run', () => {
+describe('pets import keeps a journal, and --resume completes the run', () => {
   it('journals each record before sending it, with its key, and its outcome after', async () => {
     const { env, server } = await service();
     const file = input(['A', 'bad1', 'C']);
     const io = fakeIO();
-    expect(await main(['pets', 'add', '--file', file, '--concurrency', '1'], io, env)).toBe(5);
+    expect(await main(['pets', 'import', file, '--concurrency', '1'], io, env)).toBe(5);
     const path = journalNamed(io.err());
     // In the user's state folder, not beside the input.
     expect(path.startsWith(join(env.HOME, '.local', 'state', 'petstore', 'journals') + '/')).toBe(
@@ -87,27 +87,27 @@ describe('pets add --file keeps a journal, and --resume completes the run', () =
     const file = input(['A', 'B', 'bad1', 'D']);
     const first = fakeIO();
     // B (record 2) is unknown, the first record not created: exit 7, as for a network error.
-    expect(await main(['pets', 'add', '--file', file, '--concurrency', '1'], first, env)).toBe(7);
+    expect(await main(['pets', 'import', file, '--concurrency', '1'], first, env)).toBe(7);
     expect(names(first.out())).toEqual(['A', 'D']);
     const path = journalNamed(first.err());
 
     const plain = fakeIO();
-    expect(await main(['pets', 'add', '--resume', path], plain, env)).toBe(7);
+    expect(await main(['pets', 'import', '--resume', path], plain, env)).toBe(7);
     // A and D are on the first run's stdout already; nothing is sent again.
     expect(plain.out()).toBe('');
     expect(plain.err()).toContain(
       // The batch names its journal in the journals folder.
-      `"hint":"Complete the run with: petstore --base-url ${env.PETSTORE_BASE_URL} pets add --resume ${(await readJournal(path)).batch} --retry-unknown --retry-failed`,
+      `"hint":"Complete the run with: petstore --base-url ${env.PETSTORE_BASE_URL} pets import --resume ${(await readJournal(path)).batch} --retry-unknown --retry-failed`,
     );
     expect(plain.err()).toContain('2 pets were printed by earlier runs of this journal');
     expect(created).toEqual(['A', 'B', 'D']);
 
     const all = fakeIO();
-    expect(await main(['pets', 'add', '--resume', path, '--print-all'], all, env)).toBe(7);
+    expect(await main(['pets', 'import', '--resume', path, '--print-all'], all, env)).toBe(7);
     expect(names(all.out())).toEqual(['A', 'D']);
 
     const retried = fakeIO();
-    const args = ['pets', 'add', '--resume', path, '--retry-unknown'];
+    const args = ['pets', 'import', '--resume', path, '--retry-unknown'];
     // bad1 stays rejected (not retried without --retry-failed): exit 5, the code of a 400.
     expect(await main(args, retried, env)).toBe(5);
     // B was created before its answer was lost: its key makes the service answer, not create.
@@ -121,7 +121,7 @@ describe('pets add --file keeps a journal, and --resume completes the run', () =
     const { env, created, server } = await service({ dropNames: new Set(['B']) });
     // Two identical records are two pets: each position has a key of its own.
     const file = input(['A', 'B', 'A', 'C']);
-    const args = ['pets', 'add', '--file', file, '--concurrency', '1', '--batch-id', 'job-7'];
+    const args = ['pets', 'import', file, '--concurrency', '1', '--batch-id', 'job-7'];
     const first = fakeIO();
     expect(await main(args, first, env)).toBe(7);
     // Run again from scratch, as a CI job would on a fresh machine: no --resume.
@@ -134,7 +134,7 @@ describe('pets add --file keeps a journal, and --resume completes the run', () =
     expect(keys.slice(4)).toEqual(keys.slice(0, 4));
     // Records added at the end of the input are new positions, new keys: only they are created.
     const grown = input(['A', 'B', 'A', 'C', 'E']);
-    expect(await main([...args.slice(0, 3), grown, ...args.slice(4)], fakeIO(), env)).toBe(0);
+    expect(await main([...args.slice(0, 2), grown, ...args.slice(3)], fakeIO(), env)).toBe(0);
     expect(created).toEqual(['A', 'B', 'A', 'C', 'E']);
   });
 
@@ -143,19 +143,21 @@ describe('pets add --file keeps a journal, and --resume completes the run', () =
     const file = input(['A', 'B', 'C']);
     const first = fakeIO();
     // The 500's own exit code, 6: the run's first record not created.
-    expect(await main(['pets', 'add', '--file', file, '--concurrency', '1'], first, env)).toBe(6);
+    expect(await main(['pets', 'import', file, '--concurrency', '1'], first, env)).toBe(6);
     const path = journalNamed(first.err());
     const journal = await readJournal(path);
     expect(journal.states.get(2)?.outcome).toBe('unknown');
     expect(first.err()).toContain('--retry-unknown');
     // --retry-failed would send it with a new key (a new pet): it is not a failed record.
     const failedOnly = fakeIO();
-    expect(await main(['pets', 'add', '--resume', path, '--retry-failed'], failedOnly, env)).toBe(
-      7,
-    );
+    expect(
+      await main(['pets', 'import', '--resume', path, '--retry-failed'], failedOnly, env),
+    ).toBe(7);
     expect(server.requests).toHaveLength(3);
     const retried = fakeIO();
-    expect(await main(['pets', 'add', '--resume', path, '--retry-unknown'], retried, env)).toBe(0);
+    expect(await main(['pets', 'import', '--resume', path, '--retry-unknown'], retried, env)).toBe(
+      0,
+    );
     expect(names(retried.out())).toEqual(['B']);
     expect(created).toEqual(['A', 'B', 'C']);
     // (And one read: the service's clock, asked before a key is sent again.)
@@ -168,7 +170,7 @@ describe('pets add --file keeps a journal, and --resume completes the run', () =
     const { env, created, server } = await service({ dropNames: new Set(['B']) });
     const file = input(['A', 'B', 'C']);
     const io = fakeIO();
-    const args = ['pets', 'add', '--file', file, '--concurrency', '1', '--retry-unknown'];
+    const args = ['pets', 'import', file, '--concurrency', '1', '--retry-unknown'];
     expect(await main(args, io, env)).toBe(0);
     expect(names(io.out())).toEqual(['A', 'B', 'C']);
     expect(created).toEqual(['A', 'B', 'C']);
@@ -182,7 +184,7 @@ describe('pets add --file keeps a journal, and --resume completes the run', () =
     // Over the sandbox's 256 characters: refused (400).
     const file = input(['x'.repeat(300), 'B', 'C', 'D', 'E', 'F']);
     const first = fakeIO();
-    const args = ['pets', 'add', '--file', file, '--concurrency', '1', '--fail-fast'];
+    const args = ['pets', 'import', file, '--concurrency', '1', '--fail-fast'];
     expect(await main(args, first, env)).toBe(5);
     const path = journalNamed(first.err());
     const states = (await readJournal(path)).states;
@@ -190,7 +192,7 @@ describe('pets add --file keeps a journal, and --resume completes the run', () =
     expect([...states.keys()]).toEqual([1]);
     // Not unknown: a plain resume sends them, no --retry-unknown needed.
     const io = fakeIO();
-    expect(await main(['pets', 'add', '--resume', path], io, env)).toBe(5);
+    expect(await main(['pets', 'import', '--resume', path], io, env)).toBe(5);
     expect(names(io.out())).toEqual(['B', 'C', 'D', 'E', 'F']);
     expect((await created()).sort()).toEqual(['B', 'C', 'D', 'E', 'F']);
   });
@@ -199,12 +201,12 @@ describe('pets add --file keeps a journal, and --resume completes the run', () =
     const { env, pets } = await sandboxService();
     const file = input(['A', 'B']);
     const first = fakeIO();
-    expect(await main(['pets', 'add', '--file', file], first, env)).toBe(0);
+    expect(await main(['pets', 'import', file], first, env)).toBe(0);
     const path = journalNamed(first.err());
     writeFileSync(file, '{"name":"A","categoryId":1}\n{"name":"B2","categoryId":1}\n');
     const sent = (await pets()).length;
     const io = fakeIO({ tty: true });
-    expect(await main(['pets', 'add', '--resume', path], io, env)).toBe(2);
+    expect(await main(['pets', 'import', '--resume', path], io, env)).toBe(2);
     expect(io.err()).toContain(
       'the input changed since the journaled run: record 2 differs; nothing was sent',
     );
@@ -215,27 +217,25 @@ describe('pets add --file keeps a journal, and --resume completes the run', () =
     const { env, pets } = await sandboxService();
     const file = input(['A']);
     const first = fakeIO();
-    expect(await main(['pets', 'add', '--file', file], first, env)).toBe(0);
+    expect(await main(['pets', 'import', file], first, env)).toBe(0);
     const path = journalNamed(first.err());
     const sent = (await pets()).length;
     const run = async (args: string[]) => {
       const io = fakeIO({ tty: true });
-      expect(await main(['pets', 'add', ...args], io, env)).toBe(2);
+      expect(await main(['pets', 'import', ...args], io, env)).toBe(2);
       return io.err();
     };
     expect(await run(['--resume', file])).toContain(
       `${file} is not a petstore journal of this version`,
     );
-    expect(await run(['--file', file, '--journal', file])).toContain(
-      '--journal names the input file',
-    );
+    expect(await run([file, '--journal', file])).toContain('--journal names the input file');
     const moved = `${file}.moved`;
     renameSync(file, moved);
     const lost = await run(['--resume', path]);
     expect(lost).toContain(`cannot read the input of the journaled run: cannot read ${file}`);
-    expect(lost).toContain('give it with --file PATH');
+    expect(lost).toContain('give its new path as FILE');
     const found = fakeIO();
-    expect(await main(['pets', 'add', '--resume', path, '--file', moved], found, env)).toBe(0);
+    expect(await main(['pets', 'import', '--resume', path, moved], found, env)).toBe(0);
     expect(await pets()).toHaveLength(sent);
   });
 
@@ -245,7 +245,7 @@ describe('pets add --file keeps a journal, and --resume completes the run', () =
     const journal = join(mkdtempSync(join(tmpdir(), 'petstore-j-')), 'run.journal');
     writeFileSync(journal, 'precious\n');
     const io = fakeIO({ tty: true });
-    expect(await main(['pets', 'add', '--file', file, '--journal', journal], io, env)).toBe(2);
+    expect(await main(['pets', 'import', file, '--journal', journal], io, env)).toBe(2);
     expect(io.err()).toContain(`the journal ${journal} already exists`);
     expect(readFileSync(journal, 'utf8')).toBe('precious\n');
   });
@@ -254,12 +254,12 @@ describe('pets add --file keeps a journal, and --resume completes the run', () =
     const { env, pets } = await sandboxService();
     const file = input(['A', 'B']);
     const first = fakeIO();
-    expect(await main(['pets', 'add', '--file', file, '--concurrency', '1'], first, env)).toBe(0);
+    expect(await main(['pets', 'import', file, '--concurrency', '1'], first, env)).toBe(0);
     const path = journalNamed(first.err());
     // As if killed between B's "created" and its line on stdout.
     editJournal(path, 'UPDATE records SET printed = 0 WHERE record = 2');
     const io = fakeIO();
-    expect(await main(['pets', 'add', '--resume', path], io, env)).toBe(0);
+    expect(await main(['pets', 'import', '--resume', path], io, env)).toBe(0);
     expect(names(io.out())).toEqual(['B']);
     expect(await pets()).toHaveLength(2);
   });
@@ -272,12 +272,14 @@ describe('pets add --file keeps a journal, and --resume completes the run', () =
     });
     const file = input(['A', 'B']);
     const first = fakeIO();
-    expect(await main(['pets', 'add', '--file', file, '--concurrency', '1'], first, env)).toBe(7);
+    expect(await main(['pets', 'import', file, '--concurrency', '1'], first, env)).toBe(7);
     const path = journalNamed(first.err());
     // The service created B, its answer was lost; now it refuses B before looking its key up.
     refusing.now = true;
     const refused = fakeIO();
-    expect(await main(['pets', 'add', '--resume', path, '--retry-unknown'], refused, env)).toBe(5);
+    expect(await main(['pets', 'import', '--resume', path, '--retry-unknown'], refused, env)).toBe(
+      5,
+    );
     expect((await readJournal(path)).states.get(2)).toMatchObject({
       outcome: 'unknown',
       attempt: 1,
@@ -285,7 +287,7 @@ describe('pets add --file keeps a journal, and --resume completes the run', () =
     // Asked to retry the failed too: B is not failed, so no new key goes out for it.
     refusing.now = false;
     const again = fakeIO();
-    const args = ['pets', 'add', '--resume', path, '--retry-failed', '--retry-unknown'];
+    const args = ['pets', 'import', '--resume', path, '--retry-failed', '--retry-unknown'];
     expect(await main(args, again, env)).toBe(0);
     expect(created).toEqual(['A', 'B']);
     const keysOfB = server.requests
@@ -298,11 +300,11 @@ describe('pets add --file keeps a journal, and --resume completes the run', () =
     const { env, created } = await service({ dropNames: new Set(['B']) });
     const file = input(['A', 'B']);
     const first = fakeIO();
-    expect(await main(['pets', 'add', '--file', file, '--concurrency', '1'], first, env)).toBe(7);
+    expect(await main(['pets', 'import', file, '--concurrency', '1'], first, env)).toBe(7);
     const path = journalNamed(first.err());
     expect((await readJournal(path)).states.get(2)?.outcome).toBe('unknown');
     const io = fakeIO();
-    expect(await main(['pets', 'add', '--resume', path, '--retry-unknown'], io, env)).toBe(0);
+    expect(await main(['pets', 'import', '--resume', path, '--retry-unknown'], io, env)).toBe(0);
     expect(names(io.out())).toEqual(['B']);
     // Sent again with its key: the service answered from the first request.
     expect(created).toEqual(['A', 'B']);
@@ -315,7 +317,7 @@ describe('a journal is resumed by one run at a time, against the service it was 
     const { env } = await sandboxService();
     const file = input(names);
     const first = fakeIO();
-    expect(await main(['pets', 'add', '--file', file], first, env)).toBe(0);
+    expect(await main(['pets', 'import', file], first, env)).toBe(0);
     return { env, path: journalNamed(first.err()) };
   }
 
@@ -323,21 +325,23 @@ describe('a journal is resumed by one run at a time, against the service it was 
     const { env, path } = await finishedRun(['A']);
     const held = await JournalStore.open(path);
     const busy = fakeIO({ tty: true });
-    expect(await main(['pets', 'add', '--resume', path], busy, env)).toBe(2);
+    expect(await main(['pets', 'import', '--resume', path], busy, env)).toBe(2);
     expect(busy.err()).toContain(`the journal ${path} is in use by another petstore run`);
     expect(busy.err()).toContain('there is nothing to clear');
     await held.close();
     // Nothing but the journal: no lock or owner file beside it.
     expect(readdirSync(dirname(path)).filter((name) => !name.endsWith('.journal'))).toEqual([]);
     const io = fakeIO();
-    expect(await main(['pets', 'add', '--resume', path], io, env)).toBe(0);
+    expect(await main(['pets', 'import', '--resume', path], io, env)).toBe(0);
   });
 
   it('refuses to resume against another service, sending nothing', async () => {
     const { path } = await finishedRun(['A', 'B']);
     const other = await sandboxService();
     const io = fakeIO({ tty: true });
-    expect(await main(['pets', 'add', '--resume', path, '--retry-unknown'], io, other.env)).toBe(2);
+    expect(await main(['pets', 'import', '--resume', path, '--retry-unknown'], io, other.env)).toBe(
+      2,
+    );
     expect(io.err()).toContain('the journaled run sent to');
     expect(io.err()).toContain('nothing was sent');
     expect(await other.pets()).toHaveLength(0);
@@ -384,11 +388,11 @@ describe('--dry-run sends nothing and never shows the key', () => {
     expect(server.requests).toHaveLength(0);
   });
 
-  it('pets add --file: one line per request, no journal, nothing sent', async () => {
+  it('pets import: one line per request, no journal, nothing sent', async () => {
     const { env, server } = await service();
     const io = fakeIO();
     const file = input(['A', 'B', 'C']);
-    expect(await main(['pets', 'add', '--file', file, '--dry-run'], io, env)).toBe(0);
+    expect(await main(['pets', 'import', file, '--dry-run'], io, env)).toBe(0);
     const lines = io
       .out()
       .trimEnd()
@@ -412,11 +416,11 @@ describe('the command a bulk run says completes it', () => {
     expect(await main(['profile', 'set', 'faulty', '--base-url', base], fakeIO(), home)).toBe(0);
     const file = input(['A', 'B', 'C']);
     const first = fakeIO({ tty: true });
-    expect(await main(['--profile', 'faulty', 'pets', 'add', '--file', file], first, home)).toBe(7);
+    expect(await main(['--profile', 'faulty', 'pets', 'import', file], first, home)).toBe(7);
     const hint = /^hint: Complete the run with: (petstore .*?) \(/m.exec(first.err())?.[1];
-    expect(hint).toMatch(/^petstore --profile faulty pets add --resume \S+ --retry-unknown$/);
+    expect(hint).toMatch(/^petstore --profile faulty pets import --resume \S+ --retry-unknown$/);
     expect(first.err()).toMatch(
-      /^Journal: \S+ \(if the run stops, complete it with: petstore --profile faulty pets add --resume \S+ --retry-unknown\)$/m,
+      /^Journal: \S+ \(if the run stops, complete it with: petstore --profile faulty pets import --resume \S+ --retry-unknown\)$/m,
     );
     // Run as given, where the active profile is another one: it completes the run.
     const resumed = fakeIO();

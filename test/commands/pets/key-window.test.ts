@@ -41,7 +41,7 @@ async function unknownRun() {
     ['A', 'B', 'C', 'D'].map((name) => `{"name":"${name}","categoryId":1}\n`).join(''),
   );
   const io = fakeIO();
-  expect(await main(['pets', 'add', '--file', file], io, env)).toBe(7);
+  expect(await main(['pets', 'import', file], io, env)).toBe(7);
   const journal = /^\{"summary".*"journal":"([^"]+)"/m.exec(io.err())?.[1];
   expect(journal, io.err()).toBeDefined();
   const posts = () => server.requests.filter((request) => request.method === 'POST').length;
@@ -68,7 +68,7 @@ function age(journal: string, ms: number): void {
 async function resume(env: Record<string, string>, journal: string, more: string[] = []) {
   const io = fakeIO();
   const code = await main(
-    ['pets', 'add', '--resume', journal, '--retry-unknown', ...more],
+    ['pets', 'import', '--resume', journal, '--retry-unknown', ...more],
     io,
     env,
   );

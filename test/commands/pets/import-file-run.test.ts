@@ -2,14 +2,17 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runPetsAddFile, type PetsAddFileOptions } from '../../../src/commands/pets/add-file.js';
+import {
+  runPetsImportFile,
+  type PetsImportFileOptions,
+} from '../../../src/commands/pets/import-file.js';
 import { batchRequest } from '../../helpers/batch-request.js';
 import { sandboxService } from '../../helpers/sandbox-service.js';
 import { verbContext } from '../../helpers/verb-context.js';
 
-/** `pets add --file` called directly: what it says at a terminal, and in a pipe. */
+/** `pets import` called directly: what it says at a terminal, and in a pipe. */
 
-const options = (file: string, overrides: Partial<PetsAddFileOptions> = {}) =>
+const options = (file: string, overrides: Partial<PetsImportFileOptions> = {}) =>
   batchRequest({ file, ...overrides });
 
 async function setup(names: string[]) {
@@ -19,11 +22,11 @@ async function setup(names: string[]) {
   return { service, input };
 }
 
-describe('runPetsAddFile', () => {
+describe('runPetsImportFile', () => {
   it('in a pipe: a JSON line per pet, the journal named, the JSON summary last', async () => {
     const { service, input } = await setup(['A', 'B', 'C']);
     const { ctx, io } = verbContext({ env: service.env, raw: { output: 'ndjson' } });
-    await runPetsAddFile(ctx, options(input));
+    await runPetsImportFile(ctx, options(input));
     const names = io
       .out()
       .trimEnd()
@@ -38,7 +41,7 @@ describe('runPetsAddFile', () => {
   it('at a terminal: the table once and one summary, and no line per created pet', async () => {
     const { service, input } = await setup(['A', 'B']);
     const { ctx, io } = verbContext({ env: service.env, raw: { output: 'table' }, tty: true });
-    await runPetsAddFile(ctx, options(input));
+    await runPetsImportFile(ctx, options(input));
     expect(io.out().match(/\bA\b/g)).toHaveLength(1);
     expect(io.err()).toMatch(/2 records to \S+.*: created 2 now\.\n$/);
     expect(io.err()).not.toMatch(/created .*A\n/);
@@ -47,7 +50,7 @@ describe('runPetsAddFile', () => {
   it('a dry run: a line per request, and the count with the batch', async () => {
     const { service, input } = await setup(['A', 'B']);
     const { ctx, io } = verbContext({ env: service.env, raw: { output: 'ndjson' } });
-    await runPetsAddFile(ctx, options(input, { dryRun: true }));
+    await runPetsImportFile(ctx, options(input, { dryRun: true }));
     expect(io.out().trimEnd().split('\n')).toHaveLength(2);
     expect(io.err()).toMatch(/Dry run: 2 request\(s\) shown, none sent \(batch [\w-]+\)\./);
     expect(await service.names()).toEqual([]);

@@ -103,7 +103,7 @@ describe('parsePetsFile', () => {
   });
 });
 
-describe('pets add --file reads exactly what was given', () => {
+describe('pets import reads exactly what was given', () => {
   it('refuses invalid UTF-8 with its line number, and sends nothing', async () => {
     const before = server.requests.length;
     const latin1 = Buffer.concat([
@@ -112,7 +112,7 @@ describe('pets add --file reads exactly what was given', () => {
       Buffer.from('","categoryId":1}\n'),
     ]);
     const io = fakeIO();
-    expect(await main(['pets', 'add', '--file', petsFile(latin1)], io, env)).toBe(2);
+    expect(await main(['pets', 'import', petsFile(latin1)], io, env)).toBe(2);
     expect(JSON.parse(io.err())).toMatchObject({
       code: 'usage',
       message: expect.stringContaining('line 2: not valid UTF-8; nothing was sent') as string,
@@ -123,22 +123,22 @@ describe('pets add --file reads exactly what was given', () => {
   it('accepts a UTF-8 byte order mark at the start, from a file or stdin', async () => {
     const bom = '\uFEFF{"name":"Zoë","categoryId":1}\n';
     const fromFile = fakeIO();
-    expect(await main(['pets', 'add', '--file', petsFile(bom)], fromFile, env)).toBe(0);
+    expect(await main(['pets', 'import', petsFile(bom)], fromFile, env)).toBe(0);
     expect(JSON.parse(fromFile.out())).toMatchObject({ name: 'Zoë' });
     const fromStdin = fakeIO({ stdin: bom });
-    expect(await main(['pets', 'add', '--file', '-'], fromStdin, env)).toBe(0);
+    expect(await main(['pets', 'import', '-'], fromStdin, env)).toBe(0);
     expect(JSON.parse(fromStdin.out())).toMatchObject({ name: 'Zoë' });
   });
 });
 
-describe('pets add --file', () => {
+describe('pets import', () => {
   it('writes one JSON line per created pet and exits 0', async () => {
     nextId = 100;
     const io = fakeIO();
     const file = petsFile(
       '{"name":"A","categoryId":1}\n{"name":"B","categoryId":2}\n{"name":"C","categoryId":3}\n',
     );
-    expect(await main(['pets', 'add', '--file', file, '--concurrency', '2'], io, env)).toBe(0);
+    expect(await main(['pets', 'import', file, '--concurrency', '2'], io, env)).toBe(0);
     const lines = io
       .out()
       .trimEnd()
@@ -154,7 +154,7 @@ describe('pets add --file', () => {
     const file = petsFile(
       '[{"name":"A","categoryId":1},{"name":"bad","categoryId":2},{"name":"C","categoryId":3}]',
     );
-    expect(await main(['pets', 'add', '--file', file, '--concurrency', '1'], io, env)).toBe(5);
+    expect(await main(['pets', 'import', file, '--concurrency', '1'], io, env)).toBe(5);
     expect(io.out().trimEnd().split('\n')).toHaveLength(2);
     const [journalLine, ...rest] = io.err().trimEnd().split('\n');
     expect(journalLine).toMatch(/^Journal: .*\.journal \(if the run stops, complete it with/);
@@ -176,7 +176,7 @@ describe('pets add --file', () => {
       await main(
         // On a terminal, but without the progress line drawn between the messages.
         [
-          ...['pets', 'add', '--file', file, '--concurrency', '1', '--fail-fast', '--no-color'],
+          ...['pets', 'import', file, '--concurrency', '1', '--fail-fast', '--no-color'],
           ...['--progress', 'never'],
         ],
         io,
@@ -189,7 +189,7 @@ describe('pets add --file', () => {
       'Not created (1):\n  record 2  bad: not created: bad name (invalid_name, HTTP 400)\n',
     );
     expect(io.err()).toContain(
-      `petstore: 3 records to ${server.url}/v1: created 1 now; 1 failed, 1 not attempted (--fail-fast)\nhint: Complete the run with: petstore --base-url ${server.url}/v1 pets add --resume `,
+      `petstore: 3 records to ${server.url}/v1: created 1 now; 1 failed, 1 not attempted (--fail-fast)\nhint: Complete the run with: petstore --base-url ${server.url}/v1 pets import --resume `,
     );
     expect(io.out()).toMatch(/^100\s+A\s/m);
   });
@@ -197,21 +197,14 @@ describe('pets add --file', () => {
   it('checks every record before sending anything', async () => {
     const io = fakeIO();
     const file = petsFile('{"name":"A","categoryId":1}\n{"name":"B"}\n');
-    expect(await main(['pets', 'add', '--file', file], io, env)).toBe(2);
+    expect(await main(['pets', 'import', file], io, env)).toBe(2);
     expect(io.out()).toBe('');
   });
 
   it.each([
-    [
-      ['--file', 'x', '--name', 'A'],
-      "option '--file <path>' cannot be used with option '--name <name>'",
-    ],
-    [['--concurrency', '2', '--name', 'A', '--category-id', '1'], 'goes with --file or --resume'],
-    [['--file', 'x', '--concurrency', '0'], '--concurrency must be a whole number from 1 to 16'],
-    [
-      ['--file', 'x', '--idempotency-key', 'k'],
-      "'--file <path>' cannot be used with option '--idempotency-key",
-    ],
+    [['x', '--name', 'A'], "unknown option '--name'"],
+    [['x', '--concurrency', '0'], '--concurrency must be a whole number from 1 to 16'],
+    [['x', '--idempotency-key', 'k'], "unknown option '--idempotency-key'"],
     [
       ['--resume', 'j', '--batch-id', 'b'],
       "'--resume <journal>' cannot be used with option '--batch-id",
@@ -220,20 +213,29 @@ describe('pets add --file', () => {
       ['--resume', 'j', '--journal', 'k'],
       "'--resume <journal>' cannot be used with option '--journal",
     ],
-    [
-      ['--batch-id', 'b', '--name', 'A', '--category-id', '1'],
-      '--batch-id goes with --file or --resume',
-    ],
-    [['--file', 'x', '--batch-id', 'two words'], '--batch-id must be 1 to 128 letters'],
-    [['--file', 'x', '--retry-failed'], '--retry-failed goes with --resume JOURNAL'],
-  ])('rejects %j with exit 2', async (args, message) => {
+    [['--concurrency', '2'], 'pets import needs a FILE to read'],
+    [['x', '--batch-id', 'two words'], '--batch-id must be 1 to 128 letters'],
+    [['x', '--retry-failed'], '--retry-failed goes with --resume JOURNAL'],
+    [['x', '--template', 'csv'], '--template prints a template and takes no file or other flag'],
+  ])('pets import refuses %j with exit 2', async (args, message) => {
+    const io = fakeIO({ tty: true });
+    expect(await main(['pets', 'import', ...args], io, env)).toBe(2);
+    expect(io.err()).toContain(message);
+  });
+
+  it.each([
+    [['--file', 'pets.csv'], 'Run: petstore pets import pets.csv'],
+    [['--resume', 'b-1'], 'Run: petstore pets import --resume b-1'],
+    [['--template', 'csv'], 'Run: petstore pets import --template csv'],
+  ])('pets add %j exits 2 naming pets import', async (args, hint) => {
     const io = fakeIO({ tty: true });
     expect(await main(['pets', 'add', ...args], io, env)).toBe(2);
-    expect(io.err()).toContain(message);
+    expect(io.err()).toContain('pets add adds one pet');
+    expect(io.err()).toContain(hint);
   });
 });
 
-describe('pets add --file, failures of the whole run', () => {
+describe('pets import, failures of the whole run', () => {
   it('stops at a refused key and reports it once, not once per record', async () => {
     const io = fakeIO();
     const file = petsFile(
@@ -243,7 +245,7 @@ describe('pets add --file, failures of the whole run', () => {
       sendJson(res, 401, '{"code":"unauthorized","message":"API key invalid","status":401}');
     });
     try {
-      const code = await main(['pets', 'add', '--file', file, '--concurrency', '1'], io, {
+      const code = await main(['pets', 'import', file, '--concurrency', '1'], io, {
         ...env,
         PETSTORE_BASE_URL: `${refused.url}/v1`,
       });
@@ -262,7 +264,7 @@ describe('pets add --file, failures of the whole run', () => {
   });
 });
 
-describe('pets add --file, through a recording transport', () => {
+describe('pets import, through a recording transport', () => {
   const fakeEnv = {
     HOME: freshHome(),
     PETSTORE_BASE_URL: 'https://api.petstore.test/v1',
@@ -300,12 +302,9 @@ describe('pets add --file, through a recording transport', () => {
     }
     const file = petsFile(ndjson(n * 2));
     const io = fakeIO();
-    const code = await main(
-      ['pets', 'add', '--file', file, '--concurrency', String(n)],
-      io,
-      fakeEnv,
-      { transport },
-    );
+    const code = await main(['pets', 'import', file, '--concurrency', String(n)], io, fakeEnv, {
+      transport,
+    });
     clearTimeout(giveUp);
     expect(code).toBe(0);
     expect(maxInFlight).toBe(n);
@@ -324,7 +323,7 @@ describe('pets add --file, through a recording transport', () => {
     // (test/bulk/runner.test.ts); here, that the journal a real run leaves says so of each.
     const file = petsFile(ndjson(40));
     const code = await main(
-      ['pets', 'add', '--file', file, '--concurrency', '8', '--journal', journal],
+      ['pets', 'import', file, '--concurrency', '8', '--journal', journal],
       io,
       fakeEnv,
       { transport },
@@ -359,7 +358,7 @@ describe('pets add --file, through a recording transport', () => {
       return created(request, 203);
     });
     const file = petsFile(ndjson(4));
-    const code = await main(['pets', 'add', '--file', file, '--concurrency', '4'], io, fakeEnv, {
+    const code = await main(['pets', 'import', file, '--concurrency', '4'], io, fakeEnv, {
       transport,
     });
     expect(code).toBe(0);

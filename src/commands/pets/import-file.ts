@@ -14,18 +14,18 @@ import { NotCreatedReport } from './add-report.js';
 import { PET_COLUMNS } from './columns.js';
 import { resumeCommand } from './resume-command.js';
 
-/** What `pets add --file` and `--resume` are asked to do. */
-export type PetsAddFileOptions = AddBatchRequest;
+/** What `pets import` is asked to do. */
+export type PetsImportFileOptions = AddBatchRequest;
 
 /**
- * `pets add --file` and `--resume`: the batch operation, with what this front end makes of it.
+ * `pets import FILE` and `--resume`: the batch operation, with what this front end makes of it.
  * At a terminal: the progress line, the table once, the records not created in one list, one
  * summary. In a pipe: NDJSON per record on stdout, a report per failed record on stderr, and
  * (JSON errors) the summary as the last JSON line before any error.
  */
-export async function runPetsAddFile(
+export async function runPetsImportFile(
   ctx: RunOutput & RunServices & RunState,
-  options: PetsAddFileOptions,
+  options: PetsImportFileOptions,
 ): Promise<void> {
   const json = ctx.settings.errorsAsJson;
   const progress = ctx.progressLine();
@@ -39,7 +39,7 @@ export async function runPetsAddFile(
     ctx.io.stderr.write(stringifyJson({ summary: about }) + '\n');
   };
   let reachedWith: readonly string[] = [];
-  const use = { flag: '--file', piped: 'cat pets.ndjson | petstore pets add --file -' };
+  const use = { flag: 'pets import', piped: 'cat pets.ndjson | petstore pets import -' };
   const outcome = await addBatch(
     {
       // Reached once the input is checked: a bad input is refused as such, whatever the key.
@@ -104,7 +104,7 @@ export async function runPetsAddFile(
  */
 function resumedRows(
   rows: ReturnType<RunOutput['lineRows']>,
-  options: PetsAddFileOptions,
+  options: PetsImportFileOptions,
 ): ReturnType<RunOutput['lineRows']> {
   if (rows === undefined || options.resume === undefined || options.printAll) return rows;
   return { ...rows, header: '' };
