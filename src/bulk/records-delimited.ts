@@ -2,7 +2,8 @@ import { UsageError } from '../core/errors.js';
 import { unguardFormula } from '../core/formula-guard.js';
 import { parseInt64 } from '../core/int64.js';
 import { newPetProblem, type NewPet } from '../core/interface.js';
-import { badRecords, noPets, type PetRecords } from './records.js';
+import { closestNames } from '../core/did-you-mean.js';
+import { badRecords, noPets, statusInCase, type PetRecords } from './records.js';
 
 /**
  * CSV and TSV input for `pets import`: a header row naming the columns, then one pet per
@@ -124,6 +125,9 @@ function otherSeparator(name: string, format: DelimitedFormat): string | undefin
   );
 }
 
+/** A column's name as compared: letter case, blanks, `_` and `-` aside (`Category ID`). */
+const comparable = (name: string) => name.toLowerCase().replace(/[\s_-]+/g, '');
+
 /** Which field each column holds, from the header row. */
 function columnsOf(header: Row, source: string, format: DelimitedFormat): ColumnKind[] {
   const seen = new Set<string>();
@@ -132,7 +136,7 @@ function columnsOf(header: Row, source: string, format: DelimitedFormat): Column
     // A column a sheet left without a name: its cells must be empty (checked per row).
     if (name === '') return '';
     const where = `${source}, line ${header.line}, column ${index + 1}`;
-    const field = [...FIELDS, IGNORED].find((known) => known.toLowerCase() === name.toLowerCase());
+    const field = [...FIELDS, IGNORED].find((known) => comparable(known) === comparable(name));
     if (field === undefined) {
       const separator = otherSeparator(name, format);
       if (separator !== undefined) {
@@ -149,9 +153,17 @@ function columnsOf(header: Row, source: string, format: DelimitedFormat): Column
           },
         );
       }
+      // Measured against each field's length, not the typed one: a column name cut short
+      // (`categry`, `categ`) is the common slip.
+      const close = FIELDS.filter(
+        (known) => closestNames(comparable(known), [comparable(name)]).length > 0,
+      );
+      const guess = close.length ? ` (did you mean ${close.join(' or ')}?)` : '';
       throw new UsageError(
-        `${where}: unknown column "${name}": a pet has ${FIELDS.join(', ')} (an id column is ignored); nothing was sent`,
-        { hint: `The first line of a ${format.toUpperCase()} input names its columns.` },
+        `${where}: unknown column "${name}"${guess}: a pet has ${FIELDS.join(', ')} (an id column is ignored); nothing was sent`,
+        {
+          hint: `The first line of a ${format.toUpperCase()} input names its columns (letter case, spaces, _ and - aside: Category ID is categoryId).`,
+        },
       );
     }
     if (seen.has(field)) {
@@ -177,8 +189,11 @@ function columnsOf(header: Row, source: string, format: DelimitedFormat): Column
 /** Valid values for the fields a problem is not about, so each cell is checked alone. */
 const PLACEHOLDER: NewPet = { name: 'x', categoryId: 0 };
 
-/** A cell as its field's value, or what is wrong with it. */
-function cellValue(field: Field, cell: string): { value?: unknown; problem?: string } {
+/** A cell as its field's value (`changed`: a status in another case), or what is wrong with it. */
+function cellValue(
+  field: Field,
+  cell: string,
+): { value?: unknown; problem?: string; changed?: boolean } {
   if (field === 'categoryId') {
     if (cell.trim() === '') return { problem: 'categoryId is empty' };
     try {
@@ -191,6 +206,8 @@ function cellValue(field: Field, cell: string): { value?: unknown; problem?: str
   const text = field === 'status' ? unguardFormula(cell).trim() : unguardFormula(cell);
   // An empty status cell is a pet without a status, as -o csv writes one.
   if (field === 'status' && text === '') return {};
+  const spelled = field === 'status' ? statusInCase(text) : undefined;
+  if (spelled !== undefined) return { value: spelled, changed: true };
   const problem = newPetProblem({ ...PLACEHOLDER, [field]: text });
   if (!problem) return { value: text };
   return {
@@ -212,6 +229,7 @@ export async function parseDelimitedPets(
   const pets: NewPet[] = [];
   const problems: string[] = [];
   let ids = 0;
+  let statusCaseChanged = 0;
   const plural = (count: number, noun: string) => `${count} ${noun}${count === 1 ? '' : 's'}`;
   for (const row of rows) {
     // A row a sheet left empty (separators only, or blanks): no record.
@@ -235,7 +253,8 @@ export async function parseDelimitedPets(
         }
         return;
       }
-      const { value, problem } = cellValue(kind, cell);
+      const { value, problem, changed } = cellValue(kind, cell);
+      if (changed) statusCaseChanged++;
       if (problem) problems.push(`line ${row.line}, column ${index + 1} (${kind}): ${problem}`);
       else if (value !== undefined) pet[kind] = value;
     });
@@ -247,5 +266,6 @@ export async function parseDelimitedPets(
     count: pets.length,
     at: (index) => pets[index]!,
     ignoredIds: ids,
+    statusCaseChanged,
   };
 }

@@ -6,7 +6,7 @@ import {
   parseJson,
   stringifyJson,
 } from '../core/json.js';
-import { newPetProblem, type NewPet } from '../core/interface.js';
+import { isPetStatus, newPetProblem, type NewPet } from '../core/interface.js';
 import { UsageError } from '../core/errors.js';
 
 const MAX_REPORTED_PROBLEMS = 20;
@@ -34,6 +34,36 @@ export interface PetRecords {
    * assigns ids, so these records are created as new pets.
    */
   readonly ignoredIds: number;
+  /** How many records gave their status in another letter case (`Available`), sent as the
+   * interface spells it (`available`). */
+  readonly statusCaseChanged: number;
+}
+
+/**
+ * A status in another letter case (`Available`, `SOLD`) as the interface spells it, or
+ * undefined when it is none in any case. What people type in a sheet is forgiven; a status
+ * that is no status at all is still refused.
+ */
+export function statusInCase(text: string): string | undefined {
+  const lower = text.toLowerCase();
+  return lower !== text && isPetStatus(lower) ? lower : undefined;
+}
+
+/** The record with its status in the interface's spelling, and whether it changed. */
+function withStatusInCase(value: unknown): { value: unknown; changed: boolean } {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    return { value, changed: false };
+  }
+  const status = (value as Record<string, unknown>).status;
+  const spelled = typeof status === 'string' ? statusInCase(status) : undefined;
+  if (spelled === undefined) return { value, changed: false };
+  return { value: { ...(value as Record<string, unknown>), status: spelled }, changed: true };
+}
+
+/** A record as read, as it is sent: without the id a listing carries, its status spelled. */
+function asSent(raw: unknown): { value: unknown; hadId: boolean; changed: boolean } {
+  const { value, hadId } = withoutId(raw);
+  return { ...withStatusInCase(value), hadId };
 }
 
 /** The record without the `id` a listing carries, and whether it had one. */
@@ -88,9 +118,11 @@ export function parsePetsFile(
   const problems: string[] = [];
   let records: PetRecords;
   let ignoredIds = 0;
+  let statusCaseChanged = 0;
   const checked = (raw: unknown): string | undefined => {
-    const { value, hadId } = withoutId(raw);
+    const { value, hadId, changed } = asSent(raw);
     if (hadId) ignoredIds++;
+    if (changed) statusCaseChanged++;
     return recordProblem(value);
   };
   if (format === 'json' || (format === undefined && text.trimStart().startsWith('['))) {
@@ -120,8 +152,8 @@ export function parsePetsFile(
       const problem = key === undefined ? checked(value) : duplicateProblem(key);
       if (problem) problems.push(`item ${index + 1}: ${problem}`);
     });
-    const items = parsed.map((value) => withoutId(value).value as NewPet);
-    records = { count: items.length, at: (index) => items[index]!, ignoredIds };
+    const items = parsed.map((value) => asSent(value).value as NewPet);
+    records = { count: items.length, at: (index) => items[index]!, ignoredIds, statusCaseChanged };
   } else {
     const starts: number[] = [];
     const ends: number[] = [];
@@ -147,8 +179,9 @@ export function parsePetsFile(
     }
     records = {
       count: starts.length,
-      at: (index) => withoutId(parseJson(text.slice(starts[index], ends[index]))).value as NewPet,
+      at: (index) => asSent(parseJson(text.slice(starts[index], ends[index]))).value as NewPet,
       ignoredIds,
+      statusCaseChanged,
     };
   }
   if (records.count === 0) throw noPets(source);

@@ -86,7 +86,7 @@ describe('CSV and TSV input', () => {
   });
 
   it('names the line and the column of every bad cell, lines counted across quoted breaks', async () => {
-    const text = 'name,categoryId,status\n"two\nlines",1,\n\nRex,x1,\n ,2,SOLD\n';
+    const text = 'name,categoryId,status\n"two\nlines",1,\n\nRex,x1,\n ,2,SOLDD\n';
     await expect(read(text, 'in.csv')).rejects.toThrow(
       'in.csv: 3 bad records: line 5, column 2 (categoryId): categoryId must be a whole number (int64), got "x1"; line 6, column 1 (name): "name" must be a non-empty string; line 6, column 3 (status)',
     );
@@ -172,8 +172,30 @@ describe('CSV and TSV input', () => {
     await expect(read('name,categoryId,\nRex,1,x\n', 'n.csv')).rejects.toThrow(
       'line 2, column 3: a value in a column with no name',
     );
-    await expect(read('name,categoryId,status\nRex,1,Sold\n', 's.csv')).rejects.toThrow(
-      'got "Sold"',
+    await expect(read('name,categoryId,status\nRex,1,Solds\n', 's.csv')).rejects.toThrow(
+      'got "Solds"',
+    );
+  });
+
+  it('reads headers and statuses as people type them, and says what it changed', async () => {
+    const text = 'Name,Category ID,STATUS\nRex,1,Available\nTom,2,SOLD\nMia,3,pending\n';
+    const records = await read(text, 'sheet.csv');
+    expect(all(records)).toEqual([
+      { name: 'Rex', categoryId: 1, status: 'available' },
+      { name: 'Tom', categoryId: 2, status: 'sold' },
+      { name: 'Mia', categoryId: 3, status: 'pending' },
+    ]);
+    expect(records.statusCaseChanged).toBe(2);
+    for (const header of ['category_id', 'category-id', ' CategoryId ', 'CATEGORY ID']) {
+      expect(all(await read(`name\t${header}\nRex\t1\n`, 'x.tsv', 'tsv'))).toEqual([
+        { name: 'Rex', categoryId: 1 },
+      ]);
+    }
+    await expect(read('name,categry,status\n', 'in.csv')).rejects.toThrow(
+      'unknown column "categry" (did you mean categoryId?)',
+    );
+    await expect(read('nmae,categoryId\n', 'in.csv')).rejects.toThrow(
+      'unknown column "nmae" (did you mean name?)',
     );
   });
 

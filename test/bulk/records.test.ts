@@ -62,3 +62,31 @@ describe('bulk records with a key given twice', () => {
     );
   });
 });
+
+describe('a status in another letter case', () => {
+  it('is sent as the interface spells it, in JSON and NDJSON, and counted', () => {
+    const statuses = ['available', 'pending', 'sold'] as const;
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...statuses),
+        fc.array(fc.boolean(), { minLength: 1, maxLength: 9 }),
+        fc.boolean(),
+        (status, upper, asArray) => {
+          const typed = Array.from(status, (c, i) =>
+            upper[i % upper.length] ? c.toUpperCase() : c,
+          ).join('');
+          const line = `{"name":"Rex","categoryId":1,"status":"${typed}"}`;
+          const records = asArray
+            ? parsePetsFile(`[${line}]`, 'in.json', 'json')
+            : parsePetsFile(`${line}\n`, 'in.ndjson', 'ndjson');
+          expect(records.at(0).status).toBe(status);
+          expect(records.statusCaseChanged).toBe(typed === status ? 0 : 1);
+        },
+      ),
+    );
+    // One that is no status in any case is still refused.
+    expect(() => parsePetsFile('{"name":"Rex","categoryId":1,"status":"Adopted"}\n', 'x')).toThrow(
+      UsageError,
+    );
+  });
+});

@@ -6,6 +6,7 @@ import { planRun, type Plan, type RetryChoices } from '../../bulk/plan.js';
 import { INPUT_FORMATS, readPetRecords, type InputFormat } from '../../bulk/input-format.js';
 import { digestInput, type InputDigests, type PetRecords } from '../../bulk/records.js';
 import { UsageError } from '../../core/errors.js';
+import { PET_STATUSES } from '../../core/interface.js';
 
 /** What a batch is asked to do (`pets import` and `--resume`). */
 export interface AddBatchRequest extends RetryChoices {
@@ -144,4 +145,30 @@ function recordsNamed(records: number[]): string {
       ? `${shown.join(', ')} and ${more} more`
       : `${shown.slice(0, -1).join(', ')} and ${shown.at(-1)}`;
   return `records ${list}`;
+}
+
+/**
+ * What a new run says once of its records as read: ids it ignores (a listing read back), and
+ * statuses sent in the interface's letter case.
+ */
+export function warnOfRecords(
+  records: PetRecords,
+  input: string,
+  warn: (message: string) => void,
+): void {
+  const ids = records.ignoredIds;
+  if (ids > 0) {
+    const which =
+      ids === records.count ? 'every record' : ids === 1 ? '1 record' : `${ids} records`;
+    const carry = ids === 1 || ids === records.count ? 'carries' : 'carry';
+    warn(
+      `${which} of ${input === '-' ? 'standard input' : input} ${carry} an id, which is ignored: ${ids === 1 ? 'it is created as a new pet' : 'they are created as new pets'}, and the service gives each its own id.`,
+    );
+  }
+  const cased = records.statusCaseChanged;
+  if (cased > 0) {
+    warn(
+      `${cased === 1 ? '1 record gives its' : `${cased} records give their`} status in another letter case (such as Available): sent as ${PET_STATUSES.join(', ')} are spelled.`,
+    );
+  }
 }

@@ -16,6 +16,7 @@ import type { Pet } from '../../core/interface.js';
 import type { SignalSource } from '../../core/stop.js';
 import {
   prepare,
+  warnOfRecords,
   warnUnknownSinceQueued,
   type AddBatchRequest,
   type Prepared,
@@ -163,15 +164,8 @@ async function addFromFile(
   const connected: Connected = { ...deps, ...(await deps.connect()) };
   const { client, target } = connected;
   warnUnknownSinceQueued(prepared, events);
-  const ids = prepared.records.ignoredIds;
-  if (ids > 0 && request.resume === undefined) {
-    const which =
-      ids === prepared.records.count ? 'every record' : ids === 1 ? '1 record' : `${ids} records`;
-    const carry = ids === 1 || ids === prepared.records.count ? 'carries' : 'carry';
-    events.warn(
-      `${which} of ${input === '-' ? 'standard input' : input} ${carry} an id, which is ignored: ${ids === 1 ? 'it is created as a new pet' : 'they are created as new pets'}, and the service gives each its own id.`,
-    );
-  }
+  if (request.resume === undefined)
+    warnOfRecords(prepared.records, input, (message) => events.warn(message));
   if (earlier?.service !== undefined && earlier.service !== target.service) {
     throw new UsageError(
       `the journaled run sent to ${earlier.target} (${earlier.service}); this one would send to ${target.label} (${target.service}); nothing was sent`,

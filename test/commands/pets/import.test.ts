@@ -132,6 +132,23 @@ describe('pets import reads exactly what was given', () => {
 });
 
 describe('pets import', () => {
+  it('imports a sheet as people type it: headers and statuses in any case, said once', async () => {
+    const io = fakeIO();
+    const file = petsFile('Name,Category ID,Status\r\nRex,1,Available\r\nTom,2,SOLD\r\n');
+    expect(await main(['pets', 'import', file, '--input-format', 'csv'], io, env)).toBe(0);
+    const sent = io
+      .out()
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { name: string; status: string });
+    expect(sent.map((pet) => [pet.name, pet.status]).sort()).toEqual([
+      ['Rex', 'available'],
+      ['Tom', 'sold'],
+    ]);
+    expect(io.err().match(/another letter case/g)).toHaveLength(1);
+    expect(io.err()).toContain('2 records give their status in another letter case');
+  });
+
   it('writes one JSON line per created pet and exits 0', async () => {
     nextId = 100;
     const io = fakeIO();
