@@ -50,18 +50,20 @@ function refuseJson(text: string, source: string, format: InputFormat, by: strin
 
 /**
  * The pets of an input, in the format given (--input-format), named (the extension) or seen.
- * Every record is checked before anything is sent.
+ * Every record is checked before anything is sent: one bad record refuses the input, unless
+ * asked to skip them (--skip-invalid), when they are set aside in `records.rejected`.
  */
 export async function readPetRecords(
   text: string,
   source: string,
-  options: { given?: InputFormat | undefined; name: string },
+  options: { given?: InputFormat | undefined; name: string; skipInvalid?: boolean },
 ): Promise<{ records: PetRecords; format: InputFormat | undefined }> {
+  const skip = { skipInvalid: options.skipInvalid === true };
   const named = formatOfName(options.name);
   const format = options.given ?? named ?? sniffed(text);
   if (format === 'csv' || format === 'tsv') {
     refuseJson(text, source, format, options.given ? '--input-format' : 'by its name');
-    return { records: await parseDelimitedPets(text, source, format), format };
+    return { records: await parseDelimitedPets(text, source, format, skip), format };
   }
-  return { records: parsePetsFile(text, source, format), format };
+  return { records: parsePetsFile(text, source, format, skip), format };
 }

@@ -3,14 +3,22 @@ import { unguardFormula } from '../core/formula-guard.js';
 import { parseInt64 } from '../core/int64.js';
 import { newPetProblem, type NewPet } from '../core/interface.js';
 import { closestNames } from '../core/did-you-mean.js';
-import { badRecords, noPets, statusInCase, type PetRecords } from './records.js';
+import {
+  badRecords,
+  noPets,
+  positionsAround,
+  statusInCase,
+  type PetRecords,
+  type RejectedRecord,
+} from './records.js';
 
 /**
  * CSV and TSV input for `pets import`: a header row naming the columns, then one pet per
  * row. What `pets list -o csv|tsv` writes reads back exactly: CSV by RFC 4180 (quoted fields,
  * line breaks inside quotes, CRLF), TSV with `\t \n \r \\` escapes and no quoting, and the
  * apostrophe that guards a formula taken off (core/formula-guard.ts). An empty status cell
- * means no status; an `id` column is ignored (the service assigns ids).
+ * means no status; an `id` column is ignored (the service assigns ids), and so is the `reason`
+ * column a rejects file (--rejects) adds.
  */
 
 export type DelimitedFormat = 'csv' | 'tsv';
@@ -19,6 +27,7 @@ export type DelimitedFormat = 'csv' | 'tsv';
 const FIELDS = ['name', 'categoryId', 'status'] as const;
 type Field = (typeof FIELDS)[number];
 const IGNORED = 'id';
+const REASON = 'reason';
 
 /** One row as read: its cells, and the line it starts on. */
 interface Row {
@@ -115,7 +124,7 @@ function tsvRows(text: string): Row[] {
 }
 
 /** What a column holds: a field of NewPet, the id a listing carries, or nothing (no name). */
-type ColumnKind = Field | typeof IGNORED | '';
+type ColumnKind = Field | typeof IGNORED | typeof REASON | '';
 
 /** A header of one cell that names the fields with another separator: say which. */
 function otherSeparator(name: string, format: DelimitedFormat): string | undefined {
@@ -136,7 +145,9 @@ function columnsOf(header: Row, source: string, format: DelimitedFormat): Column
     // A column a sheet left without a name: its cells must be empty (checked per row).
     if (name === '') return '';
     const where = `${source}, line ${header.line}, column ${index + 1}`;
-    const field = [...FIELDS, IGNORED].find((known) => comparable(known) === comparable(name));
+    const field = [...FIELDS, IGNORED, REASON].find(
+      (known) => comparable(known) === comparable(name),
+    );
     if (field === undefined) {
       const separator = otherSeparator(name, format);
       if (separator !== undefined) {
@@ -221,6 +232,7 @@ export async function parseDelimitedPets(
   text: string,
   source: string,
   format: DelimitedFormat,
+  options: { skipInvalid?: boolean } = {},
 ): Promise<PetRecords> {
   const rows = format === 'csv' ? await csvRows(text, source) : tsvRows(text);
   const header = rows.shift();
@@ -228,44 +240,72 @@ export async function parseDelimitedPets(
   const columns = columnsOf(header, source, format);
   const pets: NewPet[] = [];
   const problems: string[] = [];
+  const rejected: RejectedRecord[] = [];
+  const rejectedPositions: number[] = [];
   let ids = 0;
   let statusCaseChanged = 0;
+  let position = 0;
   const plural = (count: number, noun: string) => `${count} ${noun}${count === 1 ? '' : 's'}`;
   for (const row of rows) {
     // A row a sheet left empty (separators only, or blanks): no record.
     if (row.cells.every((cell) => cell.trim() === '')) continue;
-    if (row.cells.length !== columns.length) {
-      problems.push(
-        `line ${row.line}: ${plural(row.cells.length, 'cell')}, the header has ${columns.length}`,
-      );
+    position++;
+    const { pet, reasons, hadId, changed } = rowPet(row, columns, plural);
+    if (reasons.length > 0) {
+      for (const reason of reasons) {
+        problems.push(`line ${row.line}${reason.startsWith('column') ? ', ' : ': '}${reason}`);
+      }
+      rejected.push({ where: `line ${row.line}`, reasons, cells: row.cells });
+      rejectedPositions.push(position);
       continue;
     }
-    const pet: Record<string, unknown> = {};
-    columns.forEach((kind, index) => {
-      const cell = row.cells[index]!;
-      if (kind === IGNORED) {
-        if (cell.trim() !== '') ids++;
-        return;
-      }
-      if (kind === '') {
-        if (cell.trim() !== '') {
-          problems.push(`line ${row.line}, column ${index + 1}: a value in a column with no name`);
-        }
-        return;
-      }
-      const { value, problem, changed } = cellValue(kind, cell);
-      if (changed) statusCaseChanged++;
-      if (problem) problems.push(`line ${row.line}, column ${index + 1} (${kind}): ${problem}`);
-      else if (value !== undefined) pet[kind] = value;
-    });
-    pets.push(pet as unknown as NewPet);
+    if (hadId) ids++;
+    if (changed) statusCaseChanged++;
+    pets.push(pet);
   }
   if (pets.length === 0 && problems.length === 0) throw noPets(source);
-  if (problems.length > 0) throw badRecords(source, problems, format);
+  if (problems.length > 0 && (options.skipInvalid !== true || pets.length === 0)) {
+    throw badRecords(source, problems, format);
+  }
   return {
     count: pets.length,
     at: (index) => pets[index]!,
     ignoredIds: ids,
     statusCaseChanged,
+    rejected,
+    header: header.cells,
+    inputPosition: positionsAround(rejectedPositions),
   };
+}
+
+/** One row as a pet, or the reasons it is none (each naming its column). */
+function rowPet(
+  row: Row,
+  columns: ColumnKind[],
+  plural: (count: number, noun: string) => string,
+): { pet: NewPet; reasons: string[]; hadId: boolean; changed: boolean } {
+  const pet: Record<string, unknown> = {};
+  const reasons: string[] = [];
+  let hadId = false;
+  let changed = false;
+  if (row.cells.length !== columns.length) {
+    reasons.push(`${plural(row.cells.length, 'cell')}, the header has ${columns.length}`);
+    return { pet: pet as unknown as NewPet, reasons, hadId, changed };
+  }
+  columns.forEach((kind, index) => {
+    const cell = row.cells[index]!;
+    if (kind === IGNORED || kind === REASON) {
+      if (kind === IGNORED && cell.trim() !== '') hadId = true;
+      return;
+    }
+    if (kind === '') {
+      if (cell.trim() !== '') reasons.push(`column ${index + 1}: a value in a column with no name`);
+      return;
+    }
+    const found = cellValue(kind, cell);
+    if (found.changed) changed = true;
+    if (found.problem) reasons.push(`column ${index + 1} (${kind}): ${found.problem}`);
+    else if (found.value !== undefined) pet[kind] = found.value;
+  });
+  return { pet: pet as unknown as NewPet, reasons, hadId, changed };
 }

@@ -37,6 +37,41 @@ export interface PetRecords {
   /** How many records gave their status in another letter case (`Available`), sent as the
    * interface spells it (`available`). */
   readonly statusCaseChanged: number;
+  /** The records refused as read (kept only when asked to skip them), in input order. */
+  readonly rejected: readonly RejectedRecord[];
+  /** The header row's cells (CSV, TSV): what a rejects file starts with. */
+  readonly header?: readonly string[] | undefined;
+  /**
+   * The 1-based position in the input, every record counted, of the record at this 0-based
+   * index: what its Idempotency-Key is made from, so a row fixed in place and sent again does
+   * not move the keys of the rows after it.
+   */
+  inputPosition(index: number): number;
+}
+
+/** A record refused as read, kept for --rejects: where it is, why, and as it was written. */
+export interface RejectedRecord {
+  /** "line 5", "item 3". */
+  where: string;
+  reasons: string[];
+  /** Its cells (CSV, TSV), or its JSON text. */
+  cells?: readonly string[] | undefined;
+  text?: string | undefined;
+}
+
+/**
+ * The input position (1-based, every record counted) of the good record at a 0-based index,
+ * given the positions of the rejected ones in ascending order.
+ */
+export function positionsAround(rejected: readonly number[]): (index: number) => number {
+  return (index) => {
+    let position = index + 1;
+    for (const skipped of rejected) {
+      if (skipped > position) break;
+      position++;
+    }
+    return position;
+  };
 }
 
 /**
@@ -66,15 +101,20 @@ function asSent(raw: unknown): { value: unknown; hadId: boolean; changed: boolea
   return { ...withStatusInCase(value), hadId };
 }
 
-/** The record without the `id` a listing carries, and whether it had one. */
+/**
+ * The record without the `id` a listing carries (and whether it had one), and without the
+ * `reason` a rejects file (--rejects) gives each record it holds.
+ */
 function withoutId(value: unknown): { value: unknown; hadId: boolean } {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     return { value, hadId: false };
   }
-  if (!Object.hasOwn(value, 'id')) return { value, hadId: false };
+  const hadId = Object.hasOwn(value, 'id');
+  if (!hadId && !Object.hasOwn(value, 'reason')) return { value, hadId: false };
   const rest = { ...(value as Record<string, unknown>) };
   delete rest.id;
-  return { value: rest, hadId: true };
+  delete rest.reason;
+  return { value: rest, hadId };
 }
 
 /** An input with no record in it: nothing to send, and how to start one. */
@@ -114,17 +154,28 @@ export function parsePetsFile(
   text: string,
   source: string,
   format?: 'json' | 'ndjson',
+  options: { skipInvalid?: boolean } = {},
 ): PetRecords {
   const problems: string[] = [];
-  let records: PetRecords;
+  const rejected: RejectedRecord[] = [];
+  const rejectedPositions: number[] = [];
   let ignoredIds = 0;
   let statusCaseChanged = 0;
-  const checked = (raw: unknown): string | undefined => {
-    const { value, hadId, changed } = asSent(raw);
-    if (hadId) ignoredIds++;
-    if (changed) statusCaseChanged++;
-    return recordProblem(value);
+  /** The record as sent, counted; or its problem, the record set aside. */
+  const take = (raw: unknown, problem: string | undefined, at: RejectedRecord) => {
+    const sent = asSent(raw);
+    problem ??= recordProblem(sent.value);
+    if (problem !== undefined) {
+      problems.push(`${at.where}: ${problem}`);
+      rejected.push({ ...at, reasons: [problem] });
+      return false;
+    }
+    if (sent.hadId) ignoredIds++;
+    if (sent.changed) statusCaseChanged++;
+    return true;
   };
+  let count: number;
+  let at: (index: number) => NewPet;
   if (format === 'json' || (format === undefined && text.trimStart().startsWith('['))) {
     let parsed: unknown;
     try {
@@ -147,46 +198,59 @@ export function parsePetsFile(
     // JSON.parse keeps the last of a key given twice: the record the user wrote is not the one
     // that would be sent (the service itself refuses such a body).
     const twice = new Map(duplicateKeys(text).map(({ key, item }) => [item, key]));
+    const items: NewPet[] = [];
     parsed.forEach((value, index) => {
       const key = twice.get(index);
-      const problem = key === undefined ? checked(value) : duplicateProblem(key);
-      if (problem) problems.push(`item ${index + 1}: ${problem}`);
+      const where = { where: `item ${index + 1}`, reasons: [], text: stringifyJson(value) };
+      if (take(value, key === undefined ? undefined : duplicateProblem(key), where)) {
+        items.push(asSent(value).value as NewPet);
+      } else rejectedPositions.push(index + 1);
     });
-    const items = parsed.map((value) => asSent(value).value as NewPet);
-    records = { count: items.length, at: (index) => items[index]!, ignoredIds, statusCaseChanged };
+    count = items.length;
+    at = (index) => items[index]!;
   } else {
     const starts: number[] = [];
     const ends: number[] = [];
+    let records = 0;
     for (let start = 0, line = 1; start <= text.length; line++) {
       const newline = text.indexOf('\n', start);
       const end = newline === -1 ? text.length : newline;
       const lineText = text.slice(start, end);
       if (lineText.trim() !== '') {
+        records++;
+        let value: unknown;
         let problem: string | undefined;
         try {
-          const value = parseJson(lineText);
+          value = parseJson(lineText);
           const twice = firstDuplicateKey(lineText);
-          problem = twice === undefined ? checked(value) : duplicateProblem(twice);
+          if (twice !== undefined) problem = duplicateProblem(twice);
         } catch (error) {
-          if (starts.length === 0) refuseDelimited(lineText, source);
+          if (records === 1) refuseDelimited(lineText, source);
           problem = parseProblem(error);
         }
-        if (problem) problems.push(`line ${line}: ${problem}`);
-        starts.push(start);
-        ends.push(end);
+        const where = { where: `line ${line}`, reasons: [], text: lineText.replace(/\r$/, '') };
+        if (take(value, problem, where)) {
+          starts.push(start);
+          ends.push(end);
+        } else rejectedPositions.push(records);
       }
       start = end + 1;
     }
-    records = {
-      count: starts.length,
-      at: (index) => asSent(parseJson(text.slice(starts[index], ends[index]))).value as NewPet,
-      ignoredIds,
-      statusCaseChanged,
-    };
+    count = starts.length;
+    at = (index) => asSent(parseJson(text.slice(starts[index], ends[index]))).value as NewPet;
   }
-  if (records.count === 0) throw noPets(source);
-  if (problems.length > 0) throw badRecords(source, problems);
-  return records;
+  if (count === 0 && rejected.length === 0) throw noPets(source);
+  if (rejected.length > 0 && (options.skipInvalid !== true || count === 0)) {
+    throw badRecords(source, problems);
+  }
+  return {
+    count,
+    at,
+    ignoredIds,
+    statusCaseChanged,
+    rejected,
+    inputPosition: positionsAround(rejectedPositions),
+  };
 }
 
 /**
