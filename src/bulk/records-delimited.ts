@@ -265,7 +265,7 @@ export async function parseDelimitedPets(
   }
   if (pets.length === 0 && problems.length === 0) throw noPets(source);
   if (problems.length > 0 && (options.skipInvalid !== true || pets.length === 0)) {
-    throw badRecords(source, problems, format);
+    throw badRecords(source, problems);
   }
   return {
     count: pets.length,

@@ -124,15 +124,8 @@ export function noPets(source: string): UsageError {
   });
 }
 
-/** What the hint of a bad input says a good one is, by its format. */
-const FORMAT_HINTS: Record<string, string> = {
-  json: 'Give a JSON array of pets, or one JSON object per line (NDJSON), each with name and categoryId.',
-  csv: 'Give a header row (name,categoryId,status), then one pet per row; petstore pets import --template csv prints one.',
-  tsv: 'Give a header row (name, categoryId, status, tab-separated), then one pet per row; petstore pets import --template tsv prints one.',
-};
-
 /** The error for an input with bad records: each named (up to a cap), nothing sent. */
-export function badRecords(source: string, problems: string[], format = 'json'): UsageError {
+export function badRecords(source: string, problems: string[]): UsageError {
   const shown = problems.slice(0, MAX_REPORTED_PROBLEMS).join('; ');
   const more =
     problems.length > MAX_REPORTED_PROBLEMS
@@ -140,7 +133,7 @@ export function badRecords(source: string, problems: string[], format = 'json'):
       : '';
   const count = problems.length === 1 ? '1 bad record' : `${problems.length} bad records`;
   return new UsageError(`${source}: ${count}: ${shown}${more}; nothing was sent`, {
-    hint: FORMAT_HINTS[format] ?? FORMAT_HINTS.json,
+    hint: 'Fix the records named and run again, or send the valid ones with --skip-invalid (--rejects FILE writes the others, with why, to fix and import again).',
   });
 }
 

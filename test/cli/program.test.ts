@@ -27,6 +27,8 @@ const NEW_BULK_RUN = {
   retryFailed: false,
   retryUnknown: false,
   printAll: false,
+  skipInvalid: false,
+  rejects: undefined,
   batchId: undefined,
   keyWindow: { windowMs: 24 * 3_600_000, marginMs: 3_600_000, ignore: false },
 };

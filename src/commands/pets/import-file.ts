@@ -5,6 +5,7 @@ import { journalsDir } from '../../config/paths.js';
 import type { RunOutput, RunServices, RunState } from '../../context/context.js';
 import { BULK_MAX_BYTES } from '../../core/contract.js';
 import { stringifyJson } from '../../core/json.js';
+import { writeReportFile } from '../../core/report-file.js';
 import {
   addBatch,
   type AddBatchOutcome,
@@ -15,7 +16,10 @@ import { PET_COLUMNS } from './columns.js';
 import { resumeCommand } from './resume-command.js';
 
 /** What `pets import` is asked to do. */
-export type PetsImportFileOptions = AddBatchRequest;
+export type PetsImportFileOptions = AddBatchRequest & {
+  /** --rejects: where to write the records set aside by --skip-invalid. */
+  rejects?: string | undefined;
+};
 
 /**
  * `pets import FILE` and `--resume`: the batch operation, with what this front end makes of it.
@@ -30,12 +34,12 @@ export async function runPetsImportFile(
   const json = ctx.settings.errorsAsJson;
   const progress = ctx.progressLine();
   const notCreated = new NotCreatedReport(ctx);
-  const run = { journal: '', batch: '' };
+  const run = { journal: '', batch: '', rejected: 0 };
   let settled: ReturnType<typeof bulkProgress> | undefined;
   /** The run's last stderr line before any error, in JSON output: what it became. */
   const writeJsonSummary = (counts: BulkCounts) => {
     if (!json || ctx.settings.quiet) return;
-    const about = { ...counts, batchId: run.batch, journal: run.journal };
+    const about = { ...counts, rejected: run.rejected, batchId: run.batch, journal: run.journal };
     ctx.io.stderr.write(stringifyJson({ summary: about }) + '\n');
   };
   let reachedWith: readonly string[] = [];
@@ -86,6 +90,19 @@ export async function runPetsImportFile(
       },
       onDryRun: (record, request) => ctx.printRequest({ record, ...request }, { oneLine: true }),
       warn: (message) => ctx.warn(message),
+      onRejected: async (count, rejects, dryRun) => {
+        run.rejected = count;
+        const records = count === 1 ? '1 invalid record' : `${count} invalid records`;
+        const where = options.rejects;
+        if (where !== undefined && !dryRun) await writeReportFile(where, rejects, 'rejects file');
+        const written =
+          where === undefined
+            ? ' (--rejects FILE writes them, with why, to fix and import again)'
+            : dryRun
+              ? `; a run would write them to ${where}`
+              : `, written with why to ${where}`;
+        ctx.warn(`${records} set aside, not sent${written}.`);
+      },
       stdoutFailure: () => ctx.io.stdoutError(),
     },
   ).finally(() => progress.done());
@@ -128,7 +145,8 @@ function report(
   const { counts, error, summary } = outcome;
   if (ctx.settings.errorsAsJson) writeJsonSummary(counts);
   else if (error === undefined || (outcome.fatal && counts.createdNow + counts.replayed > 0)) {
-    ctx.notice(error === undefined ? `${summary}.` : `Stopped: ${summary}.`);
+    const aside = outcome.rejected > 0 ? `; ${outcome.rejected} invalid set aside` : '';
+    ctx.notice(error === undefined ? `${summary}${aside}.` : `Stopped: ${summary}${aside}.`);
   }
   if (error !== undefined) throw error;
 }

@@ -49,6 +49,15 @@ export function declarePetsImport(pets: Command) {
     )
     .option('--fail-fast', 'start no more requests after the first failure')
     .option(
+      '--skip-invalid',
+      'send the valid records and set the invalid ones aside (default: one invalid record stops the whole file, nothing sent)',
+    )
+    .option(
+      '--rejects <file>',
+      "with --skip-invalid: write the records set aside to FILE, in the input's format, each with a reason column to fix and import again",
+      pathFlag('--rejects'),
+    )
+    .option(
       '--batch-id <id>',
       'the batch its keys are made from (env PETSTORE_BATCH_ID; default: a new one); the same batch and input send the same keys, so re-running a CI job creates nothing twice',
       (text) => parseBatchId(text, '--batch-id'),
@@ -89,7 +98,10 @@ Examples:
   $ petstore --profile staging pets list --all -o csv > staging.csv; petstore pets import staging.csv
   $ petstore pets import --resume 5b0e8f1c-2d4a-4c39-9a57-0e6f3c1d2b7a --retry-unknown >> created.ndjson
 
-Every record is checked before anything is sent. A listing reads back in every format
+Every record is checked before anything is sent: one invalid record stops the file, each
+listed with its line, column and reason, unless --skip-invalid sends the valid ones (and
+--rejects writes the others to fix and import again). Column names match whatever their
+letter case, spaces, _ and -; a status in another letter case is sent as spelled. A listing reads back in every format
 pets list -o writes data in (json, ndjson, csv, tsv): an id field or column is ignored, with
 one notice, and those records are created as new pets (the service gives each its own id).
 In CSV and TSV an empty status cell is a pet without a status. Each created pet is written to
@@ -158,6 +170,11 @@ export function toPetsImportOptions(
       hint: 'Example: petstore pets import pets.csv (petstore pets import --template csv prints the start of one; --resume BATCH completes a run)',
     });
   }
+  if (flags.rejects !== undefined && flags.skipInvalid !== true) {
+    throw new UsageError('--rejects goes with --skip-invalid', {
+      hint: `Run: petstore pets import ${file ?? 'FILE'} --skip-invalid --rejects ${flags.rejects}`,
+    });
+  }
   const resumeOnly = (['retryFailed', 'printAll'] as const).filter((key) => flags[key]);
   if (resumeOnly.length > 0 && flags.resume === undefined) {
     throw new UsageError(
@@ -175,6 +192,8 @@ export function toPetsImportOptions(
     retryFailed: flags.retryFailed === true,
     retryUnknown: flags.retryUnknown === true,
     printAll: flags.printAll === true,
+    skipInvalid: flags.skipInvalid === true,
+    rejects: flags.rejects,
     batchId: flags.batchId ?? fromEnv(env, 'PETSTORE_BATCH_ID', parseBatchId),
     keyWindow: {
       windowMs:

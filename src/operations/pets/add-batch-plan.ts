@@ -5,6 +5,7 @@ import type { KeyWindow } from '../../bulk/key-window.js';
 import { planRun, type Plan, type RetryChoices } from '../../bulk/plan.js';
 import { INPUT_FORMATS, readPetRecords, type InputFormat } from '../../bulk/input-format.js';
 import { digestInput, type InputDigests, type PetRecords } from '../../bulk/records.js';
+import { rejectsText } from '../../bulk/rejects.js';
 import { UsageError } from '../../core/errors.js';
 import { PET_STATUSES } from '../../core/interface.js';
 
@@ -25,6 +26,8 @@ export interface AddBatchRequest extends RetryChoices {
   dryRun: boolean;
   /** --print-all: print the pets earlier runs printed too. */
   printAll: boolean;
+  /** --skip-invalid: send the good records, set the bad ones aside (else none is sent). */
+  skipInvalid?: boolean | undefined;
   /** --key-window (PETSTORE_KEY_WINDOW) and --ignore-key-window. */
   keyWindow: KeyWindow;
 }
@@ -88,6 +91,7 @@ export async function prepare(
   const { records, format } = await readPetRecords(text, source, {
     given: options.inputFormat ?? journaledFormat(earlier),
     name: input,
+    skipInvalid: options.skipInvalid === true,
   });
   const digests = digestInput(records);
   const batch = batchOf(options, earlier);
@@ -100,7 +104,10 @@ export async function prepare(
     {
       records,
       digests,
-      recordKey: (record, attempt) => recordKey(batch, inputName, record, attempt),
+      // By the record's place in the input, bad records counted: a row fixed in place and
+      // sent again moves no other row's key.
+      recordKey: (record, attempt) =>
+        recordKey(batch, inputName, records.inputPosition(record - 1), attempt),
       namedBatch,
     },
     earlier,
@@ -171,4 +178,19 @@ export function warnOfRecords(
       `${cased === 1 ? '1 record gives its' : `${cased} records give their`} status in another letter case (such as Available): sent as ${PET_STATUSES.join(', ')} are spelled.`,
     );
   }
+}
+
+/** Hands the records set aside (--skip-invalid) to the front end, as a file of the input's format. */
+export async function setAside(
+  prepared: Prepared,
+  dryRun: boolean,
+  events: { onRejected?(count: number, rejects: string, dryRun: boolean): Promise<void> },
+): Promise<void> {
+  const { rejected } = prepared.records;
+  if (rejected.length === 0) return;
+  await events.onRejected?.(
+    rejected.length,
+    rejectsText(prepared.records, prepared.inputFormat),
+    dryRun,
+  );
 }

@@ -16,6 +16,7 @@ import type { Pet } from '../../core/interface.js';
 import type { SignalSource } from '../../core/stop.js';
 import {
   prepare,
+  setAside,
   warnOfRecords,
   warnUnknownSinceQueued,
   type AddBatchRequest,
@@ -86,6 +87,8 @@ export interface AddBatchEvents {
   onDryRun(record: number, request: RequestPreview): void;
   /** Something the person should know that does not stop the run. */
   warn(message: string): void;
+  /** Records set aside (--skip-invalid): how many, and a file of them in the input's format. */
+  onRejected?(count: number, rejects: string, dryRun: boolean): Promise<void>;
   /** Why stdout failed, when it did (its output is then incomplete). */
   stdoutFailure(): NodeJS.ErrnoException | undefined;
 }
@@ -114,6 +117,8 @@ export interface AddBatchOutcome {
   error: Error | undefined;
   /** The error is the run's first fatal failure (its pets still count as created). */
   fatal: boolean;
+  /** Records of the input set aside as invalid (--skip-invalid), never sent. */
+  rejected: number;
 }
 
 /**
@@ -166,6 +171,7 @@ async function addFromFile(
   warnUnknownSinceQueued(prepared, events);
   if (request.resume === undefined)
     warnOfRecords(prepared.records, input, (message) => events.warn(message));
+  await setAside(prepared, request.dryRun, events);
   if (earlier?.service !== undefined && earlier.service !== target.service) {
     throw new UsageError(
       `the journaled run sent to ${earlier.target} (${earlier.service}); this one would send to ${target.label} (${target.service}); nothing was sent`,
@@ -338,5 +344,6 @@ async function send(
     summary,
     error,
     fatal: error !== undefined && error === result.fatal,
+    rejected: prepared.records.rejected.length,
   };
 }
