@@ -42,6 +42,27 @@ function markdownTable({ columns, rows }) {
   ].join('\n');
 }
 
+/**
+ * A reference table as a list (`- **2**: usage: ...`), each item wrapped at 96 columns: where
+ * a table's widest row would make lines of 200 characters (the README's exit codes).
+ */
+function markdownList({ rows }) {
+  const wrap = (text) => {
+    const lines = [];
+    let line = '';
+    for (const word of text.split(' ')) {
+      if (line && line.length + 1 + word.length > 96) {
+        lines.push(line);
+        line = `  ${word}`;
+      } else line = line ? `${line} ${word}` : word;
+    }
+    return [...lines, line].join('\n');
+  };
+  return rows
+    .map((row) => wrap(`- **${cell(row[0])}**: ${row.slice(1).map(cell).join('; ')}`))
+    .join('\n');
+}
+
 /** The file name of a command's page: `pets add` -> `pets-add.md`, the program -> `petstore.md`. */
 const pageOf = (path) => (path === '' ? 'petstore.md' : `${path.replaceAll(' ', '-')}.md`);
 
@@ -153,6 +174,11 @@ for (const path of [join(ROOT, 'README.md'), ...markdownFiles(join(ROOT, 'docs')
     text = text.replace(
       pattern,
       (_match, open, close) => `${open}\n\n${markdownTable(table)}\n\n${close}`,
+    );
+    const listed = new RegExp(`(<!-- list:${name} -->)[\\s\\S]*?(<!-- /list -->)`);
+    text = text.replace(
+      listed,
+      (_match, open, close) => `${open}\n\n${markdownList(table)}\n\n${close}`,
     );
   }
   files.set(path.slice(ROOT.length), text);
