@@ -32,6 +32,8 @@ complete -c petstore -n '__fish_seen_subcommand_from pets; and __fish_seen_subco
 complete -c petstore -n '__fish_seen_subcommand_from pets; and __fish_seen_subcommand_from import' -l template -xa 'json ndjson csv tsv'
 complete -c petstore -n '__fish_seen_subcommand_from pets; and __fish_seen_subcommand_from import' -l concurrency
 complete -c petstore -n '__fish_seen_subcommand_from pets; and __fish_seen_subcommand_from import' -l fail-fast
+complete -c petstore -n '__fish_seen_subcommand_from pets; and __fish_seen_subcommand_from import' -l skip-invalid
+complete -c petstore -n '__fish_seen_subcommand_from pets; and __fish_seen_subcommand_from import' -l rejects
 complete -c petstore -n '__fish_seen_subcommand_from pets; and __fish_seen_subcommand_from import' -l batch-id
 complete -c petstore -n '__fish_seen_subcommand_from pets; and __fish_seen_subcommand_from import' -l dry-run
 complete -c petstore -n '__fish_seen_subcommand_from pets; and __fish_seen_subcommand_from import' -l journal

@@ -27,7 +27,7 @@ describe('petstore on a Node without WebAssembly (--jitless)', () => {
     const folder = mkdtempSync(join(tmpdir(), 'petstore-jitless-'));
     const input = join(folder, 'pets.ndjson');
     writeFileSync(input, '{"name":"A","categoryId":1}\n{"name":"B","categoryId":2}\n');
-    const bulk = await runCli(['pets', 'add', '--file', input], { env });
+    const bulk = await runCli(['pets', 'import', input], { env });
     expect(bulk.code, bulk.stderr).toBe(2);
     expect(bulk.stderr).toContain('without WebAssembly');
     expect(bulk.stderr).not.toContain('Journal:');
