@@ -16,7 +16,12 @@ const ORDER = ['w', 'd', 'h', 'm', 's', 'ms'];
  * undefined when it is none of these, repeats or misorders a unit, or lies outside 1 ms to
  * `maxMs`.
  */
-export function parseDuration(text: string, maxMs: number): number | undefined {
+export function parseDuration(
+  text: string,
+  maxMs: number,
+  /** Whether 0 (`0s`) is a duration: an age of none, where it means "any". */
+  { zero = false }: { zero?: boolean } = {},
+): number | undefined {
   const source = text.trim().toLowerCase();
   let ms = 0;
   let last = -1;
@@ -30,7 +35,7 @@ export function parseDuration(text: string, maxMs: number): number | undefined {
     ms += Number(match[1]) * UNITS[match[2] as keyof typeof UNITS];
   }
   if (source === '') return undefined;
-  return ms >= 1 && ms <= maxMs ? Math.round(ms) : undefined;
+  return ms >= (zero ? 0 : 1) && ms <= maxMs ? Math.round(ms) : undefined;
 }
 
 /** A duration as people say it: 90 s, 25 min, 26 h, 3 d. */

@@ -11,7 +11,8 @@ import { journalColumns } from './columns.js';
 const MAX_AGE_MS = 3650 * 24 * 3600 * 1000;
 
 function parseAge(text: string): number {
-  const ms = parseDuration(text, MAX_AGE_MS);
+  // 0s: every journal, however new (an age of none, asked for on purpose).
+  const ms = parseDuration(text, MAX_AGE_MS, { zero: true });
   if (ms === undefined) {
     throw new UsageError(
       `--older-than must be a duration such as 12h, 7d or 30m (got ${JSON.stringify(text)})`,

@@ -1,6 +1,8 @@
 import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { main } from '../../../src/main.js';
+import { fakeIO } from '../../helpers/fake-io.js';
 import { describe, expect, it } from 'vitest';
 import { runJournalList } from '../../../src/commands/journal/list.js';
 import { runJournalPrune } from '../../../src/commands/journal/prune.js';
@@ -78,5 +80,15 @@ describe('journal list, show and prune', () => {
     await runJournalList(empty.ctx);
     expect(empty.io.out()).toBe('');
     expect(empty.io.err()).toMatch(/No journals in \S+petstore\/journals\./);
+  });
+
+  it('prune --older-than 0s takes every finished journal, however new', async () => {
+    const { env } = await setup();
+    const io = fakeIO();
+    expect(await main(['-o', 'json', 'journal', 'prune', '--older-than', '0s'], io, env)).toBe(0);
+    const [gone] = JSON.parse(io.out()) as JournalSummary[];
+    expect(existsSync(gone!.path)).toBe(false);
+    const bad = fakeIO();
+    expect(await main(['journal', 'prune', '--older-than', 'soon'], bad, env)).toBe(2);
   });
 });
