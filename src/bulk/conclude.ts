@@ -91,7 +91,9 @@ export function completeHint(
   resumeCommand: string,
   counts: { failed: number; unknown: number; notAttempted: number },
 ): string {
-  const flags = [counts.unknown ? '--retry-unknown' : '', counts.failed ? '--retry-failed' : '']
+  // --retry-unknown always, as the run's first line says it (one command everywhere): it
+  // sends nothing where no record's outcome is unknown.
+  const flags = ['--retry-unknown', counts.failed ? '--retry-failed' : '']
     .filter(Boolean)
     .join(' ');
   const why = [
@@ -100,5 +102,5 @@ export function completeHint(
       : '',
     counts.failed ? 'the failed ones as new attempts, once you have fixed what was refused' : '',
   ].filter(Boolean);
-  return `Complete the run with: ${resumeCommand}${flags ? ` ${flags}` : ''}${why.length ? ` (${why.join('; ')})` : ''}`;
+  return `Complete the run with: ${resumeCommand} ${flags}${why.length ? ` (${why.join('; ')})` : ''}`;
 }

@@ -209,6 +209,10 @@ describe('pets import', () => {
       `petstore: 3 records to ${server.url}/v1: created 1 now; 1 failed, 1 not attempted (--fail-fast)\nhint: Complete the run with: petstore --base-url ${server.url}/v1 pets import --resume `,
     );
     expect(io.out()).toMatch(/^100\s+A\s/m);
+    // One command everywhere: the run's first line names the same one, and the failed go too.
+    const said = /complete it with: (.*?)\)$/m.exec(io.err())?.[1];
+    expect(said).toMatch(/ --retry-unknown$/);
+    expect(io.err()).toContain(`hint: Complete the run with: ${said!} --retry-failed`);
   });
 
   it('checks every record before sending anything', async () => {
