@@ -1,4 +1,5 @@
 import type { IO } from '../core/io.js';
+import { NO_SESSION_BUS } from './keyring-reasons.js';
 
 /** The keyring's service name: entries are (petstore-cli, profile name). */
 export const KEYRING_SERVICE = 'petstore-cli';
@@ -70,7 +71,8 @@ function reason(error: unknown): string {
   // the library only says "AccessDenied".
   const noBinding = message.startsWith('the single executable');
   if (process.platform === 'linux' && !process.env.DBUS_SESSION_BUS_ADDRESS && !noBinding) {
-    return `no D-Bus session bus (DBUS_SESSION_BUS_ADDRESS is not set), so no Secret Service to keep it (${message})`;
+    // What the library says (AccessDenied) adds nothing to that.
+    return NO_SESSION_BUS;
   }
   return message;
 }

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import type { KeyringAnswer, KeyringOperation } from './keyring-helper.js';
+export { NO_SESSION_BUS } from './keyring-reasons.js';
 
 /** How long the OS keyring has to answer before the tool goes on without it. */
 export const KEYRING_TIMEOUT_MS = 2500;

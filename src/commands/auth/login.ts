@@ -2,7 +2,11 @@ import type { Command } from '@commander-js/extra-typings';
 import { helpProse } from '../../cmdutil/help-text.js';
 import { changeConfig } from '../../cmdutil/config-change.js';
 import type { RunVerb } from '../../cmdutil/run-verb.js';
-import { KEYRING_TIMEOUT_MS, KeyringUnavailableError } from '../../config/keyring.js';
+import {
+  KEYRING_TIMEOUT_MS,
+  KeyringUnavailableError,
+  NO_SESSION_BUS,
+} from '../../config/keyring.js';
 import {
   environmentKey,
   isEmbeddedProfile,
@@ -158,9 +162,16 @@ async function storeKey(
           },
         );
       }
-      ctx.warn(
-        `${error.message}; the key goes to ${store.path} (mode 0600) instead. Use --insecure-storage to choose the file without trying the keyring.`,
-      );
+      if (error.reason === NO_SESSION_BUS) {
+        // A machine with no desktop session (a server, CI): no keyring is what it has, not a fault.
+        ctx.notice(
+          `No OS keyring here (${NO_SESSION_BUS}): the key goes to ${store.path} (mode 0600).`,
+        );
+      } else {
+        ctx.warn(
+          `${error.message}; the key goes to ${store.path} (mode 0600) instead. Use --insecure-storage to choose the file without trying the keyring.`,
+        );
+      }
     }
   }
   await store.update((data) => placeKey(data, profile, key, false));
