@@ -9,6 +9,8 @@ export interface Column<Row> {
   placeholder?: string;
   /** Long text the table may shorten with an ellipsis to fit a terminal (never when piped). */
   shrinkable?: boolean;
+  /** Shortened, keep the end (a path's file name), the ellipsis first. */
+  keepEnd?: boolean;
   /**
    * Text a person needs whole (a fix to run): on a terminal too narrow for it, wrapped onto
    * more lines of the row, never cut.

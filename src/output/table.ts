@@ -32,6 +32,12 @@ function displayWidth(text: string): number {
 
 let graphemes: Intl.Segmenter | undefined;
 
+/** The text cut to `width` columns keeping its end, the ellipsis first (plain ASCII only). */
+function fittedEnd(text: string, width: number): string {
+  if (displayWidth(text) <= width || !PRINTABLE_ASCII.test(text)) return fitted(text, width);
+  return ELLIPSIS + text.slice(text.length - Math.max(0, width - ELLIPSIS.length));
+}
+
 /**
  * The text cut to `width` columns, with an ellipsis when it was longer. Cut between whole
  * characters as a reader sees them (grapheme clusters: an emoji, a letter with its accents),
@@ -157,7 +163,11 @@ export class TableWriter<Row> {
     const shown = cells.map((cell, index) =>
       this.columns[index]?.wrap && this.options.width !== undefined
         ? wrapped(cell.text, widths[index]!)
-        : [fitted(cell.text, widths[index]!)],
+        : [
+            this.columns[index]?.keepEnd
+              ? fittedEnd(cell.text, widths[index]!)
+              : fitted(cell.text, widths[index]!),
+          ],
     );
     const height = Math.max(...shown.map((parts) => parts.length));
     const lines: string[] = [];

@@ -1,5 +1,6 @@
 import { durationText } from '../../core/duration.js';
 import type { Column } from '../../output/render.js';
+import { MIN_BATCH_START } from '../../operations/journal/find.js';
 import type { JournalSummary } from '../../operations/journal/list.js';
 
 /** How long ago a journal was last written, as a person reads it. */
@@ -9,11 +10,31 @@ const age = (journal: JournalSummary, now: number) =>
 /** A count, unless a run holds the journal: what it holds is then that run's to say. */
 const count = (journal: JournalSummary, value: number) => (journal.inUse ? undefined : value);
 
-/** The columns of a journal; JSON gives every field of its summary. */
-export function journalColumns(now: number): Column<JournalSummary>[] {
-  return [
-    { header: 'batch', value: (journal) => journal.batch, placeholder: '-' },
-    { header: 'input', value: (journal) => journal.input, placeholder: '-', shrinkable: true },
+/**
+ * The columns of a journal; JSON gives every field of its summary. For people (a table), at 80
+ * columns: each batch by the shortest start of it no other listed batch shares (--resume takes
+ * it), the input by its end (its file name), and no path (journal show and -o json have it).
+ */
+export function journalColumns(
+  now: number,
+  forPeople?: { batchShown: (batch: string) => string },
+): Column<JournalSummary>[] {
+  const columns: Column<JournalSummary>[] = [
+    {
+      header: 'batch',
+      value: (journal) =>
+        forPeople && journal.batch !== undefined
+          ? forPeople.batchShown(journal.batch)
+          : journal.batch,
+      placeholder: '-',
+    },
+    {
+      header: 'input',
+      value: (journal) => journal.input,
+      placeholder: '-',
+      shrinkable: true,
+      keepEnd: true,
+    },
     { header: 'created', value: (journal) => count(journal, journal.created), placeholder: '-' },
     { header: 'failed', value: (journal) => count(journal, journal.failed), placeholder: '-' },
     { header: 'unknown', value: (journal) => count(journal, journal.unknown), placeholder: '-' },
@@ -35,4 +56,19 @@ export function journalColumns(now: number): Column<JournalSummary>[] {
     },
     { header: 'path', value: (journal) => journal.path, shrinkable: true },
   ];
+  return forPeople ? columns.filter((column) => column.header !== 'path') : columns;
+}
+
+/**
+ * Each batch by the shortest start of it (MIN_BATCH_START or more) no other batch shares; a
+ * batch as short as that, whole.
+ */
+export function batchStarts(batches: readonly string[]): (batch: string) => string {
+  return (batch) => {
+    for (let length = MIN_BATCH_START; length < batch.length; length++) {
+      const start = batch.slice(0, length);
+      if (batches.every((other) => other === batch || !other.startsWith(start))) return start;
+    }
+    return batch;
+  };
 }

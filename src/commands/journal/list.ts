@@ -4,7 +4,7 @@ import type { RunVerb } from '../../cmdutil/run-verb.js';
 import { journalsDir } from '../../config/paths.js';
 import type { RunOutput, RunServices } from '../../context/context.js';
 import { formatSpec } from '../../output/formats.js';
-import { journalColumns } from './columns.js';
+import { batchStarts, journalColumns } from './columns.js';
 
 /** `journal list`: the journals bulk runs left in the state folder, oldest first. */
 export async function runJournalList(ctx: RunOutput & Pick<RunServices, 'env'>): Promise<void> {
@@ -16,7 +16,10 @@ export async function runJournalList(ctx: RunOutput & Pick<RunServices, 'env'>):
     ctx.notice(`No journals in ${folder}.`);
     return;
   }
-  await ctx.render(journals, journalColumns(Date.now()));
+  const forPeople = formatSpec(ctx.settings.output).forPeople
+    ? { batchShown: batchStarts(journals.flatMap((journal) => journal.batch ?? [])) }
+    : undefined;
+  await ctx.render(journals, journalColumns(Date.now(), forPeople));
 }
 
 export function registerJournalList(journal: Command, runVerb: RunVerb): void {

@@ -7,8 +7,10 @@ import { listJournals } from './list.js';
 
 /**
  * The journal `--resume` names: a path, or else the batch id of a journal in the journals
- * folder (what `journal list` shows and the run's summary says). A batch with journals of
- * several runs (a named batch run again) is refused: which to complete is the user's choice.
+ * folder (what `journal list` shows and the run's summary says), or the start of one that no
+ * other batch there starts with (what `journal list` shows at a terminal). A batch with
+ * journals of several runs (a named batch run again) is refused: which to complete is the
+ * user's choice.
  */
 export async function findJournal(given: string, journalsDir: string): Promise<string> {
   const exists = await stat(given).then(
@@ -16,8 +18,28 @@ export async function findJournal(given: string, journalsDir: string): Promise<s
     () => false,
   );
   if (exists) return given;
+  const whole = await journalOfBatch(given, journalsDir, { anyName: true });
+  if (whole !== undefined) return whole;
   // Neither: the journal reader says the path cannot be read, and how to find the journal.
-  return (await journalOfBatch(given, journalsDir, { anyName: true })) ?? given;
+  return (await journalOfBatchStart(given, journalsDir)) ?? given;
+}
+
+/** The shortest start of a batch id that may name it (a UUID's first group and more). */
+export const MIN_BATCH_START = 8;
+
+/** The journal of the one batch whose id starts so, if only one does. */
+async function journalOfBatchStart(start: string, journalsDir: string) {
+  if (start.length < MIN_BATCH_START || start.includes('/')) return undefined;
+  const journals = (await listJournals(journalsDir)).filter(
+    (journal) => !journal.inUse && journal.batch?.startsWith(start) === true,
+  );
+  const batches = [...new Set(journals.flatMap((journal) => journal.batch ?? []))];
+  if (batches.length > 1) {
+    throw new UsageError(`${start} starts ${batches.length} batches: ${batches.join(', ')}`, {
+      hint: 'Give more of the batch id (petstore journal list --json shows each whole).',
+    });
+  }
+  return batches.length === 1 ? journalOfBatch(batches[0]!, journalsDir) : undefined;
 }
 
 /**
