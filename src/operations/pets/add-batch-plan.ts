@@ -43,6 +43,8 @@ export interface Prepared {
   namedBatch: boolean;
   plan: Plan;
   earlier: JournalContents | undefined;
+  /** The key of a record's first attempt (1-based): what its place in the input sends. */
+  firstKey: (record: number) => string;
 }
 
 function batchOf(options: AddBatchRequest, earlier: JournalContents | undefined): string {
@@ -100,20 +102,23 @@ export async function prepare(
   // Keys are made in the name the first run read its input by, wherever it is now.
   const named = earlier?.input ?? input;
   const inputName = named === '-' ? '-' : basename(named);
-  const plan = planRun(
-    {
-      records,
-      digests,
-      // By the record's place in the input, bad records counted: a row fixed in place and
-      // sent again moves no other row's key.
-      recordKey: (record, attempt) =>
-        recordKey(batch, inputName, records.inputPosition(record - 1), attempt),
-      namedBatch,
-    },
+  // By the record's place in the input, bad records counted: a row fixed in place and sent
+  // again moves no other row's key.
+  const keyOf = (record: number, attempt?: number) =>
+    recordKey(batch, inputName, records.inputPosition(record - 1), attempt);
+  const plan = planRun({ records, digests, recordKey: keyOf, namedBatch }, earlier, options);
+  const firstKey = (record: number) => keyOf(record);
+  return {
+    input,
+    records,
+    inputFormat: format,
+    digests,
+    batch,
+    namedBatch,
+    plan,
     earlier,
-    options,
-  );
-  return { input, records, inputFormat: format, digests, batch, namedBatch, plan, earlier };
+    firstKey,
+  };
 }
 
 /**

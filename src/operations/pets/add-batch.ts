@@ -24,6 +24,7 @@ import {
 } from './add-batch-plan.js';
 import { findJournal } from '../journal/find.js';
 import { openJournal, warnIfNetworked } from './batch-journal.js';
+import { refuseMovedRecords } from './named-batch.js';
 
 export type { AddBatchRequest } from './add-batch-plan.js';
 
@@ -135,8 +136,7 @@ export async function addBatch(
     asked.resume === undefined
       ? asked
       : { ...asked, resume: await findJournal(asked.resume, deps.journalsDir) };
-  // A resumed run holds the journal's lock from before it reads it until it ends, so no other
-  // run can change what it planned from (a dry run only reads).
+  // A resumed run holds its journal's lock from before reading it to its end (a dry run reads).
   let held: JournalStore | undefined;
   let earlier: JournalContents | undefined;
   if (request.resume !== undefined) {
@@ -180,6 +180,7 @@ async function addFromFile(
       },
     );
   }
+  await refuseMovedRecords(prepared, deps.journalsDir, prepared.firstKey);
   await checkKeyWindow(connected, request, prepared, events);
   if (request.dryRun) {
     // One request per record that would be sent, with the record it is for.

@@ -108,7 +108,7 @@ describe('a named batch (--batch-id) makes a re-run safe', () => {
     expect(await pets()).toHaveLength(3);
   });
 
-  it('a record changed under a reused batch is refused with a hint naming --batch-id', async () => {
+  it('a record changed under a reused batch is refused, nothing sent, with a hint naming --batch-id', async () => {
     const { env, pets } = await sandbox();
     const file = join(folder(), 'pets.ndjson');
     writeFileSync(file, MAX);
@@ -116,10 +116,10 @@ describe('a named batch (--batch-id) makes a re-run safe', () => {
     expect(await main(args, fakeIO(), env)).toBe(0);
     writeFileSync(file, '{"name":"Maximilian","categoryId":1}\n');
     const io = fakeIO({ tty: true });
-    expect(await main([...args, '--no-color'], io, env)).toBe(5);
-    // At a terminal: the record in the list at the end, the hint about the batch once.
-    expect(io.err()).toMatch(/^ {2}record 1 {2}Maximilian: not created: /m);
-    expect(io.err()).toMatch(/^hint: Batch b-7 sent another record at this position.*--batch-id/m);
+    // Refused before anything is sent: the batch's journal says what its key carried.
+    expect(await main([...args, '--no-color'], io, env)).toBe(2);
+    expect(io.err()).toContain('record 1 is not the record batch b-7 sent with its key before');
+    expect(io.err()).toMatch(/^hint: .*another --batch-id/m);
     expect((await pets()).map((pet) => pet.name)).toEqual(['Max']);
   });
 });
