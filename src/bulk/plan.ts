@@ -55,9 +55,10 @@ export interface PlanInput {
   namedBatch: boolean;
 }
 
-function changed(why: string): UsageError {
+function changed(why: string, batch: string): UsageError {
   return new UsageError(`the input changed since the journaled run: ${why}; nothing was sent`, {
-    hint: 'Resume with the input the run read (FILE), or start a new run without --resume.',
+    // A new run of another batch would send every record again, the created ones too.
+    hint: `Resume with the input the run read (FILE). Records fixed where they were (none added, removed or moved) are sent by running the file again as the same batch, --batch-id ${batch}, without --resume: each key stands for one place in the input.`,
   });
 }
 
@@ -68,13 +69,16 @@ function changed(why: string): UsageError {
 export function checkSameInput(input: PlanInput, journal: JournalContents): void {
   const { records, digests } = input;
   if (journal.records !== records.count) {
-    throw changed(`it holds ${records.count} records, the run read ${journal.records}`);
+    throw changed(
+      `it holds ${records.count} records, the run read ${journal.records}`,
+      journal.batch,
+    );
   }
   let first: number | undefined;
   if (journal.digest !== undefined && journal.digest !== digests.whole) {
     first =
       journal.digests === undefined ? undefined : firstChangedRecord(digests, journal.digests);
-    if (first === undefined) throw changed('its records differ');
+    if (first === undefined) throw changed('its records differ', journal.batch);
   }
   // Journals of earlier versions have only the digests of the records they sent; a compacted
   // one, the first 8 bytes of each (as its header).
@@ -86,7 +90,7 @@ export function checkSameInput(input: PlanInput, journal: JournalContents): void
       first = record - 1;
     }
   }
-  if (first !== undefined) throw changed(`record ${first + 1} differs`);
+  if (first !== undefined) throw changed(`record ${first + 1} differs`, journal.batch);
 }
 
 /** Keys other than the first attempt's: the journaled one of an unknown, a new one. */

@@ -1,6 +1,6 @@
 import type { InputFormat } from '../core/contract.js';
 import { guardFormula } from '../core/formula-guard.js';
-import { parseJson, stringifyJson } from '../core/json.js';
+import { stringifyJson } from '../core/json.js';
 import type { PetRecords, RejectedRecord } from './records.js';
 
 /**
@@ -20,18 +20,17 @@ const tsvCell = (text: string) => text.replace(/[\\\t\n\r]/g, (c) => TSV_ESCAPES
 /** Why a record was set aside, as one cell or field. */
 const reasonOf = (record: RejectedRecord) => `${record.where}: ${record.reasons.join('; ')}`;
 
-/** A JSON record of the input with its reason: the object with a reason field, else both. */
-function withReason(record: RejectedRecord): unknown {
-  const reason = reasonOf(record);
-  try {
-    const value = parseJson(record.text ?? '');
-    if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
-      return { ...(value as Record<string, unknown>), reason };
-    }
-  } catch {
-    // Not JSON at all: kept as text beside its reason.
-  }
-  return { text: record.text, reason };
+/**
+ * A JSON record of the input with its reason, as it was written: the reason put first in its
+ * text (so a key given twice stays twice, and the record invalid until it is edited); a line
+ * that is no object, beside its reason.
+ */
+function withReason(record: RejectedRecord): string {
+  const reason = stringifyJson(reasonOf(record));
+  const text = (record.text ?? '').trim();
+  if (!text.startsWith('{')) return `{"reason":${reason},"text":${stringifyJson(text)}}`;
+  const rest = text.slice(1).trimStart();
+  return rest.startsWith('}') ? `{"reason":${reason}}` : `{"reason":${reason},${rest}`;
 }
 
 export function rejectsText(records: PetRecords, format: InputFormat | undefined): string {
@@ -45,15 +44,19 @@ export function rejectsText(records: PetRecords, format: InputFormat | undefined
     if (at === -1) at = header.push('reason') - 1;
     const rows = rejected.map((record) => {
       const cells = [...(record.cells ?? [])];
-      while (cells.length < at) cells.push('');
-      cells[at] = guardFormula(reasonOf(record));
+      // A row of the wrong number of cells is kept whole, its reason after it: cut or padded
+      // to the header, it would lose a cell, or become valid without anyone fixing it.
+      if (cells.length !== (records.header ?? []).length)
+        cells.push(guardFormula(reasonOf(record)));
+      else cells[at] = guardFormula(reasonOf(record));
       return cells.map(cell).join(separator);
     });
     return `${[header.map(cell).join(separator), ...rows].join('\r\n')}\r\n`;
   }
   const values = rejected.map(withReason);
   // JSON of either kind: an array's records are items, NDJSON's are lines.
-  if (format === 'json' || rejected[0]?.where.startsWith('item'))
-    return `${stringifyJson(values, true)}\n`;
-  return values.map((value) => `${stringifyJson(value)}\n`).join('');
+  if (format === 'json' || rejected[0]?.where.startsWith('item')) {
+    return `[\n${values.join(',\n')}\n]\n`;
+  }
+  return values.map((value) => `${value}\n`).join('');
 }

@@ -4,6 +4,9 @@ import { readInputFile } from '../../cmdutil/read-input.js';
 import { journalsDir } from '../../config/paths.js';
 import type { RunOutput, RunServices, RunState } from '../../context/context.js';
 import { BULK_MAX_BYTES } from '../../core/contract.js';
+import { realpathSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { UsageError } from '../../core/errors.js';
 import { stringifyJson } from '../../core/json.js';
 import { writeReportFile } from '../../core/report-file.js';
 import {
@@ -31,6 +34,7 @@ export async function runPetsImportFile(
   ctx: RunOutput & RunServices & RunState,
   options: PetsImportFileOptions,
 ): Promise<void> {
+  refuseRejectsOverInput(options);
   const json = ctx.settings.errorsAsJson;
   const progress = ctx.progressLine();
   const notCreated = new NotCreatedReport(ctx);
@@ -57,7 +61,9 @@ export async function runPetsImportFile(
       readInput: (input) => readInputFile(input, ctx.io, use, BULK_MAX_BYTES),
       journalsDir: journalsDir(ctx.env),
       signals: ctx.io,
-      resumeCommand: (path, input) => resumeCommand(path, input, reachedWith),
+      // A run that set invalid records aside is resumed reading its input alike.
+      resumeCommand: (path, input) =>
+        resumeCommand(path, input, reachedWith, options.skipInvalid ? ['--skip-invalid'] : []),
     },
     options,
     {
@@ -149,4 +155,29 @@ function report(
     ctx.notice(error === undefined ? `${summary}${aside}.` : `Stopped: ${summary}${aside}.`);
   }
   if (error !== undefined) throw error;
+}
+
+/** The same file, through any link or relative path. */
+function sameFile(a: string, b: string): boolean {
+  const real = (path: string) => {
+    try {
+      return realpathSync(path);
+    } catch {
+      return resolve(path);
+    }
+  };
+  return real(a) === real(b);
+}
+
+/** --rejects naming the input would replace the sheet by its rejects: refused, nothing sent. */
+function refuseRejectsOverInput(options: PetsImportFileOptions): void {
+  const { rejects, file } = options;
+  if (rejects === undefined || file === undefined || file === '-') return;
+  if (!sameFile(rejects, file)) return;
+  throw new UsageError(
+    `--rejects names the input, ${file}: it would be replaced; nothing was sent`,
+    {
+      hint: 'Name another file for the rejects, e.g. --rejects rejects.csv.',
+    },
+  );
 }

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -77,5 +77,69 @@ describe('pets import with invalid records', () => {
     const io = fakeIO();
     expect(await main(['pets', 'import', 'x.csv', '--rejects', 'r.csv'], io, {})).toBe(2);
     expect(io.err()).toContain('--rejects goes with --skip-invalid');
+  });
+
+  it('writes a rejected row as it was: a cell too many or too few stays so until edited', async () => {
+    const { env, names } = await sandboxService();
+    const folder = mkdtempSync(join(tmpdir(), 'petstore-cells-'));
+    const path = join(folder, 'pets.csv');
+    writeFileSync(path, 'name,categoryId,status\r\nSmith, Jane,2,sold\r\nEd,4\r\nOk,1,sold\r\n');
+    const rejects = join(folder, 'rej.csv');
+    const args = ['pets', 'import', path, '--skip-invalid', '--rejects', rejects];
+    expect(await main(args, fakeIO(), env)).toBe(0);
+    const rows = readFileSync(rejects, 'utf8').split('\r\n');
+    expect(rows[1]).toMatch(/^Smith, Jane,2,sold,"line 2: 4 cells/);
+    expect(rows[2]).toMatch(/^Ed,4,"line 3: 2 cells/);
+    // Imported again unedited, they are still refused: nothing more is created.
+    expect(await main(['pets', 'import', rejects, '--skip-invalid'], fakeIO(), env)).toBe(2);
+    expect(await names()).toEqual(['Ok']);
+  });
+
+  it('keeps an NDJSON record given a key twice as it was written', async () => {
+    const { env } = await sandboxService();
+    const folder = mkdtempSync(join(tmpdir(), 'petstore-twice-'));
+    const path = join(folder, 'pets.ndjson');
+    writeFileSync(path, '{"name":"Gu","name":"Gx","categoryId":6}\n{"name":"Ok","categoryId":1}\n');
+    const rejects = join(folder, 'rej.ndjson');
+    expect(
+      await main(['pets', 'import', path, '--skip-invalid', '--rejects', rejects], fakeIO(), env),
+    ).toBe(0);
+    const written = readFileSync(rejects, 'utf8');
+    expect(written).toMatch(/^\{"reason":"line 1: .*","name":"Gu","name":"Gx","categoryId":6\}\n$/);
+  });
+
+  it('refuses --rejects naming the input, through a link too, sending nothing', async () => {
+    const { env, names } = await sandboxService();
+    const { path, folder } = sheet();
+    const link = join(folder, 'link.csv');
+    symlinkSync(path, link);
+    for (const rejects of [path, link]) {
+      const io = fakeIO();
+      const args = ['pets', 'import', path, '--skip-invalid', '--rejects', rejects];
+      expect(await main(args, io, env)).toBe(2);
+      expect(io.err()).toContain('--rejects names the input');
+    }
+    expect(readFileSync(path, 'utf8')).toContain('Pet42');
+    expect(await names()).toEqual([]);
+  });
+
+  it('refuses to re-run a named batch whose records moved, and resumes reading alike', async () => {
+    const { env, names } = await sandboxService();
+    const folder = mkdtempSync(join(tmpdir(), 'petstore-moved-'));
+    const path = join(folder, 'd.csv');
+    writeFileSync(path, 'name,categoryId\nA,1\nB,x\nC,3\nD,4\n');
+    const first = fakeIO({ tty: true });
+    const named = ['--batch-id', 'job-2', '--skip-invalid'];
+    expect(await main(['pets', 'import', path, ...named], first, env)).toBe(0);
+    // The command a run names to complete it reads the input as the run did.
+    expect(first.err()).toMatch(
+      /complete it with: petstore .*pets import --resume \S+ --skip-invalid --retry-unknown\)/,
+    );
+    // The bad row deleted, not fixed in place: C and D would move onto other keys.
+    writeFileSync(path, 'name,categoryId\nA,1\nC,3\nD,4\n');
+    const again = fakeIO();
+    expect(await main(['pets', 'import', path, '--batch-id', 'job-2'], again, env)).toBe(2);
+    expect(again.err()).toContain('is not the record batch job-2 sent with its key before');
+    expect((await names()).sort()).toEqual(['A', 'C', 'D']);
   });
 });
