@@ -32,10 +32,21 @@ function displayWidth(text: string): number {
 
 let graphemes: Intl.Segmenter | undefined;
 
-/** The text cut to `width` columns keeping its end, the ellipsis first (plain ASCII only). */
+/** The text cut to `width` columns keeping its end (a path's file name), the ellipsis first. */
 function fittedEnd(text: string, width: number): string {
-  if (displayWidth(text) <= width || !PRINTABLE_ASCII.test(text)) return fitted(text, width);
-  return ELLIPSIS + text.slice(text.length - Math.max(0, width - ELLIPSIS.length));
+  if (displayWidth(text) <= width) return text;
+  const room = Math.max(0, width - ELLIPSIS.length);
+  if (PRINTABLE_ASCII.test(text)) return ELLIPSIS + text.slice(text.length - room);
+  graphemes ??= new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+  const kept: string[] = [];
+  let used = 0;
+  for (const { segment } of [...graphemes.segment(text)].reverse()) {
+    const columns = displayWidth(segment);
+    if (used + columns > room) break;
+    kept.unshift(segment);
+    used += columns;
+  }
+  return ELLIPSIS + kept.join('');
 }
 
 /**

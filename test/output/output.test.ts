@@ -61,6 +61,23 @@ describe('tables', () => {
     expect(text).toContain('9223372036854775807');
     expect(text).toContain('Rex[2J31m X');
   });
+  it('cuts a path column from its start, so the file name shows, whatever its letters', () => {
+    const path = [{ path: '/srv/a very long folder/ünïcöde/spring-export-2026.csv' }];
+    const text = renderTable(
+      path,
+      [
+        {
+          header: 'path',
+          value: (row: { path: string }) => row.path,
+          shrinkable: true,
+          keepEnd: true,
+        },
+      ],
+      { color: false, width: 24 },
+    );
+    const row = text.trimEnd().split('\n')[1]!;
+    expect(row).toBe('…/spring-export-2026.csv');
+  });
   it('colours the header when colour is on', () => {
     expect(renderTable([], columns, { color: true })).toContain('\u001b[1mID');
   });
