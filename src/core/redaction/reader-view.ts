@@ -313,3 +313,29 @@ function afterEscapeSequence(text: string, at: number, scan: EscapeScan): number
   }
   return text.length;
 }
+
+/**
+ * Whether an escape sequence (or control string) that starts before `at`, within `from..at`,
+ * is still open there: a terminal would take what follows as part of it. An unterminated
+ * control string counts as open.
+ */
+export function sequenceOpenAt(text: string, from: number, at: number): boolean {
+  // eslint-disable-next-line no-control-regex
+  const starts = /[\x1b\x80-\x9f]/g;
+  starts.lastIndex = from;
+  for (let found = starts.exec(text); found && found.index < at; found = starts.exec(text)) {
+    const start = found.index;
+    const code = text.charCodeAt(start);
+    const next = text[start + 1];
+    const controlString =
+      STRING_C1.has(code) || (code === 0x1b && STRING_AFTER_ESC.has(next ?? ''));
+    if (controlString) {
+      const rest = text.slice(start + 1, at);
+      // eslint-disable-next-line no-control-regex
+      if (!/[\x07\x9c\x18\x1a]|\x1b\\/.test(rest)) return true;
+      continue;
+    }
+    if (afterEscapeSequence(text, start, { unterminatedFrom: Infinity }) > at) return true;
+  }
+  return false;
+}

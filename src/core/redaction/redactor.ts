@@ -2,6 +2,7 @@ import type { IO, Output } from '../io.js';
 import {
   decodingLevels,
   EVERY_LAYOUT,
+  sequenceOpenAt,
   HAS_LAYOUT,
   readerForms,
   stripHidden,
@@ -64,12 +65,10 @@ function maskLike(original: string, mask: string): string {
 const SEGMENT = 64 * 1024;
 const BETWEEN_VALUES = /\}\s*,?\s*\{/g;
 /**
- * What starts a terminal's escape sequence (ESC, a C1 control): near one, `}{` may be inside a
- * sequence a terminal hides (an outside probe hid it in a window title, the key's halves
- * around it), so no cut is made there.
+ * How far back a cut looks for an escape sequence still open at it: a `}{` inside one (an
+ * outside probe hid it in a window title, a key's halves around it) is hidden by a terminal,
+ * so no cut is made there.
  */
-// eslint-disable-next-line no-control-regex
-const SEQUENCE_START = /[\x1b\x80-\x9f]/;
 const SEQUENCE_REACH = 4096;
 
 function segments(text: string): string[] {
@@ -82,7 +81,7 @@ function segments(text: string): string[] {
     if (!found) break;
     // Cut just before the next value's `{`.
     const cut = found.index + found[0].length - 1;
-    if (SEQUENCE_START.test(text.slice(Math.max(start, cut - SEQUENCE_REACH), cut))) {
+    if (sequenceOpenAt(text, Math.max(start, cut - SEQUENCE_REACH), cut)) {
       from = cut;
       continue;
     }
