@@ -141,7 +141,11 @@ export class SecretRedactor {
     const search = this.search();
     if (text.length > SEGMENT) {
       const parts = segments(text);
-      if (parts.length > 1) return parts.map((part) => this.redact(part)).join('');
+      if (parts.length > 1) {
+        const joined = parts.map((part) => this.redact(part)).join('');
+        // Drawn whole: a cursor moved in one segment draws over what another wrote.
+        return MOVES_CURSOR.test(joined) ? maskDrawn(joined, search) : joined;
+      }
     }
     if (!splitByLayout(text, search) && !mayHide(text)) return replaceRuns(text, search.runs(text));
     // In the text as a reader takes it (rarely needed, so built only then), where a key split

@@ -3,6 +3,43 @@ import { describe, expect, it } from 'vitest';
 import { stringifyJson } from '../../../src/core/json.js';
 import { maskKey, SecretRedactor } from '../../../src/core/redaction/index.js';
 
+/** What a terminal shows: rows; tab stops, wide characters, cursor save, up and position. */
+function screen(text: string): string {
+  const rows: (string | undefined)[][] = [[]];
+  let [row, column] = [0, 0];
+  let saved = [0, 0];
+  const wide = /[\u4e00-\u9fff]/;
+  for (let i = 0; i < text.length; i++) {
+    const rest = text.slice(i);
+    const csi = /^\u001b\[(\d*)(?:;(\d*))?([ADGHsu])/.exec(rest);
+    if (csi) {
+      const n = Number(csi[1]) || 1;
+      if (csi[3] === 'A') row = Math.max(0, row - n);
+      else if (csi[3] === 'D') column = Math.max(0, column - n);
+      else if (csi[3] === 'G') column = n - 1;
+      else if (csi[3] === 'H') [row, column] = [n - 1, (Number(csi[2]) || 1) - 1];
+      else if (csi[3] === 's') saved = [row, column];
+      else [row, column] = saved as [number, number];
+      i += csi[0].length - 1;
+    } else if (rest.startsWith('\u001b7')) {
+      saved = [row, column];
+      i++;
+    } else if (rest.startsWith('\u001b8')) {
+      [row, column] = saved as [number, number];
+      i++;
+    } else if (text[i] === '\n') [row, column] = [row + 1, 0];
+    else if (text[i] === '\r') column = 0;
+    else if (text[i] === '\t') column = (Math.floor(column / 8) + 1) * 8;
+    else if (text[i] === '\b') column = Math.max(0, column - 1);
+    else {
+      while (rows.length <= row) rows.push([]);
+      rows[row]![column] = text[i]!;
+      column += wide.test(text[i]!) ? 2 : 1;
+    }
+  }
+  return rows.map((cells) => Array.from(cells, (cell) => cell ?? ' ').join('')).join('\n');
+}
+
 /** What a terminal shows of one line: backspace, CR, CSI left and column honoured. */
 function drawn(text: string): string {
   const cells: (string | undefined)[] = [];
@@ -268,6 +305,27 @@ describe('SecretRedactor', () => {
     for (const body of bodies) {
       const masked = redactor.redact(`${body}\n`);
       expect(drawn(masked), JSON.stringify(body)).not.toMatch(/[A-Za-z0-9]{8}/);
+    }
+  });
+
+  it('masks a key a terminal draws from pieces placed by row, tab, saved cursor or wide text', () => {
+    // The third probe's bodies: A and B, 4 characters each, drawn side by side.
+    const key = 'Ab3dEf7hJk9mNp2q';
+    const [a, b] = [key.slice(0, 4), key.slice(4, 8)];
+    const redactor = new SecretRedactor();
+    redactor.add(key);
+    const bodies = [
+      `\u001b7    ${b}\u001b8${a}\n`,
+      `\u001b[s    ${b}\u001b[u${a}\n`,
+      `\t${b}\r    ${a}\n`,
+      `中中${b}\r${a}\n`,
+      `    ${b}\n\u001b[A${a}\n`,
+      `\n\n\u001b[1;5H${b}\u001b[1;1H${a}`,
+      `{"x":"${'y'.repeat(70_000)}"}\rABCD${b}}{\r${a}\n`,
+    ];
+    for (const body of bodies) {
+      const masked = redactor.redact(body);
+      expect(screen(masked), JSON.stringify(body.slice(-40))).not.toContain(key.slice(0, 8));
     }
   });
 
