@@ -70,9 +70,50 @@ function loadLibrary(): Promise<Library> {
       }
       return originalToNumber.call(runtime, args);
     };
+    compareExactly(loaded.TreeInterpreter);
     return loaded;
   });
   return library;
+}
+
+interface ComparatorNode {
+  type: string;
+  name?: string;
+  left?: unknown;
+  right?: unknown;
+}
+interface Interpreter {
+  visit(node: ComparatorNode, value: unknown): unknown;
+}
+
+const ORDERINGS = new Set(['GT', 'GTE', 'LT', 'LTE']);
+const isNumeric = (value: unknown): value is number | bigint =>
+  typeof value === 'number' || typeof value === 'bigint';
+
+/**
+ * `>`, `>=`, `<` and `<=` on an int64 past 2^53 (a bigint) answered exactly: the library takes
+ * only numbers there and answers null, so `[?categoryId > \`9000\`]` left out a pet whose
+ * categoryId is 9007199254740993 (found by a user, exit 0 with `[]`). JavaScript compares a
+ * bigint with a number exactly.
+ */
+function compareExactly(interpreter: Interpreter): void {
+  const visit = interpreter.visit.bind(interpreter);
+  interpreter.visit = (node, value) => {
+    if (node.type !== 'Comparator' || !ORDERINGS.has(node.name ?? '')) return visit(node, value);
+    const first = visit(node.left as ComparatorNode, value);
+    const second = visit(node.right as ComparatorNode, value);
+    if (!isNumeric(first) || !isNumeric(second)) return null;
+    switch (node.name) {
+      case 'GT':
+        return first > second;
+      case 'GTE':
+        return first >= second;
+      case 'LT':
+        return first < second;
+      default:
+        return first <= second;
+    }
+  };
 }
 
 function functionTable(runtime: Runtime): FunctionTable {

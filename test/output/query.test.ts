@@ -200,3 +200,54 @@ describe('a bare word in backticks (the AWS CLI habit)', () => {
     );
   });
 });
+
+describe('ordering comparisons on int64 past 2^53', () => {
+  it('answer exactly, for any ids and any threshold a literal can hold', async () => {
+    const id = fc.oneof(
+      fc.bigInt({ min: 2n ** 53n, max: 2n ** 63n - 1n }),
+      fc.bigInt({ min: -(2n ** 63n), max: -(2n ** 53n) }),
+      fc.integer({ min: -1000, max: 1000 }).map(BigInt),
+    );
+    const ops = ['>', '>=', '<', '<='] as const;
+    const holds = (a: bigint, op: (typeof ops)[number], b: bigint) =>
+      op === '>' ? a > b : op === '>=' ? a >= b : op === '<' ? a < b : a <= b;
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(id, { minLength: 1, maxLength: 8 }),
+        fc.constantFrom(...ops),
+        fc.integer({ min: -(2 ** 53) + 1, max: 2 ** 53 - 1 }),
+        fc.boolean(),
+        async (ids, op, threshold, flipped) => {
+          // As the client decodes them: an int64 past 2^53 a bigint, others numbers.
+          const pets = ids.map((value, at) => ({
+            name: `p${at}`,
+            categoryId: value >= -(2n ** 53n) && value <= 2n ** 53n ? Number(value) : value,
+          }));
+          const expression = flipped
+            ? `[?\`${threshold}\` ${op} categoryId].name`
+            : `[?categoryId ${op} \`${threshold}\`].name`;
+          const query = await compileQuery(expression);
+          const expected = pets
+            .filter((_pet, at) =>
+              flipped
+                ? holds(BigInt(threshold), op, ids[at]!)
+                : holds(ids[at]!, op, BigInt(threshold)),
+            )
+            .map((pet) => pet.name);
+          expect(query(pets)).toEqual(expected);
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+
+  it('finds the pet whose categoryId is 9007199254740993 above 9000', async () => {
+    const query = await compileQuery('[?categoryId > `9000`].name');
+    expect(
+      query([
+        { name: 'Big', categoryId: 9007199254740993n },
+        { name: 'Small', categoryId: 7 },
+      ]),
+    ).toEqual(['Big']);
+  });
+});
