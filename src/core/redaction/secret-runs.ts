@@ -71,7 +71,13 @@ export class RunSearch {
       }
     }
     const alternatives = [...this.holders.keys()].map(escape);
-    this.windows = new RegExp(alternatives.length ? alternatives.join('|') : '(?!)', 'giu');
+    // ASCII anchors (most keys) are searched without Unicode case folding, which a search of
+    // every character petstore prints pays for at each position; any other needs it.
+    const ascii = alternatives.every((alternative) => /^[\x20-\x7e]*$/.test(alternative));
+    this.windows = new RegExp(
+      alternatives.length ? alternatives.join('|') : '(?!)',
+      ascii ? 'gi' : 'giu',
+    );
   }
 
   /** Whether the text holds a run of any secret. */
