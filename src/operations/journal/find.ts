@@ -54,8 +54,7 @@ export async function journalOfBatch(
 ): Promise<string | undefined> {
   // A run names its journal after its batch: only those are read, not every journal; with
   // `anyName`, every journal when none is so named (one renamed, or restored from a backup).
-  const named = `.${batch.replace(/[/:]/g, '_')}.journal`;
-  let candidates = await listJournals(journalsDir, (name) => name.endsWith(named));
+  let candidates = await listJournals(journalsDir, namedForBatch(batch));
   if (candidates.length === 0 && only.anyName === true) {
     candidates = (await listJournals(journalsDir)).filter((journal) => !journal.inUse);
   }
@@ -79,6 +78,12 @@ export async function journalOfBatch(
     );
   }
   return matching[0]?.path;
+}
+
+/** Whether a journal's file name is one a run of this batch gives its journal. */
+export function namedForBatch(batch: string): (name: string) => boolean {
+  const named = `.${batch.replace(/[/:]/g, '_')}.journal`;
+  return (name) => name.endsWith(named);
 }
 
 /** A short name of a service, in the names of its journals: which service a held one sends to. */

@@ -1,6 +1,7 @@
 import { JournalStore } from '../../bulk/journal-store.js';
 import { bootId } from '../../core/boot-id.js';
 import { UsageError } from '../../core/errors.js';
+import { namedForBatch } from '../journal/find.js';
 import { listJournals } from '../journal/list.js';
 import type { Prepared } from './add-batch-plan.js';
 
@@ -18,7 +19,9 @@ export async function refuseMovedRecords(
   keyOf: (record: number) => string,
 ): Promise<void> {
   if (!prepared.namedBatch || prepared.earlier !== undefined) return;
-  const journals = (await listJournals(journalsDir)).filter(
+  // Only the journals a run of this batch names so: an agent's every add_pets call is a named
+  // batch, and the folder may hold many.
+  const journals = (await listJournals(journalsDir, namedForBatch(prepared.batch))).filter(
     (journal) => journal.batch === prepared.batch && !journal.inUse && !journal.foreign,
   );
   if (journals.length === 0) return;
