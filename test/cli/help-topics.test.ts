@@ -17,12 +17,16 @@ import { fakeIO } from '../helpers/fake-io.js';
 import { freshHome } from '../helpers/run-cli.js';
 
 /** The cells of the markdown table between a document's markers for that table. */
-function documentTable(path: string, name: string): string[][] {
+/** The text of a document's `<!-- KIND:NAME -->` ... `<!-- /KIND -->` section. */
+function sectionOf(path: string, kind: 'table' | 'list', name: string): string {
   const text = readFileSync(new URL(`../../${path}`, import.meta.url), 'utf8');
-  const section = new RegExp(`<!-- table:${name} -->([\\s\\S]*?)<!-- /table -->`).exec(text);
-  expect(section, `${path} has a <!-- table:${name} --> section`).not.toBeNull();
-  return section![1]!
-    .trim()
+  const section = new RegExp(`<!-- ${kind}:${name} -->([\\s\\S]*?)<!-- /${kind} -->`).exec(text);
+  expect(section, `${path} has a <!-- ${kind}:${name} --> section`).not.toBeNull();
+  return section![1]!.trim();
+}
+
+function documentTable(path: string, name: string): string[][] {
+  return sectionOf(path, 'table', name)
     .split('\n')
     .filter((line, index) => index !== 1)
     .map((line) =>
@@ -35,11 +39,7 @@ function documentTable(path: string, name: string): string[][] {
 
 /** The rows of a document's `<!-- list:NAME -->` section: `- **code**: meaning`, wrapped. */
 function documentList(path: string, name: string): string[][] {
-  const text = readFileSync(new URL(`../../${path}`, import.meta.url), 'utf8');
-  const section = new RegExp(`<!-- list:${name} -->([\\s\\S]*?)<!-- /list -->`).exec(text);
-  expect(section, `${path} has a <!-- list:${name} --> section`).not.toBeNull();
-  return section![1]!
-    .trim()
+  return sectionOf(path, 'list', name)
     .split(/\n(?=- )/)
     .map((item) => {
       const [, first, rest] = /^- \*\*(.*?)\*\*: ([\s\S]*)$/.exec(item.replace(/\n\s+/g, ' '))!;

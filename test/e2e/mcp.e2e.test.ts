@@ -149,10 +149,15 @@ describe('petstore mcp', () => {
       expect((await call(readOnly, tool, args)).error.code, tool).toBe('writes_off');
     }
     expect(posts(sandbox)).toBe(0);
-    // A dry run sends nothing, so it is no write: it shows the request, without the key.
-    const dry = await call(readOnly, 'add_pet', { name: 'Rex', category_id: '1', dry_run: true });
-    expect(dry.data.request.headers.authorization).not.toContain(sandbox.key);
-    expect(dry.data.request.body).toEqual({ name: 'Rex', categoryId: '1' });
+    // A dry run sends nothing, so it is no write: it shows the request, the key as every
+    // front end masks it, to the clients hosts run (the SDK's 1.x and 2.x clients).
+    for (const sdk of [1, 2] as const) {
+      const client = await server(sandbox, { profile: 'staging', allowWrites: false, sdk });
+      const dry = await call(client, 'add_pet', { name: 'Rex', category_id: '1', dry_run: true });
+      expect(dry.data.request.headers.authorization, `sdk ${sdk}`).toBe('Bearer ****');
+      expect(dry.text).not.toContain(sandbox.key);
+      expect(dry.data.request.body).toEqual({ name: 'Rex', categoryId: '1' });
+    }
     expect(posts(sandbox)).toBe(0);
   });
 
