@@ -3,11 +3,13 @@ import { unguardFormula } from '../core/formula-guard.js';
 import { parseInt64 } from '../core/int64.js';
 import { newPetProblem, type NewPet } from '../core/interface.js';
 import { closestNames } from '../core/did-you-mean.js';
+import { BULK_MAX_RECORDS } from '../core/contract.js';
 import {
   badRecords,
   noPets,
   positionsAround,
   statusInCase,
+  tooManyRecords,
   type PetRecords,
   type RejectedRecord,
 } from './records.js';
@@ -249,7 +251,7 @@ export async function parseDelimitedPets(
   for (const row of rows) {
     // A row a sheet left empty (separators only, or blanks): no record.
     if (row.cells.every((cell) => cell.trim() === '')) continue;
-    position++;
+    if (++position > BULK_MAX_RECORDS) throw tooManyRecords(source);
     const { pet, reasons, hadId, changed } = rowPet(row, columns, plural);
     if (reasons.length > 0) {
       for (const reason of reasons) {

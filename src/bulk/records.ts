@@ -6,6 +6,7 @@ import {
   parseJson,
   stringifyJson,
 } from '../core/json.js';
+import { BULK_MAX_RECORDS } from '../core/contract.js';
 import { isPetStatus, newPetProblem, type NewPet } from '../core/interface.js';
 import { UsageError } from '../core/errors.js';
 
@@ -124,6 +125,20 @@ export function noPets(source: string): UsageError {
   });
 }
 
+/**
+ * An input of more records than one run takes (BULK_MAX_RECORDS): refused as soon as the
+ * count is passed, before anything is planned or sent.
+ */
+export function tooManyRecords(source: string): UsageError {
+  const most = BULK_MAX_RECORDS.toLocaleString('en-US');
+  return new UsageError(
+    `${source} holds more than ${most} records, the most one import takes; nothing was sent`,
+    {
+      hint: `Split it into parts of at most ${most} records (each CSV or TSV part with its header row) and import each part.`,
+    },
+  );
+}
+
 /** The error for an input with bad records: each named (up to a cap), nothing sent. */
 export function badRecords(source: string, problems: string[]): UsageError {
   const shown = problems.slice(0, MAX_REPORTED_PROBLEMS).join('; ');
@@ -188,6 +203,7 @@ export function parsePetsFile(
       throw new UsageError(`${source} is not valid JSON: ${reason}; nothing was sent`);
     }
     if (!Array.isArray(parsed)) throw new UsageError(`${source} must hold a JSON array of pets`);
+    if (parsed.length > BULK_MAX_RECORDS) throw tooManyRecords(source);
     // JSON.parse keeps the last of a key given twice: the record the user wrote is not the one
     // that would be sent (the service itself refuses such a body).
     const twice = new Map(duplicateKeys(text).map(({ key, item }) => [item, key]));
@@ -210,7 +226,7 @@ export function parsePetsFile(
       const end = newline === -1 ? text.length : newline;
       const lineText = text.slice(start, end);
       if (lineText.trim() !== '') {
-        records++;
+        if (++records > BULK_MAX_RECORDS) throw tooManyRecords(source);
         let value: unknown;
         let problem: string | undefined;
         try {

@@ -61,6 +61,11 @@ export interface RunServices {
   readonly selfCommand: readonly string[] | undefined;
   /** The service to talk to (profile, URLs, key), resolved on first use. */
   target(): Promise<Target>;
+  /**
+   * Throws what client() would for a profile that does not exist or a target without a key,
+   * starting nothing (not the embedded sandbox): said before a long input is read.
+   */
+  checkTarget(): Promise<void>;
   /** The API client for the target, created on first use. */
   client(): Promise<PetstoreClient>;
   /** A separate client for another target (e.g. a key being verified); closed with the run. */

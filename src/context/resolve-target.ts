@@ -8,19 +8,8 @@ import {
 import { KeyringUnavailableError } from '../config/keyring.js';
 import { MissingCredentialError } from '../core/errors.js';
 import type { Context } from './context.js';
-import type { Settings } from './settings.js';
+import { servesEmbeddedSandbox } from './embedded-sandbox.js';
 import type { Target } from './target.js';
-
-/**
- * Whether a run with this profile talks to the sandbox it starts itself: the sandbox profile,
- * unless --base-url or PETSTORE_BASE_URL names another service. The one rule, for doctor too.
- */
-export function servesEmbeddedSandbox(
-  profile: string,
-  settings: Pick<Settings, 'baseUrl'>,
-): boolean {
-  return isEmbeddedProfile(profile) && settings.baseUrl === undefined;
-}
 
 /**
  * Where a command sends its requests: flag > environment > stored profile > built-in default,

@@ -2,12 +2,14 @@ import type { DeprecationNotice, PetstoreClient } from '../api/client.js';
 import { proxyPasswords, proxySettingsFromEnv } from '../api/proxy-settings.js';
 import { helperKeyring, noKeyring, rememberingKeyring } from '../config/keyring.js';
 import { configDir } from '../config/paths.js';
+import { selectProfile } from '../config/profiles.js';
 import type { ConfigStore } from '../config/store.js';
 import { apiKeyProblem } from '../core/api-key.js';
 import { MissingCredentialError, UsageError } from '../core/errors.js';
 import { unfindableBecause } from '../core/redaction/index.js';
 import { sanitizeLine } from '../core/sanitize.js';
 import type { ContextDeps, Context, RunOutput, RunServices } from './parts.js';
+import { servesEmbeddedSandbox } from './embedded-sandbox.js';
 import type { Target } from './target.js';
 import { missingKeyProblem, missingUrlProblem, unusableKeyError } from './target.js';
 
@@ -16,6 +18,13 @@ export const USER_AGENT = `petstore-cli/${__PETSTORE_VERSION__} node/${process.v
 function deprecationWarning(notice: DeprecationNotice): string {
   const sunset = notice.sunset ? `; it will be removed on ${notice.sunset}` : '';
   return `${notice.method} ${sanitizeLine(notice.path)} is deprecated by the service${sanitizeLine(sunset)}`;
+}
+
+/** The error for a target without a key: without a URL too, the URL is what is missing. */
+function noCredential(resolved: Target): Error {
+  const noUrl = resolved.baseUrl === undefined && resolved.quickstartUrl === undefined;
+  const { message, hint } = noUrl ? missingUrlProblem(resolved) : missingKeyProblem(resolved);
+  return noUrl ? new UsageError(message, { hint }) : new MissingCredentialError(message, { hint });
 }
 
 /**
@@ -48,15 +57,17 @@ export function createRunServices(
       client ??= services.target().then((resolved) => services.clientFor(resolved));
       return client;
     },
+    async checkTarget() {
+      const data = await (await services.config()).read();
+      const { name } = selectProfile(settings.profile, data);
+      // The embedded sandbox needs nothing set up, and is started only once needed.
+      if (servesEmbeddedSandbox(name, settings)) return;
+      const resolved = await services.target();
+      if (resolved.apiKey === undefined) throw noCredential(resolved);
+    },
     async clientFor(resolved, http = {}, { warnDeprecations = true } = {}) {
       const { apiKey } = resolved;
-      if (apiKey === undefined) {
-        const noUrl = resolved.baseUrl === undefined && resolved.quickstartUrl === undefined;
-        const { message, hint } = noUrl ? missingUrlProblem(resolved) : missingKeyProblem(resolved);
-        throw noUrl
-          ? new UsageError(message, { hint })
-          : new MissingCredentialError(message, { hint });
-      }
+      if (apiKey === undefined) throw noCredential(resolved);
       redactor.add(apiKey);
       // A service may echo the key base64-encoded (as in a Basic credential): masked too.
       for (const encoding of ['base64', 'base64url'] as const) {

@@ -1,6 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { readPetRecords } from '../../src/bulk/input-format.js';
 import { parsePetsFile } from '../../src/bulk/records.js';
+import { BULK_MAX_RECORDS } from '../../src/core/contract.js';
 import { UsageError } from '../../src/core/errors.js';
 
 /** A field name as JSON may spell it: plain, or with any of its letters \u-escaped. */
@@ -88,5 +90,35 @@ describe('a status in another letter case', () => {
     expect(() => parsePetsFile('{"name":"Rex","categoryId":1,"status":"Adopted"}\n', 'x')).toThrow(
       UsageError,
     );
+  });
+});
+
+describe('an input of more records than one import takes', () => {
+  const line = '{"name":"Rex","categoryId":1}';
+  const lines = (count: number) => `${line}\n`.repeat(count);
+
+  it('is refused in every format, naming the limit, and the limit itself is taken', async () => {
+    const over = BULK_MAX_RECORDS + 1;
+    const inputs: [string, string][] = [
+      ['pets.ndjson', lines(over)],
+      ['pets.json', `[${Array.from({ length: over }, () => line).join(',')}]`],
+      ['pets.csv', `name,categoryId\n${'Rex,1\n'.repeat(over)}`],
+      ['pets.tsv', `name\tcategoryId\n${'Rex\t1\n'.repeat(over)}`],
+    ];
+    for (const [name, text] of inputs) {
+      await expect(readPetRecords(text, name, { name })).rejects.toThrow(
+        /holds more than 100,000 records, the most one import takes; nothing was sent/,
+      );
+    }
+    const { records } = await readPetRecords(lines(BULK_MAX_RECORDS), 'p.ndjson', {
+      name: 'p.ndjson',
+    });
+    expect(records.count).toBe(BULK_MAX_RECORDS);
+  });
+
+  it('counts blank lines and rows a sheet left empty as no record', async () => {
+    const text = `name,categoryId\n${'Rex,1\n,\n'.repeat(BULK_MAX_RECORDS)}`;
+    const { records } = await readPetRecords(text, 'p.csv', { name: 'p.csv' });
+    expect(records.count).toBe(BULK_MAX_RECORDS);
   });
 });

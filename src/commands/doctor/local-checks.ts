@@ -6,7 +6,7 @@ import { CONFIG_FILE_NAME, configDir } from '../../config/paths.js';
 import { environmentKey, maskKey, selectProfile, storedProfile } from '../../config/profiles.js';
 import type { ConfigData } from '../../config/schema.js';
 import type { RunOutput, RunServices } from '../../context/context.js';
-import { servesEmbeddedSandbox } from '../../context/resolve-target.js';
+import { servesEmbeddedSandbox } from '../../context/embedded-sandbox.js';
 import { parseServiceUrl } from '../../api/url-policy.js';
 import { exposureOf, modeText } from '../../core/private-place.js';
 import { maskCredentials, unfindableBecause } from '../../core/redaction/index.js';

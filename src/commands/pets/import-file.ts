@@ -58,6 +58,7 @@ export async function runPetsImportFile(
         const service = target.embeddedSandbox ? 'sandbox' : (target.baseUrl ?? target.label);
         return { client, target: { label: target.label, service } };
       },
+      checkTarget: () => ctx.checkTarget(),
       readInput: (input) => readInputFile(input, ctx.io, use, BULK_MAX_BYTES),
       journalsDir: journalsDir(ctx.env),
       signals: ctx.io,

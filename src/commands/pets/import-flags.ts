@@ -6,6 +6,8 @@ import type { FlagsOf } from '../../cmdutil/run-verb.js';
 // From the contract, not the input readers: declaring a flag loads no parser.
 import {
   BULK_CONCURRENCY,
+  BULK_MAX_BYTES,
+  BULK_MAX_RECORDS,
   IDEMPOTENCY_KEY_WINDOW,
   INPUT_FORMATS,
   type InputFormat,
@@ -109,6 +111,7 @@ stdout (one JSON line) as soon as the service confirms it, so an interrupted run
 a record of what it created. The run's journal (named on stderr) lets --resume complete it
 without creating any record twice; it prints only the pets earlier runs did not, so the
 outputs of all runs together hold one line per record (--print-all prints every one).
+One input holds at most ${BULK_MAX_RECORDS.toLocaleString('en-US')} records and ${BULK_MAX_BYTES / 1024 / 1024} MiB: split a larger one into parts.
 
 Each record's Idempotency-Key stands for one attempt to create that one record: it comes from
 the run's batch, the input's file name and the record's position, never from its content, so
