@@ -60,10 +60,29 @@ export function checked<T>(result: Checked<T>): T {
 /** Decodes request bodies; `fatal` makes invalid UTF-8 an error. Holds no state between calls. */
 const UTF8 = new TextDecoder('utf-8', { fatal: true });
 
+/** The most of a refused body read and dropped (drainRefusedBody) before the connection goes. */
+const DRAIN_MAX_BYTES = 64 * 1024 * 1024;
+
+/**
+ * Answered at once, with the connection kept open (drainRefusedBody): a connection closed while
+ * the client still sends is reset, and a reset can reach the client before the answer does.
+ */
 function tooLarge(): HttpProblem {
-  return new HttpProblem(413, 'payload_too_large', `the body exceeds ${MAX_BODY_BYTES} bytes`, {
-    connection: 'close',
+  return new HttpProblem(413, 'payload_too_large', `the body exceeds ${MAX_BODY_BYTES} bytes`);
+}
+
+/**
+ * Reads and drops the rest of a body refused before its end (413), so the client sending it
+ * reads the answer rather than a reset, as a careful server does. Past DRAIN_MAX_BYTES the
+ * connection is dropped: nothing is owed to a body of any size.
+ */
+export function drainRefusedBody(req: IncomingMessage): void {
+  let drained = 0;
+  req.on('data', (chunk: Buffer) => {
+    drained += chunk.length;
+    if (drained > DRAIN_MAX_BYTES) req.socket.destroy();
   });
+  req.resume();
 }
 
 /**

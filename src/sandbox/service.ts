@@ -9,6 +9,7 @@ import type { Faults } from './faults.js';
 import { sqliteFailure } from '../core/sqlite.js';
 import {
   checked,
+  drainRefusedBody,
   HttpProblem,
   readJsonBody,
   reply,
@@ -289,7 +290,7 @@ export function createSandboxHandler(options: SandboxServiceOptions) {
         ),
         nextRequestId(),
       );
-      if (problem.headers.connection === 'close') req.resume();
+      if (problem.status === 413) drainRefusedBody(req);
     });
   };
 }
