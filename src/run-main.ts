@@ -24,6 +24,7 @@ import {
   SecretRedactor,
 } from './core/redaction/index.js';
 import { withStatusLine } from './core/status-line.js';
+import { jsonStderrIO, stderrLine } from './output/json-stderr.js';
 import { ExitCode, reportError } from './output/report-error.js';
 
 /** What tests may replace; production passes nothing. */
@@ -80,6 +81,11 @@ function runRedactor(argv: readonly string[], env: Env): SecretRedactor {
   return redactor;
 }
 
+/** The run's IO behind its last net (see runMain). */
+function nettedIO(io: IO, redactor: SecretRedactor, json: () => boolean): IO {
+  return guardedIO(jsonStderrIO(withStatusLine(io), json), redactor);
+}
+
 /** Runs the command line and returns the exit code; never exits the process itself. */
 export async function runMain(
   argv: readonly string[],
@@ -88,13 +94,14 @@ export async function runMain(
   deps: MainDeps = {},
 ): Promise<number> {
   // Everything written goes through the last net: no key the run knows of is ever printed,
-  // and nothing on stderr can drive the terminal.
+  // nothing on stderr can drive the terminal, and with errors as JSON every stderr line is
+  // a JSON object, whoever wrote it.
   const redactor = runRedactor(argv, env);
-  io = guardedIO(withStatusLine(io), redactor);
-  let ctx: Context | undefined;
-  let verbose = argv.includes('-v') || argv.includes('--verbose');
   /** Set once the global options are known; until then, derived from what was parsed. */
   let jsonErrors: boolean | undefined;
+  io = nettedIO(io, redactor, () => jsonErrors === true);
+  let ctx: Context | undefined;
+  let verbose = argv.includes('-v') || argv.includes('--verbose');
 
   const runVerb: RunVerb = async (command, toOptions, run) => {
     const raw = command.optsWithGlobals() as RawGlobalOptions;
@@ -109,7 +116,8 @@ export async function runMain(
         : await (
             await import('./output/query.js')
           ).compileQuery(settings.query, (message) => {
-            if (!settings.quiet) io.stderr.write(`warning: ${message}\n`);
+            if (!settings.quiet)
+              io.stderr.write(stderrLine('warning', message, settings.errorsAsJson));
           });
     ctx = createContext({
       query,

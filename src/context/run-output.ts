@@ -2,6 +2,7 @@ import { stringifyJson } from '../core/json.js';
 import { sanitizeLine } from '../core/sanitize.js';
 import { pickColumns } from '../output/columns.js';
 import { formatSpec } from '../output/formats.js';
+import { stderrLine } from '../output/json-stderr.js';
 import { Progress } from '../output/progress.js';
 import { QueryFailedError, type Query } from '../output/query.js';
 import { renderData } from '../output/render.js';
@@ -47,9 +48,9 @@ export function createRunOutput(
   effect: { tookEffect: boolean },
 ): RunOutput {
   const { io, settings } = deps;
-  const query = shapingQuery(deps.query, effect, (message) =>
-    io.stderr.write(`warning: ${sanitizeLine(message)}\n`),
-  );
+  const line = (kind: 'warning' | 'note', message: string) =>
+    io.stderr.write(stderrLine(kind, sanitizeLine(message), settings.errorsAsJson));
+  const query = shapingQuery(deps.query, effect, (message) => line('warning', message));
   let deprecationWarned = false;
   const rowsOptions = (view: DataView): RowsOptions => ({
     format: settings.output,
@@ -65,10 +66,10 @@ export function createRunOutput(
     settings,
     // Notices often quote the service (a pet's name): one clean line each, whatever it sent.
     notice(message) {
-      if (!settings.quiet) io.stderr.write(`${sanitizeLine(message)}\n`);
+      if (!settings.quiet) line('note', message);
     },
     warn(message) {
-      if (!settings.quiet) io.stderr.write(`warning: ${sanitizeLine(message)}\n`);
+      if (!settings.quiet) line('warning', message);
     },
     warnDeprecated(message) {
       if (deprecationWarned) return;

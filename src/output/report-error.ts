@@ -176,11 +176,14 @@ function writeReport(error: unknown, options: ErrorReportOptions, subject: Subje
 
 /** Writes the error to stderr in the form the contract gives; returns the exit code. */
 export function reportError(error: unknown, options: ErrorReportOptions): number {
-  writeReport(error, options, {});
-  if (options.verbose && error instanceof Error && error.stack && !(error instanceof UsageError)) {
-    // A stack carries the service's message: sanitised like any other text from it.
-    options.write(sanitizeText(error.stack) + '\n');
-  }
+  const stack =
+    options.verbose && error instanceof Error && error.stack && !(error instanceof UsageError)
+      ? // A stack carries the service's message: sanitised like any other text from it.
+        sanitizeText(error.stack)
+      : undefined;
+  // In JSON, the stack is a member of the error's one object (stderr stays one object a line).
+  writeReport(error, options, stack !== undefined && options.json ? { fields: { stack } } : {});
+  if (stack !== undefined && !options.json) options.write(stack + '\n');
   return exitCodeFor(error);
 }
 

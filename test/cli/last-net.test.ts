@@ -45,8 +45,10 @@ describe('stderr carries nothing a terminal would act on', () => {
         );
         const result = await run(['-v', '--retries', '0', 'pets', 'get', '1'], transport);
         expect(result.code).toBe(6);
-        // The stack trace is there (it is what --verbose adds), without what the service sent raw.
-        expect(result.err).toMatch(/\n\s+at /);
+        // The stack trace is there (it is what --verbose adds; errors as JSON, a member of the
+        // error's object), without what the service sent raw.
+        const error = JSON.parse(result.err.trimEnd().split('\n').at(-1)!) as { stack: string };
+        expect(error.stack).toMatch(/\n\s+at /);
         expect(result.err).not.toMatch(DANGEROUS);
       }),
       { numRuns: 60 },

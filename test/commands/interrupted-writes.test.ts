@@ -5,6 +5,7 @@ import { fakeIO, type FakeIO } from '../helpers/fake-io.js';
 import { freshHome } from '../helpers/run-cli.js';
 import { sendJson, startTestServer, type TestServer } from '../helpers/test-server.js';
 import { waitUntil } from '../helpers/wait-until.js';
+import { stderrText } from '../helpers/stderr-text.js';
 
 const servers: TestServer[] = [];
 afterEach(async () => {
@@ -50,7 +51,7 @@ describe('a single write interrupted by a signal never leaves its outcome unsaid
       sendJson(held[0]!, 201, reply);
       expect(await running).toBe(130);
       expect(JSON.parse(io.out())).toEqual(JSON.parse(reply));
-      const lines = io.err().trimEnd().split('\n');
+      const lines = stderrText(io.err()).trimEnd().split('\n');
       expect(lines[0]).toBe(
         'petstore: SIGINT: waiting for the request in flight to finish (send it again to stop at once)',
       );

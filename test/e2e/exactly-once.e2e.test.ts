@@ -19,6 +19,7 @@ import { startIdempotentService } from '../helpers/idempotent-service.js';
 import { editJournal } from '../helpers/journal-file.js';
 import { sendJson, startTestServer, type TestServer } from '../helpers/test-server.js';
 import { waitUntil } from '../helpers/wait-until.js';
+import { journalOnStderr } from '../helpers/journal-line.js';
 
 /**
  * Exactly once under faults only a real process shows: a stdout that takes part of a line and
@@ -83,7 +84,7 @@ function run(
 }
 
 function journalNamed(stderr: string): string {
-  const path = /^Journal: (\S+) /m.exec(stderr)?.[1];
+  const path = journalOnStderr(stderr);
   expect(path, stderr).toBeDefined();
   return path!;
 }
@@ -301,7 +302,7 @@ function slowReader(args: string[], env: Record<string, string>, prefix: string[
     child,
     /** Resolves once the run says it has its journal (after taking its lock). */
     started: () =>
-      waitUntil(() => stderr.includes('Journal: '), 'the run to hold its journal', 30_000),
+      waitUntil(() => journalOnStderr(stderr) !== undefined, 'the run to hold its journal', 30_000),
     /** Resolves once the run has written to its stdout, which nothing reads yet. */
     writing: () => waitUntil(() => child.stdout.readableLength > 0, 'a first write to stdout'),
     err: () => stderr,

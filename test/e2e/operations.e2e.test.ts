@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/run-cli.js';
 import { sendJson, startTestServer, type TestServer } from '../helpers/test-server.js';
+import { stderrText } from '../helpers/stderr-text.js';
 
 const KEY = 'sk_e2e_DO_NOT_LEAK_31337';
 let server: TestServer;
@@ -76,7 +77,11 @@ describe('built petstore: the four operations', () => {
     const result = await runCli(['pets', 'get', '9007199254740993', '--json'], { env });
     expect(result.code).toBe(0);
     expect(result.stdout).toBe('{"id":9007199254740993,"name":"Big","categoryId":1}\n');
-    expect(result.stderr.match(/^warning: .*deprecated.*2030-12-05/gm)).toHaveLength(1);
+    expect(stderrText(result.stderr).match(/^warning: .*deprecated.*2030-12-05/gm)).toHaveLength(1);
+    // stderr a pipe, the output JSON: every line of it is a JSON object.
+    for (const line of result.stderr.trimEnd().split('\n')) {
+      expect(JSON.parse(line), line).toBeTypeOf('object');
+    }
   });
 
   it('pets get of an unknown id exits 4', async () => {

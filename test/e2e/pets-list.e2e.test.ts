@@ -162,7 +162,8 @@ describe('debugging the built program', () => {
       nodeArgs: ['--enable-source-maps'],
     });
     expect(result.code).toBe(7);
-    expect(result.stderr).toMatch(/\n\s+at .*src\/api\/transport\.ts:\d+:\d+/);
+    const error = JSON.parse(result.stderr.trimEnd().split('\n').at(-1)!) as { stack: string };
+    expect(error.stack).toMatch(/\n\s+at .*src\/api\/transport\.ts:\d+:\d+/);
   });
 });
 

@@ -22,7 +22,8 @@ async function post(url: string, body: string, idempotencyKey: string): Promise<
 
 describe('sandbox serve logs each request', () => {
   it('time, method, path, status, ms, and the end of an Idempotency-Key, replayed or not', async () => {
-    const sandbox = await serveSandbox(['--memory']);
+    // Text: what a person reads (stderr here is a pipe, where JSON is the default).
+    const sandbox = await serveSandbox(['--memory', '--error-format', 'text']);
     try {
       const key = 'run-7-record-000123-abcdef';
       expect(await post(`${sandbox.apiBaseUrl}/pets`, '{"name":"Rex","categoryId":1}', key)).toBe(
@@ -63,5 +64,33 @@ describe('sandbox serve logs each request', () => {
       await sandbox.stop();
     }
     expect(sandbox.stderr()).not.toMatch(/ ms/);
+  });
+
+  it('as one JSON object a request when stderr is a pipe and errors are JSON', async () => {
+    const sandbox = await serveSandbox(['--memory']);
+    try {
+      const key = 'run-8-record-000042-fedcba';
+      expect(await post(`${sandbox.apiBaseUrl}/pets`, '{"name":"Rex","categoryId":1}', key)).toBe(
+        201,
+      );
+      await waitUntil(() => sandbox.stderr().includes('{"request":'), 'the request object');
+    } finally {
+      await sandbox.stop();
+    }
+    const lines = sandbox.stderr().trimEnd().split('\n');
+    const objects = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(objects[0]).toMatchObject({ sandbox: { listening: true, data: 'in memory' } });
+    expect(objects).toContainEqual({
+      request: {
+        at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) as string,
+        method: 'POST',
+        path: '/v1/pets',
+        status: 201,
+        ms: expect.any(Number) as number,
+        idempotencyKey: '…fedcba',
+        replayed: false,
+      },
+    });
+    expect(objects.at(-1)).toEqual({ note: 'Sandbox stopped.' });
   });
 });

@@ -30,13 +30,11 @@ export function serveSandbox(
     }, 10_000);
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
       stderr += chunk;
-      const api = /API base URL:\s+(\S+)/.exec(stderr);
-      const quickstart = /quickstart base URL:\s+(\S+)/.exec(stderr);
-      if (api && quickstart && stderr.includes('Stop with Ctrl-C.')) {
+      const urls = bannerUrls(stderr);
+      if (urls) {
         clearTimeout(timer);
         resolve({
-          apiBaseUrl: api[1]!,
-          quickstartUrl: quickstart[1]!,
+          ...urls,
           stderr: () => stderr,
           stop: (signal = 'SIGTERM') => {
             child.kill(signal);
@@ -50,4 +48,22 @@ export function serveSandbox(
       reject(new Error(`sandbox serve exited with ${code}: ${stderr}`));
     });
   });
+}
+
+/**
+ * The URLs the banner gives: as text (stderr a terminal, or --error-format text), or, stderr
+ * a pipe with JSON errors (the default here: stdout is not a terminal), as one object.
+ */
+function bannerUrls(stderr: string): { apiBaseUrl: string; quickstartUrl: string } | undefined {
+  for (const line of stderr.split('\n')) {
+    if (!line.startsWith('{"sandbox":')) continue;
+    const { sandbox } = JSON.parse(line) as {
+      sandbox: { apiBaseUrl: string; quickstartUrl: string };
+    };
+    return { apiBaseUrl: sandbox.apiBaseUrl, quickstartUrl: sandbox.quickstartUrl };
+  }
+  const api = /API base URL:\s+(\S+)/.exec(stderr);
+  const quickstart = /quickstart base URL:\s+(\S+)/.exec(stderr);
+  if (!api || !quickstart || !stderr.includes('Stop with Ctrl-C.')) return undefined;
+  return { apiBaseUrl: api[1]!, quickstartUrl: quickstart[1]! };
 }

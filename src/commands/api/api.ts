@@ -1,3 +1,4 @@
+import { stringifyJson } from '../../core/json.js';
 import { randomUUID } from 'node:crypto';
 import type { Command } from '@commander-js/extra-typings';
 import {
@@ -28,6 +29,14 @@ export interface ApiOptions {
 
 /** -i: the status line and headers on stderr, each through the same masking as everything. */
 function include(ctx: RunOutput, answer: Pick<AnyAnswer, 'status' | 'headers'>): void {
+  if (ctx.settings.errorsAsJson) {
+    // stderr one object a line: the status and headers as one.
+    const headers = Object.fromEntries(
+      Object.entries(answer.headers).map(([name, value]) => [name, sanitizeLine(value ?? '')]),
+    );
+    ctx.io.stderr.write(`${stringifyJson({ response: { status: answer.status, headers } })}\n`);
+    return;
+  }
   ctx.io.stderr.write(`HTTP ${answer.status}\n`);
   for (const [name, value] of Object.entries(answer.headers)) {
     ctx.io.stderr.write(`${name}: ${sanitizeLine(value ?? '')}\n`);

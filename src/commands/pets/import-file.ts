@@ -73,6 +73,13 @@ export async function runPetsImportFile(
         settled = bulkProgress(progress, toSend);
         // Records are created as the run goes: printed whatever --query makes of them.
         ctx.tookEffect();
+        if (json) {
+          // One object a script reads the journal and the resume command from.
+          const resumeWith = toSend === 0 ? undefined : `${resume} --retry-unknown`;
+          const about = { path: journal, batchId: batch, toSend, resume: resumeWith };
+          if (!ctx.settings.quiet) ctx.io.stderr.write(`${stringifyJson({ journal: about })}\n`);
+          return;
+        }
         ctx.notice(
           toSend === 0
             ? `Journal: ${journal} (nothing left to send: every record has an outcome)`

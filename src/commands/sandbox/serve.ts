@@ -11,6 +11,7 @@ import type { RunOutput, RunServices } from '../../context/context.js';
 import { DEFAULT_SANDBOX_KEY, DEFAULT_SANDBOX_PORT, PORT } from '../../core/contract.js';
 import { apiKeyProblem } from '../../core/api-key.js';
 import { InterruptedError, UsageError } from '../../core/errors.js';
+import { stringifyJson } from '../../core/json.js';
 import { MIN_FINDABLE_SECRET, unfindableBecause } from '../../core/redaction/index.js';
 import type { StopSignal } from '../../core/io.js';
 import type { FaultSettings } from '../../sandbox/faults.js';
@@ -112,6 +113,7 @@ export async function runSandboxServe(
   if (!options.memory && options.database === undefined) {
     await makeFolder(dirname(database), 0o700);
   }
+  const json = ctx.settings.errorsAsJson;
   if (!isLoopbackHost(options.host)) {
     ctx.warn(`listening on ${options.host}: the sandbox is reachable from other machines`);
   }
@@ -126,7 +128,12 @@ export async function runSandboxServe(
     durable: options.durable,
     log: (line) => ctx.io.stderr.write(`petstore sandbox: ${line}\n`),
     // What a person's script sent, as it arrives: one line a request (none with --quiet).
-    onRequest: ctx.settings.quiet ? undefined : (request) => ctx.notice(requestLine(request)),
+    onRequest: ctx.settings.quiet
+      ? undefined
+      : (request) =>
+          json
+            ? ctx.io.stderr.write(`${stringifyJson({ request: requestFields(request) })}\n`)
+            : ctx.notice(requestLine(request)),
     databaseHint: `Move the file away (mv ${database} ${database}.bad) to start with an empty sandbox, or use another: --db FILE, or --memory.`,
   }).catch((error: unknown) => {
     throw listenError(error, options) ?? error;
@@ -140,23 +147,56 @@ export async function runSandboxServe(
     });
   });
   const write = (line: string) => ctx.io.stderr.write(`${line}\n`);
-  write(`Sandbox Animal Store listening (data: ${options.memory ? 'in memory' : database})`);
+  const data = options.memory ? 'in memory' : database;
+  if (json) {
+    // Errors as JSON (stderr a pipe, -o json): one object a script reads the URLs from.
+    const { apiBaseUrl, quickstartUrl, faults } = server;
+    const about = { data, apiBaseUrl, quickstartUrl, apiKeys: options.apiKeys, faults };
+    write(stringifyJson({ sandbox: { listening: true, ...about } }));
+  } else {
+    banner(write, data, server, options.apiKeys);
+  }
+  const signal = await stopped;
+  await server.close();
+  // Ctrl-C ends with the error that says it stopped cleanly; a service manager's SIGTERM
+  // with this line, and 0.
+  if (signal !== 'SIGINT') ctx.notice('Sandbox stopped.');
+  if (signal === 'SIGINT') {
+    throw new InterruptedError('interrupted; the sandbox was stopped cleanly', { signal });
+  }
+}
+
+/** What a person reads when the sandbox is up: where it listens, the keys, how to stop it. */
+function banner(
+  write: (line: string) => void,
+  data: string,
+  server: { apiBaseUrl: string; quickstartUrl: string; faults: readonly string[] },
+  apiKeys: readonly string[],
+): void {
+  write(`Sandbox Animal Store listening (data: ${data})`);
   write(`  API base URL:        ${server.apiBaseUrl}`);
   write(`  quickstart base URL: ${server.quickstartUrl}`);
-  write(`  accepted API key(s): ${options.apiKeys.join(', ')}`);
+  write(`  accepted API key(s): ${apiKeys.join(', ')}`);
   if (server.faults.length > 0) {
     write('Faults on (asked for with the flags):');
     for (const line of server.faults) write(`  ${line}`);
   }
   write('Stop with Ctrl-C.');
-  const signal = await stopped;
-  await server.close();
-  // Ctrl-C ends with the error that says it stopped cleanly; a service manager's SIGTERM
-  // with this line, and 0.
-  if (signal !== 'SIGINT') write('Sandbox stopped.');
-  if (signal === 'SIGINT') {
-    throw new InterruptedError('interrupted; the sandbox was stopped cleanly', { signal });
-  }
+}
+
+/** A request as JSON: what requestLine says, in fields. */
+export function requestFields(request: ServedRequest) {
+  const key = request.idempotencyKey;
+  return {
+    at: new Date().toISOString(),
+    method: request.method,
+    path: request.path,
+    status: request.status ?? null,
+    ms: Math.round(request.ms),
+    ...(key === undefined
+      ? {}
+      : { idempotencyKey: `…${key.slice(-6)}`, replayed: request.replayed }),
+  };
 }
 
 /**

@@ -1,3 +1,4 @@
+import { stringifyJson } from '../../core/json.js';
 import type { Command } from '@commander-js/extra-typings';
 import { helpProse } from '../../cmdutil/help-text.js';
 import { wholeNumberFlag } from '../../cmdutil/flags.js';
@@ -17,6 +18,7 @@ import { renderJUnit, type JUnitCase } from '../../output/junit.js';
 import type { Column } from '../../output/render.js';
 import {
   parseInterval,
+  roundFields,
   roundLine,
   summarize,
   type CheckResult,
@@ -160,7 +162,11 @@ export async function runSmoke(
       options,
       (round, done) => {
         if (canary) {
-          ctx.notice(roundLine(round, done, Number.isFinite(rounds) ? rounds : undefined));
+          const of = Number.isFinite(rounds) ? rounds : undefined;
+          if (!ctx.settings.errorsAsJson) ctx.notice(roundLine(round, done, of));
+          else if (!ctx.settings.quiet) {
+            ctx.io.stderr.write(`${stringifyJson({ round: roundFields(round, done, of) })}\n`);
+          }
         }
       },
     );

@@ -65,6 +65,21 @@ export function summarize(rounds: readonly (readonly CheckResult[])[]): CheckSum
   });
 }
 
+/** A round's counts, its time and the checks that failed: what roundLine says, as fields. */
+export function roundFields(round: number, results: readonly CheckResult[], of?: number) {
+  const count = (outcome: Outcome) => results.filter((r) => r.outcome === outcome).length;
+  return {
+    round,
+    of: of ?? null,
+    passed: count('pass'),
+    failed: count('fail'),
+    skipped: count('skip'),
+    info: count('info'),
+    ms: results.reduce((sum, r) => sum + r.durationMs, 0),
+    failedChecks: results.filter((r) => r.outcome === 'fail').map((r) => r.name),
+  };
+}
+
 /** "round 3: 7 passed, 1 failed, 2 skipped, 3 info · 143 ms": one line per round. */
 export function roundLine(round: number, results: readonly CheckResult[], of?: number): string {
   const count = (outcome: Outcome) => results.filter((r) => r.outcome === outcome).length;

@@ -312,8 +312,9 @@ describe('petstore api: the answer', () => {
     );
     const result = await run(['api', '/things', '-i'], transport);
     expect(result.code).toBe(3);
-    expect(result.err).toContain('HTTP 401\n');
-    expect(result.err).toContain('www-authenticate: Bearer realm="animal-store"');
+    expect(result.err).toContain(
+      '{"response":{"status":401,"headers":{"content-type":"application/json","www-authenticate":"Bearer realm=\\"animal-store\\""',
+    );
   });
 
   it('a write answered from an earlier request says so on stderr', async () => {
@@ -356,8 +357,8 @@ describe('petstore api: the answer', () => {
       json(200, [], { 'x-echo': KEY }),
     );
     const result = await run(['api', '/store/orders', '-i'], transport);
-    expect(result.err).toContain('HTTP 200\n');
-    expect(result.err).toContain('x-echo: ****7777');
+    expect(result.err).toContain('{"response":{"status":200,"headers":{');
+    expect(result.err).toContain('"x-echo":"****7777"');
     expect(result.err).not.toContain(KEY);
   });
 });

@@ -88,7 +88,7 @@ describe('pets import progress', () => {
     const stderr = io.err();
     expect(drawn(stderr).length).toBeGreaterThan(1);
     // Every other line begins where a drawing was erased, or on a line of its own.
-    for (const message of ['petstore: SIGINT: starting no more requests', '{"summary"']) {
+    for (const message of ['{"note":"petstore: SIGINT: starting no more requests', '{"summary"']) {
       const at = stderr.indexOf(message);
       expect(at).toBeGreaterThan(0);
       expect(stderr.slice(0, at).endsWith(ERASE) || stderr[at - 1] === '\n').toBe(true);

@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { main } from '../../../src/main.js';
 import { fakeIO } from '../../helpers/fake-io.js';
 import { sandboxService } from '../../helpers/sandbox-service.js';
+import { journalOnStderr } from '../../helpers/journal-line.js';
 
 /**
  * Exactly once, through the whole command against the sandbox service (in this process, over
@@ -35,7 +36,7 @@ function folder(): string {
 }
 
 function journalNamed(stderr: string): string {
-  const path = /^Journal: (\S+) /m.exec(stderr)?.[1];
+  const path = journalOnStderr(stderr);
   expect(path, stderr).toBeDefined();
   return path!;
 }

@@ -24,9 +24,12 @@ describe('pets get', () => {
     const warnings = io
       .err()
       .split('\n')
-      .filter((line) => line.startsWith('warning:'));
-    expect(warnings).toEqual([
-      'warning: GET /pets/{petId} is deprecated and will be removed on 2030-12-05; use "petstore pets list --status STATUS" instead.',
+      .filter((line) => line.startsWith('{"warning":'));
+    expect(warnings.map((line) => JSON.parse(line) as unknown)).toEqual([
+      {
+        warning:
+          'GET /pets/{petId} is deprecated and will be removed on 2030-12-05; use "petstore pets list --status STATUS" instead.',
+      },
     ]);
   });
 

@@ -34,7 +34,15 @@ describe('runPetsImportFile', () => {
       .map((line) => (JSON.parse(line) as { name: string }).name);
     expect(names.sort()).toEqual(['A', 'B', 'C']);
     const err = io.err().trimEnd().split('\n');
-    expect(err[0]).toMatch(/^Journal: \S+\.journal \(if the run stops, complete it with: /);
+    // Errors as JSON: every stderr line an object, the journal's first.
+    const objects = err.map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(objects[0]).toMatchObject({
+      journal: {
+        path: expect.stringMatching(/\.journal$/) as string,
+        toSend: 3,
+        resume: expect.stringMatching(/pets import --resume \S+ --retry-unknown$/) as string,
+      },
+    });
     expect(JSON.parse(err.at(-1)!)).toMatchObject({ summary: { records: 3, createdNow: 3 } });
   });
 

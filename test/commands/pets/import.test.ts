@@ -174,7 +174,7 @@ describe('pets import', () => {
     expect(await main(['pets', 'import', file, '--concurrency', '1'], io, env)).toBe(5);
     expect(io.out().trimEnd().split('\n')).toHaveLength(2);
     const [journalLine, ...rest] = io.err().trimEnd().split('\n');
-    expect(journalLine).toMatch(/^Journal: .*\.journal \(if the run stops, complete it with/);
+    expect(journalLine).toMatch(/^\{"journal":\{"path":".*\.journal",/);
     const errors = rest.map((line) => JSON.parse(line) as Record<string, unknown>);
     expect(errors[0]).toMatchObject({ code: 'invalid_name', status: 400, record: 2 });
     expect(errors.at(-1)).toMatchObject({
@@ -274,7 +274,7 @@ describe('pets import, failures of the whole run', () => {
       expect(refused.requests).toHaveLength(1);
       const lines = io.err().trim().split('\n');
       expect(lines).toHaveLength(3);
-      expect(lines[0]).toMatch(/^Journal: /);
+      expect(lines[0]).toMatch(/^\{"journal":/);
       expect(JSON.parse(lines[1]!)).toMatchObject({
         summary: { records: 3, createdNow: 0, notAttempted: 2 },
       });

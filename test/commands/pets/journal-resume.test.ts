@@ -10,6 +10,7 @@ import { freshHome } from '../../helpers/run-cli.js';
 import { sandboxService } from '../../helpers/sandbox-service.js';
 import { startIdempotentService } from '../../helpers/idempotent-service.js';
 import { sendJson, startTestServer, type TestServer } from '../../helpers/test-server.js';
+import { journalOnStderr } from '../../helpers/journal-line.js';
 
 const servers: TestServer[] = [];
 afterEach(async () => {
@@ -46,7 +47,7 @@ function input(names: string[], fileName = 'pets.ndjson'): string {
 }
 
 function journalNamed(stderr: string): string {
-  const path = /^Journal: (\S+) /m.exec(stderr)?.[1];
+  const path = journalOnStderr(stderr);
   expect(path, stderr).toBeDefined();
   return path!;
 }

@@ -10,6 +10,7 @@ import { fakeIO } from '../../helpers/fake-io.js';
 import { startIdempotentService } from '../../helpers/idempotent-service.js';
 import { freshHome } from '../../helpers/run-cli.js';
 import type { TestServer } from '../../helpers/test-server.js';
+import { stderrText } from '../../helpers/stderr-text.js';
 
 /**
  * Exactly once across time: records left unknown, resumed with --retry-unknown after the
@@ -137,7 +138,7 @@ describe('a resume that would send keys again', () => {
     const before = posts();
     const dry = await resume(env, journal, ['--dry-run']);
     expect(dry.code).toBe(0);
-    expect(dry.err).toContain('warning: 2 records of unknown outcome');
+    expect(stderrText(dry.err)).toContain('warning: 2 records of unknown outcome');
     expect(posts()).toBe(before);
     for (const bad of ['30m', '1h', 'soon', '0s']) {
       const wrong = await resume(env, journal, ['--key-window', bad]);

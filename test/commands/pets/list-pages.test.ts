@@ -4,6 +4,7 @@ import { main } from '../../../src/main.js';
 import { fakeIO } from '../../helpers/fake-io.js';
 import { freshHome } from '../../helpers/run-cli.js';
 import { useNockGuard } from '../../helpers/nock-guard.js';
+import { stderrText } from '../../helpers/stderr-text.js';
 
 const ORIGIN = 'https://api.petstore.test';
 const env = {
@@ -78,14 +79,14 @@ describe('pets list across pages', () => {
     const { code, out, err } = await list(['--max-items', '150', '--limit', '40', '--json']);
     expect(code).toBe(0);
     expect((JSON.parse(out) as unknown[]).length).toBe(150);
-    expect(err).toBe('Stopped at --max-items 150; the service has more.\n');
+    expect(err).toBe('{"note":"Stopped at --max-items 150; the service has more."}\n');
   });
 
   it('says on stderr when one page is shown and the service has more', async () => {
     pagedService(30);
     const { out, err } = await list(['--limit', '10', '-o', 'ndjson']);
     expect(out.trimEnd().split('\n')).toHaveLength(10);
-    expect(err).toMatch(/^Showing the first 10 pets; the service has more\. Use --all/);
+    expect(stderrText(err)).toMatch(/^Showing the first 10 pets; the service has more\. Use --all/);
   });
 
   it('a later page that fails after retries exits 6, having printed the earlier pages', async () => {
@@ -179,7 +180,9 @@ describe('pets list across pages', () => {
       .query({ limit: '5' })
       .reply(200, JSON.stringify(ids(1, 5).map(pet)), JSON_TYPE);
     const { err } = await list(['--all', '--limit', '5', '-o', 'ndjson']);
-    expect(err).toMatch(/no Link rel="next" after a full page of 5 pets: if it holds more/);
+    expect(stderrText(err)).toMatch(
+      /no Link rel="next" after a full page of 5 pets: if it holds more/,
+    );
   });
 
   it('--max-items met by a last page without Link says nothing more', async () => {

@@ -211,7 +211,7 @@ describe('pets list, through a recording transport', () => {
     const io = fakeIO();
     expect(await main(['pets', 'list'], io, env, { transport })).toBe(0);
     expect(io.err()).toBe(
-      'warning: GET /v1/pets is deprecated by the service; it will be removed on Sat, 01 Jun 2030 00:00:00 GMT\n',
+      '{"warning":"GET /v1/pets is deprecated by the service; it will be removed on Sat, 01 Jun 2030 00:00:00 GMT"}\n',
     );
     transport.verify();
   });

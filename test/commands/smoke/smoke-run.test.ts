@@ -33,7 +33,7 @@ describe('runSmoke', () => {
     const { env } = await sandboxService();
     const { ctx, io } = verbContext({ env, raw: { output: 'json' } });
     await runSmoke(ctx, { ...options, repeat: 2 });
-    expect(io.err().match(/^round \d/gm)).toHaveLength(2);
+    expect(io.err().match(/^\{"round":\{"round":\d,"of":2,/gm)).toHaveLength(2);
     const summary = JSON.parse(io.out()) as { runs: number }[];
     expect(summary.every((row) => row.runs === 2)).toBe(true);
   });

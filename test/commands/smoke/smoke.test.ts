@@ -567,7 +567,7 @@ describe('a signal during a one-shot run', () => {
     const io = fakeIO();
     const env = { HOME: freshHome(), PETSTORE_BASE_URL: base, PETSTORE_API_KEY: KEY };
     const running = main(['smoke', '-o', 'json', '--repeat', '100000'], io, env);
-    await waitUntil(() => io.err().includes('round 1/100000:'), 'the first round');
+    await waitUntil(() => io.err().includes('{"round":{"round":1,"of":100000,'), 'the first round');
     io.signal('SIGINT');
     expect(await running).toBe(130);
   });
@@ -586,7 +586,7 @@ describe('the canary', () => {
     const { base, quickstart } = await service();
     const result = await smoke(base, ['--repeat', '20', '--allow-writes'], quickstart);
     expect(result.code, result.err).toBe(0);
-    expect(result.err.match(/^round \d+\/20: /gm)).toHaveLength(20);
+    expect(result.err.match(/^\{"round":\{"round":\d+,"of":20,/gm)).toHaveLength(20);
     const summary = JSON.parse(result.out) as {
       name: string;
       runs: number;
@@ -615,7 +615,7 @@ describe('the canary', () => {
     // A round, then the pause of --every: Ctrl-C in the pause ends it at once (a pause of an
     // hour, which would outlast this test's time).
     const running = main(['smoke', '-o', 'json', '--every', '1h'], io, env);
-    await waitUntil(() => io.err().includes('round 1:'), 'the first round');
+    await waitUntil(() => io.err().includes('{"round":{"round":1,"of":null,'), 'the first round');
     io.signal('SIGINT');
     const code = await running;
     expect(code).toBe(8);
