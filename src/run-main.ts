@@ -19,6 +19,7 @@ import { InterruptedError, OutputFailedError, UsageError } from './core/errors.j
 import { processIO, type Env, type IO } from './core/io.js';
 import {
   commandLineSecrets,
+  credentialSecrets,
   environmentSecrets,
   guardedIO,
   SecretRedactor,
@@ -79,6 +80,17 @@ function runRedactor(argv: readonly string[], env: Env): SecretRedactor {
     redactor.add(secret, { hidden: true });
   }
   return redactor;
+}
+
+/**
+ * A word refused as an unknown option is no data (no command ran to print any): meant as a
+ * URL (`api -tok@host`), its userinfo, a token alone too, is masked in the error quoting it.
+ */
+function protectRefusedOption(error: CommanderError, redactor: SecretRedactor): CommanderError {
+  if (error.code !== 'commander.unknownOption') return error;
+  const word = /unknown option '([^']*)'/.exec(error.message)?.[1] ?? '';
+  for (const secret of credentialSecrets(word)) redactor.add(secret, { hidden: true });
+  return error;
 }
 
 /** The run's IO behind its last net (see runMain). */
@@ -175,7 +187,7 @@ export async function runMain(
       // Help and version are written already; a help shown for a missing subcommand is exit 2.
       if (HELP_OR_VERSION.has(error.code))
         return error.exitCode === 0 ? ExitCode.ok : ExitCode.usage;
-      error = usageErrorFromCommander(error, program, args);
+      error = usageErrorFromCommander(protectRefusedOption(error, redactor), program, args);
     } else if (error instanceof UsageError && error.hint === undefined && ctx === undefined) {
       const command = commandOfArgv(program, args);
       // Help asked for beside a bad value: the help is what was asked for.

@@ -254,6 +254,17 @@ describe('credentials in a URL or proxy value of any shape', () => {
     expect(io.err()).toContain("unknown option '****@127.0.0.9:8080'");
   });
 
+  it('masks a token alone before a host without a port, taken for an option', async () => {
+    // Found by the property below: `-aaaaaaaa@proxy.corp.test` was printed whole.
+    const io = fakeIO();
+    const env = { HOME: freshHome(), PETSTORE_API_KEY: 'sk_test_proxy_any_shape' };
+    const code = await main(['api', '-i', '-tok3nXYZ@proxy.corp.test', '--dry-run'], io, env, {
+      transport: new FakeTransport(),
+    });
+    expect(code).toBe(2);
+    expect(io.err()).toContain("unknown option '****@proxy.corp.test'");
+  });
+
   it('never prints the password, through any command, from any variable or flag', async () => {
     await fc.assert(
       fc.asyncProperty(
