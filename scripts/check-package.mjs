@@ -1,12 +1,13 @@
-// Installs the npm package as a user would, from the tarball `npm pack` makes, into a scratch
+// Installs the npm package as a user would, from the tarball `npm run pack` makes, into a scratch
 // prefix, and runs the quick start with the installed `petstore` against the embedded sandbox.
 // Also checks that the man page and the completions came with it. Run by .ci/run after
 // `npm test` (it needs the built dist/ and the npm registry); exits non-zero on any failure.
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import process from 'node:process';
+import { packPackage } from './pack.mjs';
 
 const root = join(import.meta.dirname, '..');
 const scratch = mkdtempSync(join(tmpdir(), 'petstore-package-'));
@@ -34,9 +35,7 @@ function check(what, ok, detail = '') {
 }
 
 try {
-  const [pack] = JSON.parse(
-    npm(['pack', '--json', '--ignore-scripts', '--pack-destination', scratch], { cwd: root }),
-  );
+  const pack = packPackage(scratch);
   const tarball = join(scratch, pack.filename);
   check(
     'npm pack',
@@ -48,17 +47,28 @@ try {
   // With --prefix, npm would look for its global config (where the registry's CA file may be
   // named) under the new prefix: it is given the usual one explicitly.
   const globalconfig = npm(['config', 'get', 'globalconfig'], { cwd: root }).trim();
-  npm([
-    'install',
-    '--global',
-    '--prefix',
-    prefix,
-    '--globalconfig',
-    globalconfig,
-    '--no-audit',
-    '--no-fund',
-    tarball,
-  ]);
+  const installing = spawnSync(
+    'npm',
+    [
+      'install',
+      '--global',
+      '--prefix',
+      prefix,
+      '--globalconfig',
+      globalconfig,
+      '--no-audit',
+      '--no-fund',
+      tarball,
+    ],
+    { cwd: scratch, encoding: 'utf8' },
+  );
+  check('npm install of the tarball', installing.status === 0, installing.stderr.trim());
+  // No install script of its own (npm 11 warns of each), no warning of any other kind.
+  check(
+    'installing runs no script and warns of nothing',
+    !/warn/i.test(installing.stderr),
+    installing.stderr.trim(),
+  );
   const petstore = join(prefix, 'bin', 'petstore');
   check('installed bin/petstore', existsSync(petstore));
   check('petstore --version', run(petstore, ['--version']).trim() === pack.version);

@@ -25,7 +25,7 @@ describe('the npm package', () => {
         'bin/petstore.js',
         'dist/main.cjs',
         'dist/help.json',
-        'dist/petstore.1',
+        'docs/man/man1/petstore.1',
         'completions/petstore.bash',
         'completions/_petstore',
         'completions/petstore.fish',
@@ -34,7 +34,7 @@ describe('the npm package', () => {
       ]),
     );
     const expected =
-      /^(README\.md|package\.json|bin\/petstore\.js|dist\/(main\.cjs|help\.json|petstore\.1|chunks\/[\w-]+\.cjs)|completions\/(petstore\.bash|_petstore|petstore\.fish)|docs\/(commands\/|reference\/)?[\w-]+\.md)$/;
+      /^(README\.md|package\.json|bin\/petstore\.js|dist\/(main\.cjs|help\.json|chunks\/[\w-]+\.cjs)|completions\/(petstore\.bash|_petstore|petstore\.fish)|docs\/(commands\/|reference\/)?[\w-]+\.md|docs\/man\/man1\/petstore\.1)$/;
     expect(files.filter((file) => !expected.test(file))).toEqual([]);
   }, 30_000);
 });
