@@ -25,13 +25,15 @@ CREATE TABLE journal (
   digest TEXT,
   digests TEXT,
   named_batch INTEGER NOT NULL,
-  input_format TEXT
+  input_format TEXT,
+  skip_invalid INTEGER
 );
 CREATE TABLE runs (
   run INTEGER PRIMARY KEY,
   at TEXT NOT NULL,
   boot TEXT,
-  service_ahead_ms REAL
+  service_ahead_ms REAL,
+  rejected INTEGER
 );
 CREATE TABLE records (
   record INTEGER PRIMARY KEY,
@@ -81,7 +83,7 @@ export type Row = Record<string, unknown>;
 export function writeHeader(db: DatabaseSync, header: RunHeader): void {
   db.exec(SCHEMA);
   db.prepare(
-    `INSERT INTO journal VALUES (:format, :batch, :input, :records, :target, :service, :started, :digest, :digests, :named, :inputFormat)`,
+    `INSERT INTO journal VALUES (:format, :batch, :input, :records, :target, :service, :started, :digest, :digests, :named, :inputFormat, :skipInvalid)`,
   ).run({
     format: FORMAT,
     batch: header.batch,
@@ -94,7 +96,21 @@ export function writeHeader(db: DatabaseSync, header: RunHeader): void {
     digests: header.digests ?? null,
     named: Number(header.namedBatch === true),
     inputFormat: header.inputFormat ?? null,
+    skipInvalid: Number(header.skipInvalid === true),
   });
+}
+
+/**
+ * The columns later versions added to a format-1 journal (a run that set invalid records
+ * aside, and how many), added to one an earlier version wrote when a run continues it. Read
+ * alone, such a journal lacks them: read as none.
+ */
+export function addLaterColumns(db: DatabaseSync): void {
+  const has = (table: string, column: string) =>
+    (db.prepare(`PRAGMA table_info(${table})`).all() as Row[]).some((row) => row.name === column);
+  if (!has('journal', 'skip_invalid'))
+    db.exec('ALTER TABLE journal ADD COLUMN skip_invalid INTEGER');
+  if (!has('runs', 'rejected')) db.exec('ALTER TABLE runs ADD COLUMN rejected INTEGER');
 }
 
 /** A state as a row, and back. */

@@ -28,6 +28,10 @@ export interface RunHeader {
   namedBatch?: boolean | undefined;
   /** The format the input was read in (json, ndjson, csv, tsv), so a resume reads it alike. */
   inputFormat?: string | undefined;
+  /** Invalid records were set aside (--skip-invalid), so a resume sets them aside too. */
+  skipInvalid?: boolean | undefined;
+  /** How many records this run set aside as invalid. */
+  rejected?: number | undefined;
 }
 
 export type RecordEntry =

@@ -4,6 +4,7 @@ import { UsageError } from '../core/errors.js';
 import { parseHttpDate } from '../core/http-date.js';
 import { stringifyJson } from '../core/json.js';
 import {
+  addLaterColumns,
   FORMAT,
   recordRow,
   writeHeader,
@@ -132,12 +133,14 @@ export class JournalStore implements JournalSink {
   }
 
   /** This run's row: its start and boot, which the records it queues and sends refer to. */
-  startRun(header: Pick<RunHeader, 'at' | 'boot'>): void {
+  startRun(header: Pick<RunHeader, 'at' | 'boot' | 'skipInvalid' | 'rejected'>): void {
     this.flush();
     const index = this.run.index + 1;
+    addLaterColumns(this.db);
     this.db
-      .prepare('INSERT INTO runs (run, at, boot) VALUES (?, ?, ?)')
-      .run(index, header.at, header.boot ?? null);
+      .prepare('INSERT INTO runs (run, at, boot, rejected) VALUES (?, ?, ?, ?)')
+      .run(index, header.at, header.boot ?? null, header.rejected ?? 0);
+    if (header.skipInvalid === true) this.db.exec('UPDATE journal SET skip_invalid = 1');
     Object.assign(this.run, { index, at: Date.parse(header.at), boot: header.boot });
   }
 
@@ -201,6 +204,9 @@ export class JournalStore implements JournalSink {
       digests: (header.digests as string | null) ?? undefined,
       namedBatch: named,
       inputFormat: (header.input_format as string | null) ?? undefined,
+      skipInvalid: header.skip_invalid === 1,
+      // The last run's count: each run reads the input again, perhaps fixed.
+      rejected: Number(runs.at(-1)?.rejected ?? 0),
       states: settleQueued(states, before, boot, unknownSinceQueued),
       unknownSinceQueued,
     };

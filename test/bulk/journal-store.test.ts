@@ -501,3 +501,30 @@ describe('each record’s attempt', () => {
     }
   });
 });
+
+describe('a journal an earlier version wrote', () => {
+  it('without the columns of records set aside: read as none, gains them when a run continues it', async () => {
+    const path = join(folder(), 'old.journal');
+    const store = JournalStore.create(path, {
+      ...header('run', 1_000, 'boot-a'),
+      skipInvalid: true,
+      rejected: 2,
+    });
+    await store.close();
+    const raw = new DatabaseSync(path);
+    raw.exec('ALTER TABLE journal DROP COLUMN skip_invalid; ALTER TABLE runs DROP COLUMN rejected');
+    raw.close();
+    const read = await JournalStore.readAt(path, 'boot-a');
+    expect([read.skipInvalid, read.rejected]).toEqual([false, 0]);
+    const resumed = await JournalStore.open(path);
+    resumed.startRun({
+      at: new Date(2_000).toISOString(),
+      boot: 'boot-a',
+      skipInvalid: true,
+      rejected: 1,
+    });
+    await resumed.close();
+    const after = await JournalStore.readAt(path, 'boot-a');
+    expect([after.skipInvalid, after.rejected]).toEqual([true, 1]);
+  });
+});

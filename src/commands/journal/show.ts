@@ -45,8 +45,14 @@ export async function runJournalShow(
   const { showJournal } = await import('../../operations/journal/show.js');
   const shown = await showJournal(options.journal, journalsDir(ctx.env));
   const { contents } = shown;
+  const input = contents.input === '-' ? 'standard input' : contents.input;
+  // Records set aside (--skip-invalid) are not among its records: said, counted, once.
+  const aside =
+    contents.skipInvalid === true
+      ? `; its last run set ${contents.rejected ?? 0} invalid record(s) aside, not sent`
+      : '';
   ctx.notice(
-    `Journal ${shown.path}: batch ${contents.batch}, ${contents.records} records of ${contents.input === '-' ? 'standard input' : contents.input}, sent to ${contents.target}.`,
+    `Journal ${shown.path}: batch ${contents.batch}, ${contents.records} records of ${input}, sent to ${contents.target}${aside}.`,
   );
   await ctx.render(shown.records, RECORD_COLUMNS);
 }

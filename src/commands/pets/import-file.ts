@@ -62,9 +62,8 @@ export async function runPetsImportFile(
       readInput: (input) => readInputFile(input, ctx.io, use, BULK_MAX_BYTES),
       journalsDir: journalsDir(ctx.env),
       signals: ctx.io,
-      // A run that set invalid records aside is resumed reading its input alike.
-      resumeCommand: (path, input) =>
-        resumeCommand(path, input, reachedWith, options.skipInvalid ? ['--skip-invalid'] : []),
+      // A run that set invalid records aside is resumed alike: its journal says so.
+      resumeCommand: (path, input) => resumeCommand(path, input, reachedWith),
     },
     options,
     {

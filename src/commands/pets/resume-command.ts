@@ -12,10 +12,8 @@ export function resumeCommand(
   input: string,
   /** The global options that reach the run's service again (Target.reachedWith). */
   reachedWith: readonly string[] = [],
-  /** How the run read its input, which a resume must read alike (--skip-invalid). */
-  reading: readonly string[] = [],
 ): string {
-  const resume = [`--resume ${shellWord(journalPath)}`, ...reading].join(' ');
+  const resume = `--resume ${shellWord(journalPath)}`;
   const petstore = ['petstore', ...reachedWith.map(shellWord)].join(' ');
   return input === '-'
     ? `... | ${petstore} pets import - ${resume}`

@@ -45,6 +45,8 @@ export interface Prepared {
   earlier: JournalContents | undefined;
   /** The key of a record's first attempt (1-based): what its place in the input sends. */
   firstKey: (record: number) => string;
+  /** Invalid records are set aside (asked now, or by the run this one completes). */
+  skipInvalid: boolean;
 }
 
 function batchOf(options: AddBatchRequest, earlier: JournalContents | undefined): string {
@@ -90,10 +92,12 @@ export async function prepare(
       hint: 'If it moved, give its new path as FILE: its records are checked against the journal.',
     });
   });
+  // A run that set invalid records aside is completed alike, asked again or not.
+  const skipInvalid = options.skipInvalid === true || earlier?.skipInvalid === true;
   const { records, format } = await readPetRecords(text, source, {
     given: options.inputFormat ?? journaledFormat(earlier),
     name: input,
-    skipInvalid: options.skipInvalid === true,
+    skipInvalid,
   });
   const digests = digestInput(records);
   const batch = batchOf(options, earlier);
@@ -118,6 +122,7 @@ export async function prepare(
     plan,
     earlier,
     firstKey,
+    skipInvalid,
   };
 }
 

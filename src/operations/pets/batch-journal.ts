@@ -70,6 +70,8 @@ export async function openJournal(
     boot: bootId(),
     namedBatch: prepared.namedBatch,
     inputFormat: prepared.inputFormat,
+    skipInvalid: prepared.skipInvalid,
+    rejected: prepared.records.rejected.length,
   };
   if (held !== undefined) {
     held.startRun(header);

@@ -59,6 +59,31 @@ describe('pets import with invalid records', () => {
     expect(await names()).toHaveLength(43);
   });
 
+  it('journals the records set aside: a resume sets them aside too, journal show counts them', async () => {
+    const { env, names } = await sandboxService();
+    const { path } = sheet();
+    const io = fakeIO();
+    const args = ['pets', 'import', path, '--skip-invalid', '--error-format', 'json'];
+    expect(await main(args, io, env)).toBe(0);
+    const line = io
+      .err()
+      .split('\n')
+      .find((text) => text.startsWith('{"journal":'))!;
+    const { journal } = JSON.parse(line) as { journal: { batchId: string; resume: string } };
+    // One resume command everywhere: no --skip-invalid to remember, the journal has it.
+    expect(journal.resume).not.toContain('--skip-invalid');
+    const resumed = fakeIO();
+    const resume = ['pets', 'import', '--resume', journal.batchId, '--error-format', 'text'];
+    expect(await main(resume, resumed, env)).toBe(0);
+    expect(resumed.err()).toContain('nothing left to send');
+    expect(resumed.err()).not.toContain('bad records');
+    expect(await names()).toHaveLength(40);
+    const shown = fakeIO();
+    const show = ['journal', 'show', journal.batchId, '--error-format', 'text'];
+    expect(await main(show, shown, env)).toBe(0);
+    expect(shown.err()).toContain('its last run set 3 invalid record(s) aside, not sent');
+  });
+
   it('keeps each good row its key when a bad row before it is fixed in place', async () => {
     const { env, names } = await sandboxService();
     const folder = mkdtempSync(join(tmpdir(), 'petstore-fixed-'));
@@ -131,9 +156,9 @@ describe('pets import with invalid records', () => {
     const first = fakeIO({ tty: true });
     const named = ['--batch-id', 'job-2', '--skip-invalid'];
     expect(await main(['pets', 'import', path, ...named], first, env)).toBe(0);
-    // The command a run names to complete it reads the input as the run did.
+    // The command a run names to complete it needs no --skip-invalid: the journal has it.
     expect(first.err()).toMatch(
-      /complete it with: petstore .*pets import --resume \S+ --skip-invalid --retry-unknown\)/,
+      /complete it with: petstore .*pets import --resume \S+ --retry-unknown\)/,
     );
     // The bad row deleted, not fixed in place: C and D would move onto other keys.
     writeFileSync(path, 'name,categoryId\nA,1\nC,3\nD,4\n');
