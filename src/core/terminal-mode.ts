@@ -96,6 +96,12 @@ export function holdRaw(
     if (!held) return;
     terminal.setRawMode?.(true);
     redraw();
+    // Node's readline (a prompt library's) pauses its input on SIGCONT, after this handler,
+    // and waits for its owner to resume it: with nothing else to wait on, the process would
+    // end at the question. Resumed once every SIGCONT handler has run.
+    setImmediate(() => {
+      if (held) stream.resume();
+    });
   };
   // Caught before the terminal is raw: a signal in between would leave it so.
   process.on('exit', restore);

@@ -95,3 +95,35 @@ describe('a hidden prompt stopped and resumed', () => {
     },
   );
 });
+
+describe('a question stopped with Ctrl-Z and resumed (fg)', () => {
+  const state = (pid: number) => readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]![0];
+
+  it('takes the answer typed after it, and the run ends as it would have', async () => {
+    const env = { PATH: process.env.PATH ?? '', HOME: freshHome() };
+    const session = new TerminalSession(petstoreLine(['pets', 'add', '-o', 'ndjson']), env, 30_000);
+    try {
+      const pid = petstorePid(await session.waitFor('Name'));
+      session.type('Re');
+      session.type('\u001a');
+      await waitUntil(() => state(pid) === 'T', 'petstore to stop');
+      // What a shell's fg sends. Before, the prompt library left its input paused and the
+      // process ended at the question ("unsettled top-level await", exit 130).
+      process.kill(pid, 'SIGCONT');
+      await waitUntil(() => state(pid) !== 'T', 'petstore to run again');
+      session.type('x\r');
+      const category = session.output.length;
+      await session.waitFor('Category', 15_000, category);
+      session.type('7\r');
+      const status = session.output.length;
+      await session.waitFor('Status', 15_000, status);
+      session.type('\r');
+      const after = await session.waitFor(/EXIT=\d+/);
+      expect(after).toContain('EXIT=0');
+      expect(after).toContain('"name":"Rex","categoryId":7');
+    } finally {
+      session.kill();
+      await session.closed;
+    }
+  });
+});
