@@ -4,6 +4,7 @@ import select from '@inquirer/select';
 import { InterruptedError, UsageError } from '../core/errors.js';
 import type { IO } from '../core/io.js';
 import { holdRaw } from '../core/terminal-mode.js';
+import { pasteAsOneKey } from './paste-keys.js';
 
 /**
  * Questions at the terminal for values a command was not given (gh pr create asks the same
@@ -28,7 +29,8 @@ async function asked<T>(
   if (!terminal) throw new UsageError('there is no terminal to ask on');
   const { input: stdin, output } = terminal;
   const release = holdRaw(stdin);
-  const pending = prompt({ input: stdin, output, clearPromptOnDone: false });
+  const keys = pasteAsOneKey(stdin);
+  const pending = prompt({ input: keys, output, clearPromptOnDone: false });
   // Ctrl-D (end of input at an empty line) leaves the question too; readline alone would end
   // the prompt without an answer, and the run would wait forever.
   const onData = (chunk: Buffer | string) => {
@@ -36,7 +38,8 @@ async function asked<T>(
   };
   const onEnd = () => pending.cancel();
   stdin.on('data', onData);
-  stdin.once('end', onEnd);
+  // After every key that came before it.
+  keys.once('end', onEnd);
   try {
     return await pending;
   } catch (error) {
@@ -47,7 +50,8 @@ async function asked<T>(
     throw error;
   } finally {
     stdin.off('data', onData);
-    stdin.off('end', onEnd);
+    keys.off('end', onEnd);
+    keys.detach();
     release();
     stdin.pause();
   }

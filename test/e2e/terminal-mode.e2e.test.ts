@@ -127,3 +127,22 @@ describe('a question stopped with Ctrl-Z and resumed (fg)', () => {
     }
   });
 });
+
+describe('a long paste at a question', () => {
+  it('is taken at once, and Ctrl-C right after it ends the run', async () => {
+    const env = { PATH: process.env.PATH ?? '', HOME: freshHome() };
+    const session = new TerminalSession(petstoreLine(['pets', 'add']), env, 30_000);
+    try {
+      await session.waitFor('Name');
+      // Drawn after each character, 20,000 of them kept Ctrl-C waiting for a minute.
+      session.type('p'.repeat(20_000));
+      session.type('\u0003');
+      const after = await session.waitFor(/EXIT=\d+/);
+      expect(after).toContain('EXIT=130');
+      expect(after).toContain('interrupted at a question; nothing was sent');
+    } finally {
+      session.kill();
+      await session.closed;
+    }
+  });
+});
