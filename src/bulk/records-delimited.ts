@@ -4,15 +4,8 @@ import { parseInt64 } from '../core/int64.js';
 import { newPetProblem, type NewPet } from '../core/interface.js';
 import { closestNames } from '../core/did-you-mean.js';
 import { BULK_MAX_RECORDS } from '../core/contract.js';
-import {
-  badRecords,
-  noPets,
-  positionsAround,
-  statusInCase,
-  tooManyRecords,
-  type PetRecords,
-  type RejectedRecord,
-} from './records.js';
+import { badRecords, noPets, Problems, tooManyRecords } from './record-problems.js';
+import { positionsAround, statusInCase, type PetRecords, type RejectedRecord } from './records.js';
 
 /**
  * CSV and TSV input for `pets import`: a header row naming the columns, then one pet per
@@ -241,7 +234,7 @@ export async function parseDelimitedPets(
   if (header === undefined) throw noPets(source);
   const columns = columnsOf(header, source, format);
   const pets: NewPet[] = [];
-  const problems: string[] = [];
+  const problems = new Problems();
   const rejected: RejectedRecord[] = [];
   const rejectedPositions: number[] = [];
   let ids = 0;
@@ -255,9 +248,12 @@ export async function parseDelimitedPets(
     const { pet, reasons, hadId, changed } = rowPet(row, columns, plural);
     if (reasons.length > 0) {
       for (const reason of reasons) {
-        problems.push(`line ${row.line}${reason.startsWith('column') ? ', ' : ': '}${reason}`);
+        problems.add(`line ${row.line}${reason.startsWith('column') ? ', ' : ': '}${reason}`);
       }
-      rejected.push({ where: `line ${row.line}`, reasons, cells: row.cells });
+      // Kept, as written, only to be set aside: refused, the input needs only the count.
+      if (options.skipInvalid === true) {
+        rejected.push({ where: `line ${row.line}`, reasons, cells: row.cells });
+      }
       rejectedPositions.push(position);
       continue;
     }
@@ -265,9 +261,9 @@ export async function parseDelimitedPets(
     if (changed) statusCaseChanged++;
     pets.push(pet);
   }
-  if (pets.length === 0 && problems.length === 0) throw noPets(source);
-  if (problems.length > 0 && (options.skipInvalid !== true || pets.length === 0)) {
-    throw badRecords(source, problems);
+  if (pets.length === 0 && problems.count === 0) throw noPets(source);
+  if (problems.count > 0 && (options.skipInvalid !== true || pets.length === 0)) {
+    throw badRecords(source, problems, rejectedPositions.length);
   }
   return {
     count: pets.length,

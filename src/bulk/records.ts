@@ -7,10 +7,9 @@ import {
   stringifyJson,
 } from '../core/json.js';
 import { BULK_MAX_RECORDS } from '../core/contract.js';
+import { badRecords, noPets, Problems, tooManyRecords } from './record-problems.js';
 import { isPetStatus, newPetProblem, type NewPet } from '../core/interface.js';
 import { UsageError } from '../core/errors.js';
-
-const MAX_REPORTED_PROBLEMS = 20;
 
 /** What is wrong with a record, by the interface's NewPet (one check for every front end). */
 function recordProblem(value: unknown): string | undefined {
@@ -118,40 +117,6 @@ function withoutId(value: unknown): { value: unknown; hadId: boolean } {
   return { value: rest, hadId };
 }
 
-/** An input with no record in it: nothing to send, and how to start one. */
-export function noPets(source: string): UsageError {
-  return new UsageError(`${source} holds no pets; nothing was sent`, {
-    hint: 'Give one record a line (or a JSON array, or CSV/TSV rows under a header); petstore pets import --template csv prints the start of one.',
-  });
-}
-
-/**
- * An input of more records than one run takes (BULK_MAX_RECORDS): refused as soon as the
- * count is passed, before anything is planned or sent.
- */
-export function tooManyRecords(source: string): UsageError {
-  const most = BULK_MAX_RECORDS.toLocaleString('en-US');
-  return new UsageError(
-    `${source} holds more than ${most} records, the most one import takes; nothing was sent`,
-    {
-      hint: `Split it into parts of at most ${most} records (each CSV or TSV part with its header row) and import each part.`,
-    },
-  );
-}
-
-/** The error for an input with bad records: each named (up to a cap), nothing sent. */
-export function badRecords(source: string, problems: string[]): UsageError {
-  const shown = problems.slice(0, MAX_REPORTED_PROBLEMS).join('; ');
-  const more =
-    problems.length > MAX_REPORTED_PROBLEMS
-      ? ` (and ${problems.length - MAX_REPORTED_PROBLEMS} more)`
-      : '';
-  const count = problems.length === 1 ? '1 bad record' : `${problems.length} bad records`;
-  return new UsageError(`${source}: ${count}: ${shown}${more}; nothing was sent`, {
-    hint: 'Fix the records named and run again, or send the valid ones with --skip-invalid (--rejects FILE writes the others, with why, to fix and import again).',
-  });
-}
-
 /**
  * Reads NewPet records from a JSON array or from NDJSON (one object per line), and checks all
  * of them before anything is sent. Every bad record is reported (up to a cap), a line that is
@@ -164,18 +129,25 @@ export function parsePetsFile(
   format?: 'json' | 'ndjson',
   options: { skipInvalid?: boolean } = {},
 ): PetRecords {
-  const problems: string[] = [];
+  const problems = new Problems();
   const rejected: RejectedRecord[] = [];
   const rejectedPositions: number[] = [];
   let ignoredIds = 0;
   let statusCaseChanged = 0;
   /** The record as sent, counted; or its problem, the record set aside. */
-  const take = (raw: unknown, problem: string | undefined, at: RejectedRecord) => {
+  const take = (
+    raw: unknown,
+    problem: string | undefined,
+    where: string,
+    written: () => string,
+  ) => {
     const sent = asSent(raw);
     problem ??= recordProblem(sent.value);
     if (problem !== undefined) {
-      problems.push(`${at.where}: ${problem}`);
-      rejected.push({ ...at, reasons: [problem] });
+      problems.add(`${where}: ${problem}`);
+      // Kept, as written, only to be set aside: refused, the input needs only the count.
+      if (options.skipInvalid === true)
+        rejected.push({ where, reasons: [problem], text: written() });
       return false;
     }
     if (sent.hadId) ignoredIds++;
@@ -210,8 +182,8 @@ export function parsePetsFile(
     const items: NewPet[] = [];
     parsed.forEach((value, index) => {
       const key = twice.get(index);
-      const where = { where: `item ${index + 1}`, reasons: [], text: stringifyJson(value) };
-      if (take(value, key === undefined ? undefined : duplicateProblem(key), where)) {
+      const problem = key === undefined ? undefined : duplicateProblem(key);
+      if (take(value, problem, `item ${index + 1}`, () => stringifyJson(value))) {
         items.push(asSent(value).value as NewPet);
       } else rejectedPositions.push(index + 1);
     });
@@ -237,8 +209,7 @@ export function parsePetsFile(
           if (records === 1) refuseDelimited(lineText, source);
           problem = parseProblem(error);
         }
-        const where = { where: `line ${line}`, reasons: [], text: lineText.replace(/\r$/, '') };
-        if (take(value, problem, where)) {
+        if (take(value, problem, `line ${line}`, () => lineText.replace(/\r$/, ''))) {
           starts.push(start);
           ends.push(end);
         } else rejectedPositions.push(records);
@@ -248,9 +219,10 @@ export function parsePetsFile(
     count = starts.length;
     at = (index) => asSent(parseJson(text.slice(starts[index], ends[index]))).value as NewPet;
   }
-  if (count === 0 && rejected.length === 0) throw noPets(source);
-  if (rejected.length > 0 && (options.skipInvalid !== true || count === 0)) {
-    throw badRecords(source, problems);
+  const refused = rejectedPositions.length;
+  if (count === 0 && refused === 0) throw noPets(source);
+  if (refused > 0 && (options.skipInvalid !== true || count === 0)) {
+    throw badRecords(source, problems, refused);
   }
   return {
     count,

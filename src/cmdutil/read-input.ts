@@ -21,7 +21,7 @@ async function readBytes(
     if (size > maxBytes) {
       // Stop reading a file at once; a pipe's writer sees EPIPE, as with `head`.
       (stream as { destroy?: () => void }).destroy?.();
-      throw new UsageError(`${source} is larger than ${describeSize(maxBytes)}`, {
+      throw new UsageError(`${source} is larger than ${describeSize(maxBytes)}; nothing was sent`, {
         hint: 'Split the input into smaller parts.',
       });
     }
@@ -123,8 +123,9 @@ export async function readInputFile(
     bytes = readRegularFile(path, maxBytes);
   } catch (error) {
     if (error instanceof FileShapeError) {
-      throw new UsageError(error.message, {
-        hint: error.message.includes('larger')
+      const larger = error.message.includes('larger');
+      throw new UsageError(larger ? `${error.message}; nothing was sent` : error.message, {
+        hint: larger
           ? 'Split the input into smaller parts.'
           : `Give a regular file, or pipe what it holds, e.g. ${use.piped}`,
       });

@@ -107,19 +107,31 @@ function mayPrompt(raw: RawGlobalOptions, env: Env, io: IO): boolean {
 /**
  * --progress: auto draws on a terminal's stderr only (not TERM=dumb), and not when stdout is a
  * pipe: what reads it may print to the same terminal (`| cat`), where the line drawn in place
- * would erase what it printed. Never with --quiet.
+ * would erase what it printed. Never with --quiet, nor with errors as JSON.
  */
-function progressWanted(when: string | undefined, quiet: boolean, io: IO, env: Env): boolean {
+function progressWanted(
+  when: string | undefined,
+  quiet: boolean,
+  io: IO,
+  env: Env,
+  jsonErrors: boolean,
+): boolean {
   if (when !== undefined && !['auto', 'always', 'never'].includes(when)) {
     throw new UsageError(`--progress must be auto, always or never, got "${when}"`);
   }
-  if (quiet || when === 'never') return false;
+  // Errors as JSON: stderr is one JSON object a line, where a line drawn in place has no room.
+  if (quiet || when === 'never' || jsonErrors) return false;
   // A dumb terminal cannot erase a line: auto draws none there.
   return when === 'always' || (io.stderrIsTTY && env.TERM !== 'dumb' && io.stdoutIsPipe !== true);
 }
 
 export function resolveSettings(raw: RawGlobalOptions, env: Env, io: IO): Settings {
   const profile = lookup(raw, env, 'profile');
+  const json = errorsAsJson({
+    forced: parseErrorFormat(text(raw, 'errorFormat'), env.PETSTORE_ERROR_FORMAT),
+    output: outputFormat(raw, env, io),
+    stderrIsTTY: io.stderrIsTTY,
+  });
   const timeout = text(raw, 'timeout');
   const retries = text(raw, 'retries');
   return {
@@ -132,12 +144,8 @@ export function resolveSettings(raw: RawGlobalOptions, env: Env, io: IO): Settin
     verbose: raw.verbose === true,
     quiet: raw.quiet === true,
     query: text(raw, 'query'),
-    progress: progressWanted(text(raw, 'progress'), raw.quiet === true, io, env),
-    errorsAsJson: errorsAsJson({
-      forced: parseErrorFormat(text(raw, 'errorFormat'), env.PETSTORE_ERROR_FORMAT),
-      output: outputFormat(raw, env, io),
-      stderrIsTTY: io.stderrIsTTY,
-    }),
+    progress: progressWanted(text(raw, 'progress'), raw.quiet === true, io, env, json),
+    errorsAsJson: json,
     prompts: mayPrompt(raw, env, io),
     http: {
       timeoutSeconds:

@@ -26,11 +26,12 @@ export type InputFormat = (typeof INPUT_FORMATS)[number];
 export const BULK_CONCURRENCY = { min: 1, max: 16, default: 4 } as const;
 /**
  * Largest `pets import` input, in bytes and in records: what one run holds in memory (its
- * records, their digests and states) stays within 400 MB. Measured: 100,000 records in
- * 16 MiB (JSON or NDJSON) peaked at 328 MB; a larger input is split into parts.
+ * records, their digests and states, the rows it sets aside) stays within 400 MB. Measured
+ * (docs/decisions/0007): 50,000 valid records of 8 MiB peak at 258 MB; 50,000 invalid rows
+ * set aside with --rejects at 380 MB. A larger input is split into parts.
  */
-export const BULK_MAX_BYTES = 16 * 1024 * 1024;
-export const BULK_MAX_RECORDS = 100_000;
+export const BULK_MAX_BYTES = 8 * 1024 * 1024;
+export const BULK_MAX_RECORDS = 50_000;
 
 /** `--timeout SECONDS`, per request. */
 export const TIMEOUT_SECONDS = { min: 0.001, max: 3600, default: 30 } as const;

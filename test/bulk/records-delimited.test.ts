@@ -88,7 +88,7 @@ describe('CSV and TSV input', () => {
   it('names the line and the column of every bad cell, lines counted across quoted breaks', async () => {
     const text = 'name,categoryId,status\n"two\nlines",1,\n\nRex,x1,\n ,2,SOLDD\n';
     await expect(read(text, 'in.csv')).rejects.toThrow(
-      'in.csv: 3 bad records: line 5, column 2 (categoryId): categoryId must be a whole number (int64), got "x1"; line 6, column 1 (name): "name" must be a non-empty string; line 6, column 3 (status)',
+      'in.csv: 2 bad records: line 5, column 2 (categoryId): categoryId must be a whole number (int64), got "x1"; line 6, column 1 (name): "name" must be a non-empty string; line 6, column 3 (status)',
     );
     await expect(read('name,categoryId\nRex,1,extra\n', 'in.csv')).rejects.toThrow(
       'line 2: 3 cells, the header has 2',

@@ -50,7 +50,7 @@ describe('pets import progress', () => {
   it('draws counts of the total, keeps stdout clean, and clears before the summary', async () => {
     const io = fakeIO();
     const code = await main(
-      ['pets', 'import', input(), '-o', 'ndjson', '--progress', 'always'],
+      ['pets', 'import', input(), '-o', 'ndjson', '--progress', 'always', '--error-format', 'text'],
       io,
       env(),
     );
@@ -66,7 +66,7 @@ describe('pets import progress', () => {
     const afterLastDrawing = io.err().slice(io.err().lastIndexOf(' · '));
     expect(afterLastDrawing).toContain(ERASE);
     const summary = afterLastDrawing.slice(afterLastDrawing.lastIndexOf(ERASE) + ERASE.length);
-    expect(summary).toMatch(/^\{"summary":\{"records":600,"createdNow":600,/);
+    expect(summary).toMatch(/^600 records to .*: created 600 now\./);
   });
 
   it('after a SIGINT the signal line and the summary each start on a cleared line', async () => {
@@ -80,7 +80,7 @@ describe('pets import progress', () => {
       return write(text);
     };
     const code = await main(
-      ['pets', 'import', input(), '-o', 'ndjson', '--progress', 'always'],
+      ['pets', 'import', input(), '-o', 'ndjson', '--progress', 'always', '--error-format', 'text'],
       io,
       env(),
     );
@@ -88,7 +88,7 @@ describe('pets import progress', () => {
     const stderr = io.err();
     expect(drawn(stderr).length).toBeGreaterThan(1);
     // Every other line begins where a drawing was erased, or on a line of its own.
-    for (const message of ['{"note":"petstore: SIGINT: starting no more requests', '{"summary"']) {
+    for (const message of ['petstore: SIGINT: starting', 'petstore: SIGINT: 600 records']) {
       const at = stderr.indexOf(message);
       expect(at).toBeGreaterThan(0);
       expect(stderr.slice(0, at).endsWith(ERASE) || stderr[at - 1] === '\n').toBe(true);
@@ -96,8 +96,14 @@ describe('pets import progress', () => {
     expect(stderr.trimEnd().split('\n').at(-1)).not.toContain(' · ');
   });
 
-  it('draws nothing in a pipe, with --quiet, or with --progress never', async () => {
-    for (const flags of [[], ['--quiet', '--progress', 'always'], ['--progress', 'never']]) {
+  it('draws nothing in a pipe, with --quiet, with --progress never, or with errors as JSON', async () => {
+    for (const flags of [
+      [],
+      ['--quiet', '--progress', 'always'],
+      ['--progress', 'never'],
+      // stderr one JSON object a line: no line drawn in place among them.
+      ['--progress', 'always', '-o', 'ndjson'],
+    ]) {
       const io = fakeIO();
       expect(await main(['pets', 'import', input(), ...flags], io, env())).toBe(0);
       expect(io.err()).not.toContain('\r');

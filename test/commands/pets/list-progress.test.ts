@@ -54,7 +54,8 @@ describe('pets list --all progress and Ctrl-C', () => {
       PETSTORE_BASE_URL: BASE,
       PETSTORE_API_KEY: 'sk_test_list_prog',
     };
-    await main(['pets', 'list', '--all', '-o', 'ndjson', '--progress', 'always'], io, env, {
+    const args = ['pets', 'list', '--all', '-o', 'ndjson', '--progress', 'always'];
+    await main([...args, '--error-format', 'text'], io, env, {
       transport: slowPages(afterSignal),
     });
     expect(raised.map((r) => r.signal)).toEqual(['SIGINT']);

@@ -1,0 +1,55 @@
+import { BULK_MAX_RECORDS } from '../core/contract.js';
+import { UsageError } from '../core/errors.js';
+
+/** What is wrong with an input as a whole: no records, too many, bad ones. */
+
+const MAX_REPORTED_PROBLEMS = 20;
+
+/** An input with no record in it: nothing to send, and how to start one. */
+export function noPets(source: string): UsageError {
+  return new UsageError(`${source} holds no pets; nothing was sent`, {
+    hint: 'Give one record a line (or a JSON array, or CSV/TSV rows under a header); petstore pets import --template csv prints the start of one.',
+  });
+}
+
+/**
+ * An input of more records than one run takes (BULK_MAX_RECORDS): refused as soon as the
+ * count is passed, before anything is planned or sent.
+ */
+export function tooManyRecords(source: string): UsageError {
+  const most = BULK_MAX_RECORDS.toLocaleString('en-US');
+  return new UsageError(
+    `${source} holds more than ${most} records, the most one import takes; nothing was sent`,
+    {
+      hint: `Split it into parts of at most ${most} records (each CSV or TSV part with its header row) and import each part.`,
+    },
+  );
+}
+
+/** The error for an input with bad records: each named (up to a cap), nothing sent. */
+/**
+ * The problems found in an input: the first few kept, to be said; all counted. Tens of
+ * thousands of bad rows would otherwise each keep a message no one reads.
+ */
+export class Problems {
+  readonly shown: string[] = [];
+  count = 0;
+
+  add(text: string): void {
+    if (this.shown.length < MAX_REPORTED_PROBLEMS) this.shown.push(text);
+    this.count++;
+  }
+}
+
+export function badRecords(source: string, problems: Problems, records: number): UsageError {
+  const shown = problems.shown.join('; ');
+  const more =
+    problems.count > MAX_REPORTED_PROBLEMS
+      ? ` (and ${problems.count - MAX_REPORTED_PROBLEMS} more)`
+      : '';
+  // Records, not problems: one row may have several.
+  const count = records === 1 ? '1 bad record' : `${records} bad records`;
+  return new UsageError(`${source}: ${count}: ${shown}${more}; nothing was sent`, {
+    hint: 'Fix the records named and run again, or send the valid ones with --skip-invalid (--rejects FILE writes the others, with why, to fix and import again).',
+  });
+}
