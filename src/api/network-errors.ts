@@ -1,4 +1,4 @@
-import { NetworkError } from '../core/errors.js';
+import { CONNECT_FAILURES, NetworkError } from '../core/errors.js';
 
 const DESCRIPTIONS: Record<string, string> = {
   ECONNREFUSED: 'connection refused',
@@ -19,7 +19,7 @@ const DESCRIPTIONS: Record<string, string> = {
 };
 
 /** Errors raised before any byte could have reached the service: safe to retry any method. */
-const NOT_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT']);
+const NOT_SENT = CONNECT_FAILURES;
 
 export function errorCode(error: unknown): string | undefined {
   for (let current = error, depth = 0; current && depth < 5; depth++) {

@@ -1,4 +1,4 @@
-import { ApiError, InterruptedError, PetstoreError } from '../core/errors.js';
+import { ApiError, InterruptedError, neverReachedService, PetstoreError } from '../core/errors.js';
 import type { StopSignal } from '../core/io.js';
 import { StopController, type SignalSource } from '../core/stop.js';
 import type { NewPet, Pet } from '../core/interface.js';
@@ -247,6 +247,16 @@ class BulkRun {
         });
       } catch (error) {
         if (this.abandoned) return;
+        if (neverReachedService(error)) {
+          // No byte reached the service: the record is as it was before this attempt, sent
+          // again by a plain resume, and the service is unreachable for every record: the run
+          // stops rather than fail them one by one.
+          journal.append({ type: 'withdrawn', record });
+          journal.flush();
+          this.ledger.started--;
+          this.failRun(error);
+          return;
+        }
         const unknown = mayHaveBeenCreated(error, resendsUnknown);
         journal.append({ type: unknown ? 'unknown' : 'failed', record, error: summarize(error) });
         journal.flush();

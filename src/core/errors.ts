@@ -108,6 +108,23 @@ export class NetworkError extends PetstoreError {
   }
 }
 
+/**
+ * Network failures raised before a connection to the service was made (refused, no such
+ * host, no connection in time): no byte of the request reached it, so it is safe to send again
+ * whatever the method.
+ */
+export const CONNECT_FAILURES: ReadonlySet<string> = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'UND_ERR_CONNECT_TIMEOUT',
+]);
+
+/** The request never reached the service (see CONNECT_FAILURES). */
+export function neverReachedService(error: unknown): boolean {
+  return error instanceof NetworkError && CONNECT_FAILURES.has(error.code);
+}
+
 /** `smoke` ran and at least one check failed. */
 export class SmokeFailedError extends PetstoreError {
   readonly code: string = 'smoke_failed';
