@@ -51,7 +51,9 @@ export function rejectsText(records: PetRecords, format: InputFormat | undefined
       else cells[at] = guardFormula(reasonOf(record));
       return cells.map(cell).join(separator);
     });
-    return `${[header.map(cell).join(separator), ...rows].join('\r\n')}\r\n`;
+    // Line ends as petstore writes the format: CRLF in CSV (RFC 4180), LF in TSV (-o tsv).
+    const end = format === 'csv' ? '\r\n' : '\n';
+    return `${[header.map(cell).join(separator), ...rows].join(end)}${end}`;
   }
   const values = rejected.map(withReason);
   // JSON of either kind: an array's records are items, NDJSON's are lines.

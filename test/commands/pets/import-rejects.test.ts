@@ -120,6 +120,20 @@ describe('pets import with invalid records', () => {
     expect(await names()).toEqual(['Ok']);
   });
 
+  it('writes TSV rejects as -o tsv writes TSV: LF line ends, escapes, the reason last', async () => {
+    const { env } = await sandboxService();
+    const folder = mkdtempSync(join(tmpdir(), 'petstore-tsv-rejects-'));
+    const path = join(folder, 'pets.tsv');
+    writeFileSync(path, 'name\tcategoryId\nA\t1\nB\tx\n');
+    const rejects = join(folder, 'rej.tsv');
+    const args = ['pets', 'import', path, '--skip-invalid', '--rejects', rejects];
+    expect(await main(args, fakeIO(), env)).toBe(0);
+    const written = readFileSync(rejects, 'utf8');
+    expect(written).not.toContain('\r');
+    expect(written.split('\n')[0]).toBe('name\tcategoryId\treason');
+    expect(written.split('\n')[1]).toMatch(/^B\tx\tline 3: column 2 \(categoryId\)/);
+  });
+
   it('keeps an NDJSON record given a key twice as it was written', async () => {
     const { env } = await sandboxService();
     const folder = mkdtempSync(join(tmpdir(), 'petstore-twice-'));
