@@ -49,34 +49,21 @@ export function pasteAsOneKey(terminal: Terminal): NodeJS.ReadableStream & { det
       else keys.emit('keypress', run.text, { sequence: run.text, ctrl: false, meta: false });
     }
   };
-  // What arrives before readline listens (it starts a moment after the question is made) is
-  // kept, and given in order once it does; the end of input only after it.
-  const waiting: (Buffer | string)[] = [];
-  let ended = false;
-  const listening = () => keys.listenerCount('data') > 0;
-  const flush = () => {
-    if (!listening()) return;
-    for (const chunk of waiting.splice(0)) give(chunk);
-    // A turn later, as a stream ends after its last data: what the keys did is done first.
-    if (ended) setImmediate(() => keys.emit('end'));
+  const end = () => keys.emit('end');
+  // Read from the terminal once readline listens (it does so as the question is made): until
+  // then what is typed waits in the terminal's stream, in order, before its end.
+  const attach = (event: string) => {
+    if (event !== 'data') return;
+    keys.off('newListener', attach);
+    terminal.on('data', give);
+    terminal.once('end', end);
   };
-  keys.on('newListener', (event: string) => {
-    if (event === 'data') setImmediate(flush);
-  });
-  const forward = (chunk: Buffer | string) => {
-    if (listening() && waiting.length === 0) give(chunk);
-    else waiting.push(chunk);
-  };
-  const end = () => {
-    ended = true;
-    flush();
-  };
-  terminal.on('data', forward);
-  terminal.once('end', end);
+  keys.on('newListener', attach);
   return Object.assign(keys, {
     /** Stops forwarding: the terminal's listeners are taken off. */
     detach: () => {
-      terminal.off('data', forward);
+      keys.off('newListener', attach);
+      terminal.off('data', give);
       terminal.off('end', end);
     },
   });
