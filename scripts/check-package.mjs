@@ -14,10 +14,13 @@ const scratch = mkdtempSync(join(tmpdir(), 'petstore-package-'));
 // `petstore` runs on the Node that runs this script (24 from the lockfile, or 22).
 const path = [dirname(process.execPath), process.env.PATH].join(delimiter);
 // npm keeps the user's own environment (its registry and CA settings live in the user's and
-// the global npmrc); petstore runs in a new, empty home.
+// the global npmrc); petstore runs in a new, empty home. npm itself runs on this script's Node
+// too: from /usr/bin/env it would find the system's, and warn that the package needs a newer one.
+const npmEnv = { ...process.env, PATH: path };
 const npm = (args, options = {}) =>
   execFileSync('npm', args, {
     encoding: 'utf8',
+    env: npmEnv,
     cwd: options.cwd ?? scratch,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -60,7 +63,7 @@ try {
       '--no-fund',
       tarball,
     ],
-    { cwd: scratch, encoding: 'utf8' },
+    { cwd: scratch, env: npmEnv, encoding: 'utf8' },
   );
   check('npm install of the tarball', installing.status === 0, installing.stderr.trim());
   // No install script of its own (npm 11 warns of each), no warning of any other kind.
