@@ -77,7 +77,7 @@ export function concludeBulk(
     summary,
     error: new BulkFailedError(
       `${summary}${failFast}`,
-      ledger.exitCode(),
+      ledger.firstProblem(),
       completeHint(about.resumeCommand, ledger.counts()),
     ),
   };

@@ -1,6 +1,5 @@
 import { ApiError, NetworkError } from '../core/errors.js';
 import type { Pet } from '../core/interface.js';
-import { ExitCode, exitCodeFor } from '../output/report-error.js';
 import type { ErrorSummary } from './journal-entries.js';
 import type { EarlierOutcomes } from './plan.js';
 
@@ -39,13 +38,14 @@ export function positions(indexes: readonly number[]): string {
 
 /**
  * What each record of a run became: created now or answered from an earlier request, failed,
- * unknown, or not attempted; the summary a person reads and a script parses; the exit code.
+ * unknown, or not attempted; the summary a person reads and a script parses; the first record's
+ * problem, which a front end maps to its exit code.
  */
 export class Ledger {
   readonly failures: { index: number; error: unknown }[];
   readonly unknown: number[];
-  /** The exit codes of this run's unknown records (earlier runs' count as network, 7). */
-  private readonly unknownCodes = new Map<number, number>();
+  /** Why this run's unknown records are unknown (none for earlier runs' or abandoned ones). */
+  private readonly unknownErrors = new Map<number, unknown>();
   private createdNow = 0;
   private replayed = 0;
   /** Records of the send list whose request this run made. */
@@ -81,9 +81,10 @@ export class Ledger {
     this.failures.push({ index, error });
   }
 
-  outcomeUnknown(index: number, exitCode: number = ExitCode.network): void {
+  outcomeUnknown(index: number, error?: unknown): void {
     if (!this.unknown.includes(index)) this.unknown.push(index);
-    this.unknownCodes.set(index, exitCode);
+    if (error === undefined) this.unknownErrors.delete(index);
+    else this.unknownErrors.set(index, error);
   }
 
   get allCreated(): boolean {
@@ -126,15 +127,19 @@ export class Ledger {
     return `${records} to ${target}: ${done.join(', ')}${rest.length ? `; ${rest.join(', ')}` : ''}`;
   }
 
-  /** The exit code of the first record, in input order, that did not end created. */
-  exitCode(): number {
+  /**
+   * The error of the first record, in input order, that did not end created; undefined when
+   * that record's outcome is unknown with no error of this run's (an earlier run's, or one in
+   * flight when the run was abandoned).
+   */
+  firstProblem(): unknown {
     const firstFailure = this.failures.reduce<{ index: number; error: unknown }>(
       (a, b) => (a.index < b.index ? a : b),
       { index: Infinity, error: undefined },
     );
     const firstUnknown = Math.min(...this.unknown);
     return firstFailure.index < firstUnknown
-      ? exitCodeFor(firstFailure.error)
-      : (this.unknownCodes.get(firstUnknown) ?? ExitCode.network);
+      ? firstFailure.error
+      : this.unknownErrors.get(firstUnknown);
   }
 }

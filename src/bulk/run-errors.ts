@@ -1,5 +1,5 @@
 import { ApiError, ConfigError, MissingCredentialError, UsageError } from '../core/errors.js';
-import { errorFields } from '../output/report-error.js';
+import { errorIdentity } from '../core/error-identity.js';
 import type { ErrorSummary } from './journal-entries.js';
 
 /** How a bulk run sorts and words the errors of its records. */
@@ -16,8 +16,7 @@ export function concernsWholeRun(error: unknown): boolean {
 
 /** What the journal keeps of an error: its contract fields. */
 export function summarize(error: unknown): ErrorSummary {
-  const { code, message, status } = errorFields(error);
-  return { code, message, status };
+  return errorIdentity(error);
 }
 
 export function asError(error: unknown): Error {

@@ -2,7 +2,6 @@ import { ApiError, InterruptedError, neverReachedService, PetstoreError } from '
 import type { StopSignal } from '../core/io.js';
 import { StopController, type SignalSource } from '../core/stop.js';
 import type { NewPet, Pet } from '../core/interface.js';
-import { exitCodeFor } from '../output/report-error.js';
 import type { JournalSink } from './journal-entries.js';
 import { Ledger } from './ledger.js';
 import type { BulkRecord, EarlierOutcomes, SendList } from './plan.js';
@@ -292,7 +291,7 @@ class BulkRun {
       return;
     }
     const unknown = mayHaveBeenCreated(error, resendsUnknown);
-    if (unknown) this.ledger.outcomeUnknown(index, exitCodeFor(error));
+    if (unknown) this.ledger.outcomeUnknown(index, error);
     else this.ledger.failed(index, error);
     if (this.options.failFast) this.stop.stop('fail-fast');
     this.ports.reportRecord(error, {

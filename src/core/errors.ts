@@ -189,11 +189,14 @@ export class OutputFailedError extends PetstoreError {
 /** Some records of a bulk run failed; each was reported as it happened. */
 export class BulkFailedError extends PetstoreError {
   readonly code = 'bulk_failed';
-  /** The exit code of the first failure, in input order. */
-  readonly exitCode: number;
-  constructor(message: string, exitCode: number, hint?: string) {
+  /**
+   * The error of the first record, in input order, that did not end created (its exit code is
+   * the run's); undefined for a record whose outcome is unknown from an earlier run.
+   */
+  readonly firstProblem: unknown;
+  constructor(message: string, firstProblem: unknown, hint?: string) {
     super(message, { hint });
-    this.exitCode = exitCode;
+    this.firstProblem = firstProblem;
   }
 }
 

@@ -17,6 +17,7 @@ import {
   UsageError,
   WriteRefusedError,
 } from '../core/errors.js';
+import { errorIdentity, systemError } from '../core/error-identity.js';
 import { sanitizeLine, sanitizeText } from '../core/sanitize.js';
 
 /** The exit codes of the command-line contract. */
@@ -40,8 +41,10 @@ const BUG_HINT = 'This is a bug in petstore. Run again with --verbose and report
 
 /** The one place that turns an error into an exit code. */
 export function exitCodeFor(error: unknown): number {
-  if (error instanceof BulkFailedError || error instanceof DiagnosisFailedError) {
-    return error.exitCode;
+  if (error instanceof DiagnosisFailedError) return error.exitCode;
+  // A record whose outcome an earlier run left unknown: the network gave no answer.
+  if (error instanceof BulkFailedError) {
+    return error.firstProblem === undefined ? ExitCode.network : exitCodeFor(error.firstProblem);
   }
   if (error instanceof IncompleteListError) return exitCodeFor(error.failure);
   if (error instanceof UsageError) return ExitCode.usage;
@@ -63,23 +66,6 @@ export function exitCodeFor(error: unknown): number {
   // A file, folder or port refused by the system is the machine's state, not a bug.
   if (systemError(error)) return ExitCode.usage;
   return ExitCode.unexpected;
-}
-
-interface SystemError {
-  code: string;
-  syscall: string;
-  path?: string;
-  address?: string;
-}
-
-/** An error the operating system raised (ENOENT, EACCES, ENOSPC, EADDRINUSE, ...). */
-function systemError(error: unknown): SystemError | undefined {
-  const candidate = error as Partial<SystemError> | undefined;
-  return error instanceof Error &&
-    typeof candidate?.code === 'string' &&
-    typeof candidate.syscall === 'string'
-    ? (candidate as SystemError)
-    : undefined;
 }
 
 function exitCodeForStatus(status: number): number {
@@ -105,22 +91,7 @@ export interface ErrorFields {
 
 export function errorFields(error: unknown): ErrorFields {
   const system = error instanceof PetstoreError ? undefined : systemError(error);
-  const fields: ErrorFields =
-    error instanceof PetstoreError
-      ? { code: error.code, message: error.message, status: error.status }
-      : system
-        ? {
-            code: system.code.toLowerCase(),
-            message: `cannot ${[system.syscall, system.path ?? system.address].filter(Boolean).join(' ')}: ${system.code}`,
-            status: 0,
-          }
-        : {
-            code: 'internal',
-            message: `unexpected error: ${error instanceof Error ? error.message : String(error)}`,
-            status: 0,
-          };
-  fields.message = sanitizeLine(fields.message);
-  fields.code = sanitizeLine(fields.code);
+  const fields: ErrorFields = errorIdentity(error);
   const hint =
     error instanceof PetstoreError
       ? error.hint

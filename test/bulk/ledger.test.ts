@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Ledger, positions } from '../../src/bulk/ledger.js';
+import { ApiError, BulkFailedError, NetworkError } from '../../src/core/errors.js';
+import { exitCodeFor } from '../../src/output/report-error.js';
 
 describe('a run summary', () => {
   it('names at most ten records of a kind, and counts the rest', () => {
@@ -14,5 +16,31 @@ describe('a run summary', () => {
       '534 unknown (record 1, 6, 11, 16, 21, 26, 31, 36, 41, 46 and 524 more)',
     );
     expect(summary.length).toBeLessThan(200);
+  });
+});
+
+describe('the first problem of a run', () => {
+  const refused = new ApiError(422, 'invalid', 'bad category');
+  const timedOut = new NetworkError('timeout', 'timed out', { outcomeUnknown: true });
+
+  it('is the error of the first record in input order, failed or unknown', () => {
+    const ledger = new Ledger(5, 5, { created: [], failed: [], unknown: [] });
+    ledger.failed(3, refused);
+    ledger.outcomeUnknown(1, timedOut);
+    expect(ledger.firstProblem()).toBe(timedOut);
+    expect(exitCodeFor(new BulkFailedError('', ledger.firstProblem()))).toBe(7);
+
+    const refusedFirst = new Ledger(5, 5, { created: [], failed: [], unknown: [] });
+    refusedFirst.outcomeUnknown(4, timedOut);
+    refusedFirst.failed(2, refused);
+    expect(refusedFirst.firstProblem()).toBe(refused);
+    expect(exitCodeFor(new BulkFailedError('', refusedFirst.firstProblem()))).toBe(5);
+  });
+
+  it('is none for a record an earlier run left unknown, which maps to the network code', () => {
+    const ledger = new Ledger(3, 1, { created: [], failed: [], unknown: [0] });
+    ledger.failed(2, refused);
+    expect(ledger.firstProblem()).toBeUndefined();
+    expect(exitCodeFor(new BulkFailedError('', undefined))).toBe(7);
   });
 });
