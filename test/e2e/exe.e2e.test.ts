@@ -66,8 +66,13 @@ describe.runIf(existsSync(EXE) || required)('the single executable', () => {
         let text = '';
         server.stderr.setEncoding('utf8').on('data', (chunk: string) => {
           text += chunk;
-          const match = /API base URL:\s+(\S+)/.exec(text);
-          if (match) resolve(match[1]!);
+          // stderr is a pipe: the banner is a JSON object (docs/sandbox.md).
+          const banner = text
+            .split('\n')
+            .slice(0, -1)
+            .map((line) => JSON.parse(line) as { sandbox?: { apiBaseUrl?: string } })
+            .find((line) => line.sandbox?.apiBaseUrl !== undefined);
+          if (banner) resolve(banner.sandbox!.apiBaseUrl!);
         });
         server.on('exit', () => reject(new Error(`sandbox serve exited: ${text}`)));
       });
