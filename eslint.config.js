@@ -52,6 +52,20 @@ export default tseslint.config(
     },
   },
   {
+    // Operations and the bulk engine speak no front end's language: an option a message means
+    // is a reference (core/phrase.ts) that each front end words (a flag, a tool's argument).
+    files: ['src/operations/**/*.ts', 'src/bulk/**/*.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        ...['Literal[value', 'TemplateElement[value.raw'].map((node) => ({
+          selector: `${node}=/(^|[^\\w-])--[a-z]/]`,
+          message: 'Name the option with option() in a phrase (core/phrase.ts), not as a flag.',
+        })),
+      ],
+    },
+  },
+  {
     files: ['test/**/*.ts'],
     rules: { 'no-control-regex': 'off' },
   },

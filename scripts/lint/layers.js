@@ -26,8 +26,8 @@ export const LAYERS = {
     ],
   },
   // The bulk engine: journal, lock, records, plan, runner. Its ports are interfaces, so it
-  // reaches no client, config or context; output only for the one map of errors to exit codes.
-  bulk: { may: ['core', 'output'], packages: ['csv-parse'] },
+  // reaches no client, config, context or output: front ends word and show what it reports.
+  bulk: { may: ['core'], packages: ['csv-parse'] },
   // What each front end (the command line, prompts, the agent interface) does, over narrow
   // dependencies: no commander, terminal, prompt or output format, so any front end can call it.
   operations: { may: ['core', 'api', 'bulk'], packages: [] },

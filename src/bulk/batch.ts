@@ -1,3 +1,4 @@
+import { option, phrase } from '../core/phrase.js';
 import { hash, randomUUID } from 'node:crypto';
 import { UsageError } from '../core/errors.js';
 
@@ -15,7 +16,9 @@ export function parseBatchId(text: string, source: string): string {
   if (!BATCH_ID.test(text)) {
     throw new UsageError(
       `${source} must be 1 to 128 letters, digits or . _ - : @ / + (got ${JSON.stringify(text.slice(0, 40))})`,
-      { hint: 'Name the job it belongs to, e.g. --batch-id "import-$CI_PIPELINE_ID".' },
+      {
+        hint: phrase`Name the job it belongs to, e.g. ${option('batchId', '"import-$CI_PIPELINE_ID"')}.`,
+      },
     );
   }
   return text;

@@ -6,6 +6,7 @@ import {
   OutputFailedError,
 } from '../core/errors.js';
 import type { BulkResult } from './runner.js';
+import { phrase, resume, type Phrase } from '../core/phrase.js';
 import { unknownHint } from './run-errors.js';
 
 /** What a finished run is reported with. */
@@ -35,7 +36,7 @@ export function concludeBulk(
     const hint = ledger.unknown.length
       ? unknownHint(about.resumeCommand)
       : unfinished
-        ? `Complete the run with: ${about.resumeCommand}`
+        ? phrase`Complete the run with: ${resume({ words: about.resumeCommand })}`
         : undefined;
     return {
       summary,
@@ -46,7 +47,7 @@ export function concludeBulk(
     const hint = ledger.unknown.length
       ? unknownHint(about.resumeCommand)
       : notAttempted > 0
-        ? `Complete the run with: ${about.resumeCommand}`
+        ? phrase`Complete the run with: ${resume({ words: about.resumeCommand })}`
         : undefined;
     return { summary, error: new CancelledError(`cancelled: ${summary}`, { hint }) };
   }
@@ -58,10 +59,10 @@ export function concludeBulk(
       ? new OutputFailedError(
           about.stdoutFailure,
           `${summary}${ids}`,
-          `Make room or send the output elsewhere, then: ${about.resumeCommand} (it prints the pets not printed yet).`,
+          phrase`Make room or send the output elsewhere, then: ${resume({ words: about.resumeCommand })} (it prints the pets not printed yet).`,
         )
       : new OutputClosedError(`standard output was closed: ${summary}${ids}`, {
-          hint: `What its reader took before it went is its own; ${about.resumeCommand} --print-all prints every created pet again.`,
+          hint: phrase`What its reader took before it went is its own; ${resume({ words: about.resumeCommand, printAll: true })} prints every created pet again.`,
         });
     return { summary, error };
   }
@@ -72,7 +73,7 @@ export function concludeBulk(
     };
   }
   if (ledger.allCreated) return { summary, error: undefined };
-  const failFast = result.reason === 'fail-fast' ? ' (--fail-fast)' : '';
+  const failFast = result.reason === 'fail-fast' ? ' (stopped at the first failure)' : '';
   return {
     summary,
     error: new BulkFailedError(
@@ -90,17 +91,19 @@ export function concludeBulk(
 export function completeHint(
   resumeCommand: string,
   counts: { failed: number; unknown: number; notAttempted: number },
-): string {
-  // --retry-unknown always, as the run's first line says it (one command everywhere): it
+): Phrase {
+  // Unknown ones always go again, as the run's first line says it (one command everywhere): it
   // sends nothing where no record's outcome is unknown.
-  const flags = ['--retry-unknown', counts.failed ? '--retry-failed' : '']
-    .filter(Boolean)
-    .join(' ');
+  const command = resume({
+    words: resumeCommand,
+    retryUnknown: true,
+    retryFailed: counts.failed > 0,
+  });
   const why = [
     counts.unknown
       ? 'the unknown ones go again with their Idempotency-Keys, so none is created twice'
       : '',
     counts.failed ? 'the failed ones as new attempts, once you have fixed what was refused' : '',
   ].filter(Boolean);
-  return `Complete the run with: ${resumeCommand} ${flags}${why.length ? ` (${why.join('; ')})` : ''}`;
+  return phrase`Complete the run with: ${command}${why.length ? ` (${why.join('; ')})` : ''}`;
 }

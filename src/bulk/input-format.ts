@@ -1,3 +1,4 @@
+import { option, phrase } from '../core/phrase.js';
 import { extname } from 'node:path';
 import type { InputFormat } from '../core/contract.js';
 import { UsageError } from '../core/errors.js';
@@ -39,12 +40,13 @@ function sniffed(text: string): InputFormat | undefined {
 }
 
 /** Refuses JSON given as CSV or TSV (by name or by --input-format), saying what it looks like. */
-function refuseJson(text: string, source: string, format: InputFormat, by: string): void {
+function refuseJson(text: string, source: string, format: InputFormat, given: boolean): void {
+  const by = given ? 'the format given' : 'by its name';
   const trimmed = text.replace(/^\uFEFF/, '').trimStart();
   if (!trimmed.startsWith('[') && !trimmed.startsWith('{')) return;
   throw new UsageError(
     `${source} looks like JSON, not ${format.toUpperCase()} (${by}); nothing was sent`,
-    { hint: `Give --input-format ${trimmed.startsWith('[') ? 'json' : 'ndjson'}.` },
+    { hint: phrase`Give ${option('inputFormat', trimmed.startsWith('[') ? 'json' : 'ndjson')}.` },
   );
 }
 
@@ -62,7 +64,7 @@ export async function readPetRecords(
   const named = formatOfName(options.name);
   const format = options.given ?? named ?? sniffed(text);
   if (format === 'csv' || format === 'tsv') {
-    refuseJson(text, source, format, options.given ? '--input-format' : 'by its name');
+    refuseJson(text, source, format, options.given !== undefined);
     return { records: await parseDelimitedPets(text, source, format, skip), format };
   }
   return { records: parsePetsFile(text, source, format, skip), format };

@@ -1,3 +1,4 @@
+import { command, option, phrase, type Hint } from '../core/phrase.js';
 import {
   closeSync,
   constants,
@@ -34,7 +35,7 @@ export function journalInUse(path: string): JournalBusyError {
 
 export function alreadyThere(path: string): UsageError {
   return new UsageError(`the journal ${path} already exists`, {
-    hint: `Resume that run with --resume ${path}, or give another --journal.`,
+    hint: phrase`Resume that run with ${option('resume', path)}, or give another ${option('journal')}.`,
   });
 }
 
@@ -51,7 +52,7 @@ function orphanLog(path: string, orphan: string): UsageError {
   return new UsageError(
     `${orphan} is there without its journal: the last commits of a run killed while it used ${path}, which has since moved or gone; nothing was sent`,
     {
-      hint: `Move that journal back to ${path} and resume it, or give this run another --journal; remove ${orphan} only if that journal is gone for good.`,
+      hint: phrase`Move that journal back to ${path} and resume it, or give this run another ${option('journal')}; remove ${orphan} only if that journal is gone for good.`,
     },
   );
 }
@@ -59,17 +60,19 @@ function orphanLog(path: string, orphan: string): UsageError {
 export function notThisFormat(path: string): UsageError {
   return new UsageError(
     `${path} is not a petstore journal of this version (journals are SQLite databases; one of an earlier format was a text file); nothing was changed`,
-    { hint: 'Give --resume the journal a run named on its first stderr line (Journal: PATH).' },
+    {
+      hint: phrase`Give ${option('resume')} the journal a run named on its first stderr line (Journal: PATH).`,
+    },
   );
 }
 
 export function noJournal(path: string): UsageError {
   return new UsageError(`no journal ${path}: no such file, and no journal of a batch of that id`, {
-    hint: 'Give the path or the batch id the interrupted run named (petstore journal list shows them).',
+    hint: phrase`Give the path or the batch id the interrupted run named (${command('journal list')} shows them).`,
   });
 }
 
-function cannot(doing: string, path: string, error: unknown, hint: string): UsageError {
+function cannot(doing: string, path: string, error: unknown, hint: Hint): UsageError {
   const { code, errno } = error as NodeJS.ErrnoException;
   // The system's words for it (EROFS, read-only file system), not the path again.
   const why =
@@ -203,7 +206,12 @@ export function createJournalFile(path: string, fill: (db: DatabaseSync) => void
   try {
     closeSync(openSync(scratch, 'wx', 0o600));
   } catch (error) {
-    throw cannot('create', path, error, 'Choose a writable place with --journal FILE.');
+    throw cannot(
+      'create',
+      path,
+      error,
+      phrase`Choose a writable place with ${option('journal', 'FILE')}.`,
+    );
   }
   try {
     const db = openDatabase(scratch);
@@ -221,7 +229,12 @@ export function createJournalFile(path: string, fill: (db: DatabaseSync) => void
     linkInPlace(scratch, path);
   } catch (error) {
     if (error instanceof UsageError) throw error;
-    throw cannot('create', path, error, 'Choose a writable place with --journal FILE.');
+    throw cannot(
+      'create',
+      path,
+      error,
+      phrase`Choose a writable place with ${option('journal', 'FILE')}.`,
+    );
   } finally {
     for (const file of [scratch, ...sidecars(scratch)]) rmSync(file, { force: true });
   }
@@ -286,10 +299,10 @@ export function writeFailed(path: string, error: unknown): UsageError {
   const why = (error as Error).message;
   if (sqliteFailure(error) === 'damaged') {
     return new UsageError(`the journal ${path} is damaged: ${why}`, {
-      hint: 'Only petstore writes a journal; restore it from where it came, then complete the run with --resume.',
+      hint: phrase`Only petstore writes a journal; restore it from where it came, then complete the run with ${option('resume')}.`,
     });
   }
   return new UsageError(`cannot write the journal ${path}: ${why}`, {
-    hint: 'Free some space or fix its permissions, then complete the run with --resume.',
+    hint: phrase`Free some space or fix its permissions, then complete the run with ${option('resume')}.`,
   });
 }

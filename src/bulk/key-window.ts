@@ -1,3 +1,4 @@
+import { command, option, phrase } from '../core/phrase.js';
 import { durationText } from '../core/duration.js';
 import { UsageError } from '../core/errors.js';
 import type { JournalContents } from './record-states.js';
@@ -83,7 +84,7 @@ export function keyWindowError(
   return new UsageError(
     `${count} of unknown outcome (record ${shown}) would be sent again with keys first sent ${age}, past the service's Idempotency-Key window (${durationText(window.windowMs)}, less ${durationText(window.marginMs)} of margin): the service may have forgotten them, and each may be created a second time; nothing was sent`,
     {
-      hint: `See whether they were created (petstore pets list); send them anyway with --ignore-key-window, or set the window the service keeps keys with --key-window (PETSTORE_KEY_WINDOW).`,
+      hint: phrase`See whether they were created (${command('pets list')}); send them anyway with ${option('ignoreKeyWindow')}, or set the window the service keeps keys with ${option('keyWindow')} (PETSTORE_KEY_WINDOW).`,
     },
   );
 }

@@ -1,3 +1,4 @@
+import { option, phrase } from '../core/phrase.js';
 import { open, type FileHandle } from 'node:fs/promises';
 import { UsageError } from '../core/errors.js';
 
@@ -35,7 +36,7 @@ export class LogSync {
           (error: unknown) => {
             const code = (error as NodeJS.ErrnoException).code ?? String(error);
             throw new UsageError(`cannot write the journal ${this.path}: ${code}`, {
-              hint: 'Free some space or fix its permissions, then complete the run with --resume.',
+              hint: phrase`Free some space or fix its permissions, then complete the run with ${option('resume')}.`,
             });
           },
         )

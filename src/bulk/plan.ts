@@ -1,3 +1,4 @@
+import { option, phrase } from '../core/phrase.js';
 import { UsageError } from '../core/errors.js';
 import type { NewPet, Pet } from '../core/interface.js';
 import type { ErrorSummary } from './journal-entries.js';
@@ -58,7 +59,7 @@ export interface PlanInput {
 function changed(why: string, batch: string): UsageError {
   return new UsageError(`the input changed since the journaled run: ${why}; nothing was sent`, {
     // A new run of another batch would send every record again, the created ones too.
-    hint: `Resume with the input the run read (FILE). Records fixed where they were (none added, removed or moved) are sent by running the file again as the same batch, --batch-id ${batch}, without --resume: each key stands for one place in the input.`,
+    hint: phrase`Resume with the input the run read (FILE). Records fixed where they were (none added, removed or moved) are sent by running the file again as the same batch, ${option('batchId', batch)}, without ${option('resume')}: each key stands for one place in the input.`,
   });
 }
 

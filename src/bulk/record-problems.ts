@@ -1,3 +1,4 @@
+import { command, option, phrase } from '../core/phrase.js';
 import { BULK_MAX_RECORDS } from '../core/contract.js';
 import { UsageError } from '../core/errors.js';
 
@@ -8,7 +9,7 @@ const MAX_REPORTED_PROBLEMS = 20;
 /** An input with no record in it: nothing to send, and how to start one. */
 export function noPets(source: string): UsageError {
   return new UsageError(`${source} holds no pets; nothing was sent`, {
-    hint: 'Give one record a line (or a JSON array, or CSV/TSV rows under a header); petstore pets import --template csv prints the start of one.',
+    hint: phrase`Give one record a line (or a JSON array, or CSV/TSV rows under a header); ${command('pets import', { template: 'csv' })} prints the start of one.`,
   });
 }
 
@@ -50,6 +51,6 @@ export function badRecords(source: string, problems: Problems, records: number):
   // Records, not problems: one row may have several.
   const count = records === 1 ? '1 bad record' : `${records} bad records`;
   return new UsageError(`${source}: ${count}: ${shown}${more}; nothing was sent`, {
-    hint: 'Fix the records named and run again, or send the valid ones with --skip-invalid (--rejects FILE writes the others, with why, to fix and import again).',
+    hint: phrase`Fix the records named and run again, or send the valid ones with ${option('skipInvalid')} (${option('rejects', 'FILE')} writes the others, with why, to fix and import again).`,
   });
 }

@@ -1,3 +1,4 @@
+import { command, option, phrase } from '../core/phrase.js';
 import { UsageError } from '../core/errors.js';
 import { unguardFormula } from '../core/formula-guard.js';
 import { parseInt64 } from '../core/int64.js';
@@ -152,9 +153,9 @@ function columnsOf(header: Row, source: string, format: DelimitedFormat): Column
           {
             hint:
               separator === '\t'
-                ? 'Give --input-format tsv, or name the file .tsv.'
+                ? phrase`Give ${option('inputFormat', 'tsv')}, or name the file .tsv.`
                 : separator === ','
-                  ? 'Give --input-format csv, or name the file .csv.'
+                  ? phrase`Give ${option('inputFormat', 'csv')}, or name the file .csv.`
                   : 'Save the sheet as CSV with commas (or as TSV, tab-separated), then add it again.',
           },
         );
@@ -184,7 +185,7 @@ function columnsOf(header: Row, source: string, format: DelimitedFormat): Column
       throw new UsageError(
         `${source}: no ${needed} column in its header (line ${header.line}: ${header.cells.join(format === 'csv' ? ',' : '\\t')}); nothing was sent`,
         {
-          hint: `Start the file with a header row, e.g. name${separator}categoryId${separator}status (petstore pets import --template ${format} prints one).`,
+          hint: phrase`Start the file with a header row, e.g. name${separator}categoryId${separator}status (${command('pets import', { template: format })} prints one).`,
         },
       );
     }

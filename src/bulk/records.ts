@@ -1,3 +1,4 @@
+import { option, phrase } from '../core/phrase.js';
 import { hash } from 'node:crypto';
 import {
   duplicateKeys,
@@ -168,7 +169,7 @@ export function parsePetsFile(
         throw new UsageError(
           `${source} is not one JSON array but one object a line (NDJSON); nothing was sent`,
           {
-            hint: 'Give --input-format ndjson, or name the file .ndjson.',
+            hint: phrase`Give ${option('inputFormat', 'ndjson')}, or name the file .ndjson.`,
           },
         );
       }
@@ -270,7 +271,7 @@ function refuseDelimited(firstLine: string, source: string): void {
   if (format === undefined) return;
   throw new UsageError(
     `${source} looks like ${format.toUpperCase()} (its first line is a header: ${firstLine.trim().slice(0, 80)}), not JSON; nothing was sent`,
-    { hint: `Give --input-format ${format}, or name the file .${format}.` },
+    { hint: phrase`Give ${option('inputFormat', format)}, or name the file .${format}.` },
   );
 }
 
@@ -287,6 +288,18 @@ export interface InputDigests {
   whole: string;
   /** The first 8 bytes of each record's digest, base64: enough to name the first change. */
   compact: string;
+}
+
+/** Records given as data (each already checked): nothing set aside, each at its own place. */
+export function givenRecords(pets: readonly NewPet[]): PetRecords {
+  return {
+    count: pets.length,
+    at: (index) => pets[index]!,
+    ignoredIds: 0,
+    statusCaseChanged: 0,
+    rejected: [],
+    inputPosition: (index) => index + 1,
+  };
 }
 
 export function digestInput(records: PetRecords): InputDigests {

@@ -1,5 +1,6 @@
 import { ApiError, ConfigError, MissingCredentialError, UsageError } from '../core/errors.js';
 import { errorIdentity } from '../core/error-identity.js';
+import { phrase, resume, type Phrase } from '../core/phrase.js';
 import type { ErrorSummary } from './journal-entries.js';
 
 /** How a bulk run sorts and words the errors of its records. */
@@ -23,6 +24,6 @@ export function asError(error: unknown): Error {
   return error instanceof Error ? error : new Error(`unexpected failure: ${String(error)}`);
 }
 
-export function unknownHint(resumeCommand: string): string {
-  return `Each may or may not have been created. Resume with: ${resumeCommand} --retry-unknown (it sends each again with its Idempotency-Key; a service that honours the key creates nothing twice).`;
+export function unknownHint(resumeCommand: string): Phrase {
+  return phrase`Each may or may not have been created. Resume with: ${resume({ words: resumeCommand, retryUnknown: true })} (it sends each again with its Idempotency-Key; a service that honours the key creates nothing twice).`;
 }

@@ -1,3 +1,4 @@
+import type { Hint } from '../core/phrase.js';
 import { ApiError, InterruptedError, neverReachedService, PetstoreError } from '../core/errors.js';
 import type { StopSignal } from '../core/io.js';
 import { StopController, type SignalSource } from '../core/stop.js';
@@ -28,7 +29,7 @@ export interface BulkPorts {
   /** The run is called off (an agent's cancelled call): it drains as on a first signal. */
   cancel?: AbortSignal | undefined;
   /** Reports a record that did not end created (its 1-based position, name, a hint). */
-  reportRecord: (error: unknown, record: { position: number; name: string; hint?: string }) => void;
+  reportRecord: (error: unknown, record: { position: number; name: string; hint?: Hint }) => void;
   /** A line on stderr (what a first signal does). */
   say: (line: string) => void;
   /** After each record this run sent settles (created, failed or unknown): for a progress line. */

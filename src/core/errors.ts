@@ -1,3 +1,5 @@
+import { command, phrase, type Hint } from './phrase.js';
+
 /**
  * Every failure the tool reports is one of these types. The exit code and the
  * message a user sees are derived from the type in `src/output/report-error.ts`.
@@ -7,8 +9,8 @@ export abstract class PetstoreError extends Error {
   abstract readonly code: string;
   /** HTTP status when the service answered, else 0. */
   readonly status: number = 0;
-  /** One line telling the user what to do next. */
-  readonly hint: string | undefined;
+  /** One line telling the user what to do next; each front end words its references. */
+  readonly hint: Hint | undefined;
   /**
    * A write the service may or may not have carried out: sent with no answer, answered 5xx,
    * or answered 2xx with a body that cannot be read. Never sent again unasked.
@@ -27,7 +29,7 @@ export abstract class PetstoreError extends Error {
 }
 
 export interface PetstoreErrorOptions {
-  hint?: string | undefined;
+  hint?: Hint | undefined;
   cause?: unknown;
   outcomeUnknown?: boolean | undefined;
   idempotencyKey?: string | undefined;
@@ -44,7 +46,7 @@ export class UsageError extends PetstoreError {
  */
 export class WriteRefusedError extends PetstoreError {
   readonly code: string;
-  constructor(code: string, message: string, options: { hint?: string } = {}) {
+  constructor(code: string, message: string, options: { hint?: Hint } = {}) {
     super(message, options);
     this.code = code;
   }
@@ -54,7 +56,7 @@ export class WriteRefusedError extends PetstoreError {
 export class ConfigError extends PetstoreError {
   readonly code = 'config';
   readonly path: string;
-  constructor(message: string, path: string, options: { hint?: string; cause?: unknown } = {}) {
+  constructor(message: string, path: string, options: { hint?: Hint; cause?: unknown } = {}) {
     super(message, options);
     this.path = path;
   }
@@ -148,7 +150,7 @@ export class InterruptedError extends PetstoreError {
   readonly immediate: boolean;
   constructor(
     message: string,
-    options: { signal?: 'SIGINT' | 'SIGTERM'; immediate?: boolean; hint?: string } = {},
+    options: { signal?: 'SIGINT' | 'SIGTERM'; immediate?: boolean; hint?: Hint } = {},
   ) {
     super(message, { hint: options.hint });
     this.signal = options.signal ?? 'SIGINT';
@@ -178,7 +180,7 @@ export class OutputFailedError extends PetstoreError {
   constructor(
     failure: NodeJS.ErrnoException,
     what = 'the output is incomplete',
-    hint = 'Make room or send the output elsewhere. The command itself ran: check what a write did (petstore pets list) before running it again.',
+    hint: Hint = phrase`Make room or send the output elsewhere. The command itself ran: check what a write did (${command('pets list')}) before running it again.`,
   ) {
     // "ENOSPC: no space left on device, write" -> "ENOSPC: no space left on device"
     const reason = failure.message.replace(/, \w+$/, '');
@@ -194,7 +196,7 @@ export class BulkFailedError extends PetstoreError {
    * the run's); undefined for a record whose outcome is unknown from an earlier run.
    */
   readonly firstProblem: unknown;
-  constructor(message: string, firstProblem: unknown, hint?: string) {
+  constructor(message: string, firstProblem: unknown, hint?: Hint) {
     super(message, { hint });
     this.firstProblem = firstProblem;
   }
@@ -204,7 +206,7 @@ export class BulkFailedError extends PetstoreError {
 export class DiagnosisFailedError extends PetstoreError {
   readonly code = 'doctor_failed';
   readonly exitCode: number;
-  constructor(message: string, exitCode: number, hint?: string) {
+  constructor(message: string, exitCode: number, hint?: Hint) {
     super(message, { hint });
     this.exitCode = exitCode;
   }

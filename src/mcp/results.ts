@@ -3,6 +3,7 @@ import { escapeInvisibleInJson, sanitizeLine } from '../core/sanitize.js';
 import { PetstoreError } from '../core/errors.js';
 import { errorFields, exitCodeFor } from '../output/report-error.js';
 import type { AgentRecord } from './agent-data.js';
+import { hintForAgent } from './wording.js';
 
 /**
  * A tool's answer: the data as structuredContent, and the same JSON as text for clients that
@@ -24,25 +25,14 @@ export function errorRecord(
   error: unknown,
   options: { hint?: string; fields?: AgentRecord } = {},
 ): AgentRecord {
-  const fields = errorFields(error);
-  const hint = options.hint ?? agentHint(fields.hint);
-  if (hint === undefined) delete fields.hint;
-  else fields.hint = sanitizeLine(hint);
+  const fields = errorFields(error, hintForAgent);
+  if (options.hint !== undefined) fields.hint = sanitizeLine(options.hint);
   return {
     ...fields,
     ...options.fields,
     exitCode: exitCodeFor(error),
     class: error instanceof PetstoreError ? error.name : 'Error',
   };
-}
-
-/**
- * A hint written for the command line, as an agent should read it: one that names a command or
- * a flag is for the person who runs petstore, not something a tool can do.
- */
-function agentHint(hint: string | undefined): string | undefined {
-  if (hint === undefined || !/\bpetstore |(^|\s)--[a-z]/.test(hint)) return hint;
-  return `For the person who runs petstore (no tool does this): ${hint}`;
 }
 
 /**

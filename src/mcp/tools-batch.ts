@@ -13,9 +13,10 @@ import { stoppedBeforeSending } from './stopping.js';
 import { parseInt64 } from '../core/int64.js';
 import type { NewPet, Pet } from '../core/interface.js';
 import { stringifyJson } from '../core/json.js';
-import { journalOfBatch } from '../operations/journal/find.js';
+import { journalOfBatch, ManyJournalsError } from '../operations/journal/find.js';
 import { addBatch, type AddBatchRequest } from '../operations/pets/add-batch.js';
 import { checkedPet } from '../operations/pets/add.js';
+import { commandLineHint } from '../output/wording.js';
 import { agentPet, agentValue, type AgentRecord } from './agent-data.js';
 import type { McpDeps, ToolShelf } from './deps.js';
 import { agentRequest, requestText } from './request-view.js';
@@ -28,19 +29,19 @@ const DRY_RUN_SHOWN = 20;
 
 type PetArgs = { name: string; category_id: string; status?: string | undefined }[];
 
-/** The agent's pets as the NDJSON `pets import -` reads: categoryId as a bare int64 number. */
-function batchInput(pets: PetArgs): { text: string; first: NewPet } {
-  const lines = pets.map((pet, index) => {
-    const what = `pets[${index}].category_id`;
-    const checked = checkedPet({
+/**
+ * The agent's pets, checked, and each as the JSON body it is sent as (categoryId a bare int64
+ * number): what names a batch given no batch_id, and what the person confirms.
+ */
+function agentPets(args: PetArgs): { pets: NewPet[]; bodies: string[] } {
+  const pets = args.map((pet, index) =>
+    checkedPet({
       name: pet.name,
-      categoryId: parseInt64(pet.category_id, what),
+      categoryId: parseInt64(pet.category_id, `pets[${index}].category_id`),
       ...(pet.status === undefined ? {} : { status: pet.status as NewPet['status'] & string }),
-    });
-    return stringifyJson(checked);
-  });
-  const first = JSON.parse(lines[0]!) as NewPet;
-  return { text: lines.join('\n') + '\n', first };
+    }),
+  );
+  return { pets, bodies: pets.map((pet) => stringifyJson(pet)) };
 }
 
 /**
@@ -93,35 +94,35 @@ export function registerBatchTool(server: ToolShelf, deps: McpDeps, gate: Server
         // The client's cancel of this call, or the server stopping: nothing new is sent.
         const stop = AbortSignal.any([ctx.mcpReq.signal, deps.stopping]);
         try {
-          const { text, first } = batchInput(args.pets);
+          const { pets, bodies } = agentPets(args.pets);
           // Without a batch_id, the batch is named by its pets: the same call made again (its
           // answer lost to a timeout or a cancel) completes the batch instead of doubling it.
           batch =
             args.batch_id === undefined
-              ? petsBatchId(deps.service, text)
+              ? petsBatchId(deps.service, bodies)
               : parseBatchId(args.batch_id, 'batch_id');
           const given = batch;
           const send = { concurrency: args.concurrency, dryRun: args.dry_run === true, stop };
-          if (send.dryRun) return await sendBatch(deps, text, { ...send, batch: given });
+          if (send.dryRun) return await sendBatch(deps, pets, { ...send, batch: given });
           const journal = () => batchJournal(deps, given);
           // A batch completed with other pets than its first call's is refused before the
           // person is asked (a dry run reads the journal and checks the input against it).
-          if (await journal()) await sendBatch(deps, text, { ...send, batch: given, dryRun: true });
+          if (await journal()) await sendBatch(deps, pets, { ...send, batch: given, dryRun: true });
           const admission = await gate.admit(ctx, {
             tool: 'add_pets',
             args: { pets: args.pets, batch_id: args.batch_id, concurrency: args.concurrency },
             token: given,
             describe: async (id) => {
               const client = await deps.client();
-              const preview = client.previewCreatePet(first, {
+              const preview = client.previewCreatePet(pets[0]!, {
                 idempotencyKey: recordKey(id, '-', 1),
               });
-              return batchConfirmText(deps, text, id, (await journal()) !== undefined, preview);
+              return batchConfirmText(deps, bodies, id, (await journal()) !== undefined, preview);
             },
           });
           if ('result' in admission) return admission.result;
           if (stop.aborted) throw stoppedBeforeSending(deps.stopping.aborted);
-          return await sendBatch(deps, text, { ...send, batch: admission.token });
+          return await sendBatch(deps, pets, { ...send, batch: admission.token });
         } catch (error) {
           if (batch === undefined) return errorResult(error);
           return errorResult(error, { hint: batchHint(error, batch) });
@@ -131,7 +132,10 @@ export function registerBatchTool(server: ToolShelf, deps: McpDeps, gate: Server
 }
 
 /** The batch id of a call that gives none: made from the service and the pets, in order. */
-function petsBatchId(service: string, input: string): string {
+function petsBatchId(service: string, bodies: readonly string[]): string {
+  // One body a line, as batch ids have been made since the first release: the same pets
+  // name the same batch across versions.
+  const input = bodies.map((body) => `${body}\n`).join('');
   const digest = createHash('sha256').update(`petstore mcp add_pets\n${service}\n${input}`);
   return `pets-${digest.digest('hex').slice(0, 32)}`;
 }
@@ -142,7 +146,7 @@ function batchHint(error: unknown, batch: string): string {
     return `Another call is sending batch "${batch}" now (another server, or the command line); call add_pets again with the same pets and batch_id once it has ended.`;
   }
   if (!(error instanceof UsageError)) return resumeHint(batch);
-  if (/ has \d+ journals/.test(error.message)) {
+  if (error instanceof ManyJournalsError) {
     return `Batch "${batch}" was run by two servers at once. Each pet was still created at most once; give another batch_id (a new batch), and tell the person, who can keep one of its journals (petstore journal list).`;
   }
   return `Give the same pets, in the same order, as the first call of batch "${batch}", or give another batch_id to start a new batch.`;
@@ -151,12 +155,11 @@ function batchHint(error: unknown, batch: string): string {
 /** The form a person sees for a batch: every pet, then the first request as it is sent. */
 function batchConfirmText(
   deps: McpDeps,
-  input: string,
+  records: readonly string[],
   batch: string,
   resumed: boolean,
   preview: RequestPreview,
 ): string {
-  const records = input.trimEnd().split('\n');
   const pets = records.length === 1 ? '1 pet' : `${records.length} pets`;
   return [
     `An agent asks to add ${pets} through petstore mcp (${deps.policy.label}), as batch ${batch}${resumed ? ' (completing its earlier call: pets it created are not sent again)' : ''}:`,
@@ -174,7 +177,7 @@ function batchConfirmText(
 
 async function sendBatch(
   deps: McpDeps,
-  text: string,
+  pets: readonly NewPet[],
   run: { batch: string; concurrency?: number | undefined; dryRun: boolean; stop: AbortSignal },
 ) {
   return oneAtATime(run.batch, async () => {
@@ -182,7 +185,7 @@ async function sendBatch(
     try {
       // The batch's journal, if a call made one: this call completes it.
       const journal = await batchJournal(deps, run.batch);
-      return await sendJournaled(deps, text, { ...run, journal });
+      return await sendJournaled(deps, pets, { ...run, journal });
     } finally {
       await unlock?.();
     }
@@ -225,7 +228,7 @@ async function lockBatch(deps: McpDeps, batch: string): Promise<() => Promise<vo
 
 async function sendJournaled(
   deps: McpDeps,
-  text: string,
+  pets: readonly NewPet[],
   run: {
     batch: string;
     journal: string | undefined;
@@ -235,8 +238,8 @@ async function sendJournaled(
   },
 ) {
   const request: AddBatchRequest = {
-    file: '-',
-    inputFormat: 'ndjson',
+    file: undefined,
+    pets,
     resume: run.journal,
     journal: undefined,
     batchId: run.journal === undefined ? run.batch : undefined,
@@ -266,7 +269,6 @@ async function sendJournaled(
         client: await deps.client(),
         target: { label: deps.policy.label, service: deps.service },
       }),
-      readInput: () => Promise.resolve(text),
       journalsDir: deps.journalsDir,
       // The server handles the process's signals: one reaches a batch as `stop`.
       signals: { onSignal: () => () => undefined },
@@ -297,7 +299,8 @@ async function sendJournaled(
         requestCount++;
         if (requests.length < DRY_RUN_SHOWN) requests.push(agentRequest(preview));
       },
-      warn: (message) => deps.log(`warning: ${message}`),
+      // The server's log is the person's: the command line's words.
+      warn: (message) => deps.log(`warning: ${commandLineHint(message)}`),
       stdoutFailure: () => undefined,
     },
   );

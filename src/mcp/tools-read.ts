@@ -3,7 +3,8 @@ import { parseInt64 } from '../core/int64.js';
 import { GET_PET_REMOVAL_DATE, type Pet } from '../core/interface.js';
 import { StopController } from '../core/stop.js';
 import { getPet, GET_PET_DEPRECATION } from '../operations/pets/get.js';
-import { listPets } from '../operations/pets/list.js';
+import { hintForAgent } from './wording.js';
+import { listPets, type ListEnd } from '../operations/pets/list.js';
 import { runSmokeRounds } from '../operations/smoke/run.js';
 import { agentPet, agentValue, type AgentRecord } from './agent-data.js';
 import type { McpDeps, ToolShelf } from './deps.js';
@@ -52,8 +53,7 @@ export function registerReadTools(server: ToolShelf, deps: McpDeps): void {
           pages: outcome.pages,
           more: outcome.more,
         };
-        const note = listNote(args, outcome.more, pets.length);
-        if (note !== undefined) result.note = note;
+        if (outcome.end !== undefined) result.note = listEndNote(outcome.end, args);
         return dataResult(result);
       } catch (error) {
         return errorResult(error);
@@ -81,10 +81,7 @@ export function registerReadTools(server: ToolShelf, deps: McpDeps): void {
           deprecation: {
             deprecated: true,
             removalDate: GET_PET_REMOVAL_DATE,
-            message: GET_PET_DEPRECATION.replace(
-              'use "petstore pets list --status STATUS" instead',
-              'use list_pets instead',
-            ),
+            message: hintForAgent(GET_PET_DEPRECATION),
           },
         });
       } catch (error) {
@@ -122,7 +119,14 @@ export function registerReadTools(server: ToolShelf, deps: McpDeps): void {
           { allowWrites: false, maxLatencyMs: undefined, repeat: 1, everyMs: undefined },
           () => undefined,
         );
-        const checks = (outcome.results[0] ?? []).map((check) => agentValue(check));
+        // The writing checks are the command line's, asked for there (smoke --allow-writes).
+        const checks = (outcome.results[0] ?? []).map(({ needs, ...check }) =>
+          agentValue(
+            needs === undefined
+              ? check
+              : { ...check, detail: `${check.detail}: this tool only reads` },
+          ),
+        );
         const passed =
           !outcome.keyRefused && !(outcome.results[0] ?? []).some((c) => c.outcome === 'fail');
         return dataResult({ passed, checks });
@@ -136,16 +140,20 @@ export function registerReadTools(server: ToolShelf, deps: McpDeps): void {
 }
 
 /** Where the list ended, in the tool's own words (its arguments, not the command line's flags). */
-function listNote(
+function listEndNote(
+  end: ListEnd,
   args: { all?: boolean | undefined; max_items?: number | undefined },
-  more: boolean,
-  count: number,
-): string | undefined {
-  if (!more) return undefined;
-  if (args.all === true && args.max_items === undefined) {
-    return `Stopped at ${count} pets, the most one call returns; the service has more. Narrow by status, or use the command line (petstore pets list --all) for every pet.`;
+): string {
+  const pets = (count: number) => `${count} pet${count === 1 ? '' : 's'}`;
+  switch (end.kind) {
+    case 'more':
+      return `Showing the first ${pets(end.shown)}; the service has more. Ask with all: true, or max_items N.`;
+    case 'stopped':
+      // all: true is max_items at the ceiling one call returns.
+      return args.max_items === undefined
+        ? `Stopped at ${pets(end.maxItems)}, the most one call returns; the service has more. Narrow by status, or use the command line (petstore pets list --all) for every pet.`
+        : `Stopped at max_items ${end.maxItems}; the service has more.`;
+    case 'unlinked':
+      return `The service sent no Link rel="next" after a full page of ${pets(end.shown)}: if it holds more, it does not say how to page to them, so only this page was listed.`;
   }
-  if (args.max_items !== undefined)
-    return `Stopped at max_items ${args.max_items}; the service has more.`;
-  return `Showing the first ${count} pets; the service has more. Ask with all: true, or max_items N.`;
 }

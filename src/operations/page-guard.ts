@@ -1,3 +1,4 @@
+import type { Hint } from '../core/phrase.js';
 import { ProtocolError } from '../core/errors.js';
 
 /** A walk through a list stops here even if the service keeps linking new pages. */
@@ -23,7 +24,7 @@ export class PageLoopGuard {
   }
 
   /** Throws when following `next` would loop; else remembers it as seen. */
-  follow(next: URL, hint: string): void {
+  follow(next: URL, hint: Hint): void {
     const loop = this.seen.has(next.href)
       ? `it linked page ${this.pages + 1} to an address it had already given (${next.pathname}${next.search})`
       : this.pages >= MAX_PAGES

@@ -18,7 +18,9 @@ import {
   WriteRefusedError,
 } from '../core/errors.js';
 import { errorIdentity, systemError } from '../core/error-identity.js';
+import type { Hint } from '../core/phrase.js';
 import { sanitizeLine, sanitizeText } from '../core/sanitize.js';
+import { commandLineHint } from './wording.js';
 
 /** The exit codes of the command-line contract. */
 export const ExitCode = {
@@ -89,7 +91,14 @@ export interface ErrorFields {
   idempotencyKey?: string;
 }
 
-export function errorFields(error: unknown): ErrorFields {
+/**
+ * The contract's fields of any error, its hint in `wording`'s words (the command line's unless
+ * a front end gives its own; undefined words: that front end words the hint itself).
+ */
+export function errorFields(
+  error: unknown,
+  wording: (hint: Hint) => string | undefined = commandLineHint,
+): ErrorFields {
   const system = error instanceof PetstoreError ? undefined : systemError(error);
   const fields: ErrorFields = errorIdentity(error);
   const hint =
@@ -98,7 +107,8 @@ export function errorFields(error: unknown): ErrorFields {
       : system
         ? 'Check that the path exists and that you may use it.'
         : BUG_HINT;
-  if (hint) fields.hint = sanitizeLine(hint);
+  const words = hint === undefined ? undefined : wording(hint);
+  if (words) fields.hint = sanitizeLine(words);
   const answered = error instanceof IncompleteListError ? error.failure : error;
   if (answered instanceof ApiError && answered.requestId)
     fields.requestId = sanitizeLine(answered.requestId);
@@ -119,14 +129,14 @@ export interface ErrorReportOptions {
 interface Subject {
   label?: string;
   /** Said instead of the error's own hint. */
-  hint?: string | undefined;
+  hint?: Hint | undefined;
   /** Extra members of the JSON form, e.g. { record: 3 }. */
   fields?: Record<string, unknown>;
 }
 
 function writeReport(error: unknown, options: ErrorReportOptions, subject: Subject): void {
   const fields = errorFields(error);
-  if (subject.hint !== undefined) fields.hint = sanitizeLine(subject.hint);
+  if (subject.hint !== undefined) fields.hint = sanitizeLine(commandLineHint(subject.hint));
   if (options.json) {
     options.write(JSON.stringify({ ...fields, ...subject.fields }) + '\n');
     return;
@@ -162,7 +172,7 @@ export function reportError(error: unknown, options: ErrorReportOptions): number
 export function reportRecordError(
   error: unknown,
   options: Omit<ErrorReportOptions, 'verbose'>,
-  record: { position: number; name: string; hint?: string | undefined },
+  record: { position: number; name: string; hint?: Hint | undefined },
 ): void {
   writeReport(
     error,

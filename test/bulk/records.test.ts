@@ -1,7 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { readPetRecords } from '../../src/bulk/input-format.js';
-import { parsePetsFile } from '../../src/bulk/records.js';
+import { digestInput, givenRecords, parsePetsFile } from '../../src/bulk/records.js';
+import type { NewPet } from '../../src/core/interface.js';
+import { stringifyJson } from '../../src/core/json.js';
+import { checkedPet } from '../../src/operations/pets/add.js';
 import { BULK_MAX_RECORDS } from '../../src/core/contract.js';
 import { UsageError } from '../../src/core/errors.js';
 
@@ -120,5 +123,26 @@ describe('an input of more records than one import takes', () => {
     const text = `name,categoryId\n${'Rex,1\n,\n'.repeat(BULK_MAX_RECORDS)}`;
     const { records } = await readPetRecords(text, 'p.csv', { name: 'p.csv' });
     expect(records.count).toBe(BULK_MAX_RECORDS);
+  });
+});
+
+describe('pets given as data', () => {
+  it('digest as the same pets read as one JSON body a line: a batch keeps its journal', () => {
+    const pet = fc.record(
+      {
+        name: fc.string({ minLength: 1 }).filter((name) => name.trim() !== ''),
+        categoryId: fc.bigInt({ min: 0n, max: 2n ** 63n - 1n }),
+        status: fc.constantFrom('available', 'pending', 'sold'),
+      },
+      { requiredKeys: ['name', 'categoryId'] },
+    );
+    fc.assert(
+      fc.property(fc.array(pet, { minLength: 1, maxLength: 8 }), (pets) => {
+        const given = pets.map((p) => checkedPet(p as NewPet));
+        const text = given.map((p) => `${stringifyJson(p)}\n`).join('');
+        const read = parsePetsFile(text, 'standard input', 'ndjson');
+        expect(digestInput(givenRecords(given))).toEqual(digestInput(read));
+      }),
+    );
   });
 });

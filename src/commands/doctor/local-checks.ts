@@ -12,6 +12,7 @@ import { exposureOf, modeText } from '../../core/private-place.js';
 import { maskCredentials, unfindableBecause } from '../../core/redaction/index.js';
 import { PetstoreError } from '../../core/errors.js';
 import { ExitCode, exitCodeFor } from '../../output/report-error.js';
+import { commandLineHint } from '../../output/wording.js';
 import { fail, info, ok, warn, type Finding } from './finding.js';
 
 /** What the local checks learned, for the network ones. */
@@ -51,7 +52,8 @@ function checkedUrl(
   try {
     url = parseServiceUrl(value, source);
   } catch (error) {
-    const { message, hint } = error as PetstoreError;
+    const { message } = error as PetstoreError;
+    const hint = commandLineHint((error as PetstoreError).hint);
     return {
       url: undefined,
       findings: [fail(name, message, hint ?? `${setFix}, or fix ${source}`, ExitCode.usage)],
@@ -177,7 +179,8 @@ function proxyFindings(ctx: RunOutput & RunServices): {
       proxy,
     };
   } catch (error) {
-    const { message, hint } = error as PetstoreError;
+    const { message } = error as PetstoreError;
+    const hint = commandLineHint((error as PetstoreError).hint);
     return { findings: [fail('proxy', message, hint ?? '', exitCodeFor(error))], proxy: undefined };
   }
 }
@@ -200,7 +203,8 @@ export async function localChecks(
     data = await (await ctx.config()).read();
     findings.push(...modeFinding(path));
   } catch (error) {
-    const { message, hint } = error as PetstoreError;
+    const { message } = error as PetstoreError;
+    const hint = commandLineHint((error as PetstoreError).hint);
     findings.push(
       fail(
         'config file',
@@ -215,7 +219,8 @@ export async function localChecks(
   try {
     selection = selectProfile(ctx.settings.profile, data);
   } catch (error) {
-    const { message, hint } = error as PetstoreError;
+    const { message } = error as PetstoreError;
+    const hint = commandLineHint((error as PetstoreError).hint);
     findings.push(fail('profile', message, hint ?? '', exitCodeFor(error)));
     return { findings, facts };
   }

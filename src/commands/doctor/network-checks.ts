@@ -5,6 +5,7 @@ import { isLoopbackHost } from '../../api/url-policy.js';
 import type { RunOutput, RunServices } from '../../context/context.js';
 import { PetstoreError } from '../../core/errors.js';
 import { ExitCode, exitCodeFor } from '../../output/report-error.js';
+import { commandLineHint } from '../../output/wording.js';
 import { fail, info, ok, warn, type Finding } from './finding.js';
 import type { LocalFacts } from './local-checks.js';
 
@@ -152,8 +153,8 @@ async function keyAccepted(ctx: RunServices): Promise<Finding[]> {
     answer = await client.listPetsPage({ limit: 1 });
   } catch (error) {
     const code = exitCodeFor(error);
-    const { message, hint } =
-      error instanceof PetstoreError ? error : { message: String(error), hint: undefined };
+    const message = error instanceof PetstoreError ? error.message : String(error);
+    const hint = error instanceof PetstoreError ? commandLineHint(error.hint) : undefined;
     const check = code === ExitCode.auth ? 'key accepted' : 'HTTP';
     const fix =
       hint ??

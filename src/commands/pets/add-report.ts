@@ -1,3 +1,5 @@
+import { commandLineHint } from '../../output/wording.js';
+import type { Hint } from '../../core/phrase.js';
 import type { EarlierOutcomes } from '../../bulk/plan.js';
 import type { RunOutput } from '../../context/context.js';
 import { PetstoreError } from '../../core/errors.js';
@@ -44,8 +46,8 @@ export class NotCreatedReport {
    */
   record(
     error: unknown,
-    record: { position: number; name: string; hint?: string | undefined },
-    note?: string,
+    record: { position: number; name: string; hint?: Hint | undefined },
+    note?: Hint,
   ): void {
     if (!this.atEnd) {
       reportRecordError(
@@ -59,7 +61,7 @@ export class NotCreatedReport {
       return;
     }
     this.gathered.push({ ...record, what: whatHappened(error) });
-    if (note !== undefined) this.notes.add(note);
+    if (note !== undefined) this.notes.add(commandLineHint(note));
   }
 
   /**

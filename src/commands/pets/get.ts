@@ -5,6 +5,7 @@ import type { RunOutput, RunServices } from '../../context/context.js';
 import { GET_PET_REMOVAL_DATE } from '../../core/interface.js';
 import type { Int64 } from '../../core/int64.js';
 import { fieldsFlag, int64Flag } from '../../cmdutil/flags.js';
+import { commandLineHint } from '../../output/wording.js';
 import { GET_PET_DEPRECATION, getPet } from '../../operations/pets/get.js';
 import { PET_COLUMNS, PET_FIELDS } from './columns.js';
 
@@ -39,7 +40,7 @@ export async function runPetsGet(
   ctx: RunOutput & RunServices,
   options: PetsGetOptions,
 ): Promise<void> {
-  ctx.warnDeprecated(GET_PET_DEPRECATION);
+  ctx.warnDeprecated(commandLineHint(GET_PET_DEPRECATION));
   const pet = await getPet({ client: await ctx.client() }, options.id);
   await ctx.render(pet, PET_COLUMNS, { fields: options.fields });
 }

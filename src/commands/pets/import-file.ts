@@ -1,4 +1,5 @@
-import { bulkProgress } from '../../bulk/progress-line.js';
+import { commandLineHint } from '../../output/wording.js';
+import { bulkProgress } from './import-progress.js';
 import type { BulkCounts } from '../../bulk/ledger.js';
 import { readInputFile } from '../../cmdutil/read-input.js';
 import { journalsDir } from '../../config/paths.js';
@@ -102,7 +103,7 @@ export async function runPetsImportFile(
         writeJsonSummary(counts);
       },
       onDryRun: (record, request) => ctx.printRequest({ record, ...request }, { oneLine: true }),
-      warn: (message) => ctx.warn(message),
+      warn: (message) => ctx.warn(commandLineHint(message)),
       onRejected: async (count, rejects, dryRun) => {
         run.rejected = count;
         const records = count === 1 ? '1 invalid record' : `${count} invalid records`;

@@ -8,7 +8,7 @@ import { count } from '../../output/progress.js';
 import { LIST_LIMIT, PET_STATUSES } from '../../core/interface.js';
 import { MAX_ITEMS } from '../../core/contract.js';
 import { PET_COLUMNS, PET_FIELDS } from './columns.js';
-import { listPets } from '../../operations/pets/list.js';
+import { listPets, type ListEnd } from '../../operations/pets/list.js';
 
 /** `pets list`'s flags, declared once: their types are the options of its run function. */
 function declarePetsList(pets: Command) {
@@ -80,7 +80,21 @@ export async function runPetsList(
     return;
   }
   rows.end();
-  if (outcome.note !== undefined) ctx.notice(outcome.note);
+  if (outcome.end !== undefined) ctx.notice(listEndNote(outcome.end));
+}
+
+const plural = (count: number) => `${count} pet${count === 1 ? '' : 's'}`;
+
+/** Where the list ended, in the command line's words. */
+export function listEndNote(end: ListEnd): string {
+  switch (end.kind) {
+    case 'more':
+      return `Showing the first ${plural(end.shown)}; the service has more. Use --all for every page, or --max-items N.`;
+    case 'stopped':
+      return `Stopped at --max-items ${end.maxItems}; the service has more.`;
+    case 'unlinked':
+      return `The service sent no Link rel="next" after a full page of ${plural(end.shown)}: if it holds more, it does not say how to page to them, so only this page was listed.`;
+  }
 }
 
 export function registerPetsList(pets: Command, runVerb: RunVerb): void {

@@ -1,3 +1,4 @@
+import { flagOf } from '../../output/wording.js';
 import { stringifyJson } from '../../core/json.js';
 import type { Command } from '@commander-js/extra-typings';
 import { helpProse } from '../../cmdutil/help-text.js';
@@ -189,7 +190,15 @@ async function report(
   },
 ): Promise<void> {
   const target = await ctx.target();
-  const { results, canary, created, signal } = run;
+  const { canary, created, signal } = run;
+  // A check skipped for want of a flag says which.
+  const results = run.results.map((round) =>
+    round.map(({ needs, ...result }) =>
+      needs === undefined
+        ? result
+        : { ...result, detail: `${result.detail}: run with ${flagOf(needs)}` },
+    ),
+  );
   if (canary) await ctx.render(summarize(results), SUMMARY_COLUMNS);
   else {
     const rows = (results[0] ?? []).map((r) => ({

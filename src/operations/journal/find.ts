@@ -1,9 +1,22 @@
+import { command, option, phrase } from '../../core/phrase.js';
 import { stat } from 'node:fs/promises';
 import { createHash } from 'node:crypto';
 import { basename } from 'node:path';
 import { journalInUse } from '../../bulk/journal-file.js';
 import { UsageError } from '../../core/errors.js';
 import { listJournals } from './list.js';
+
+/** A batch id that names more than one journal (two runs of the batch at once): which to complete? */
+export class ManyJournalsError extends UsageError {
+  constructor(
+    readonly batch: string,
+    readonly journals: readonly string[],
+  ) {
+    super(`batch ${batch} has ${journals.length} journals: ${journals.join(', ')}`, {
+      hint: phrase`Give ${option('resume')} the path of the one to complete (${command('journal list')} shows each).`,
+    });
+  }
+}
 
 /**
  * The journal `--resume` names: a path, or else the batch id of a journal in the journals
@@ -36,7 +49,7 @@ async function journalOfBatchStart(start: string, journalsDir: string) {
   const batches = [...new Set(journals.flatMap((journal) => journal.batch ?? []))];
   if (batches.length > 1) {
     throw new UsageError(`${start} starts ${batches.length} batches: ${batches.join(', ')}`, {
-      hint: 'Give more of the batch id (petstore journal list --json shows each whole).',
+      hint: phrase`Give more of the batch id (${command('journal list', { json: '' })} shows each whole).`,
     });
   }
   return batches.length === 1 ? journalOfBatch(batches[0]!, journalsDir) : undefined;
@@ -72,9 +85,9 @@ export async function journalOfBatch(
       journal.batch === batch && (only.service === undefined || journal.service === only.service),
   );
   if (matching.length > 1) {
-    throw new UsageError(
-      `batch ${batch} has ${matching.length} journals: ${matching.map((journal) => journal.path).join(', ')}`,
-      { hint: 'Give --resume the path of the one to complete (petstore journal list shows each).' },
+    throw new ManyJournalsError(
+      batch,
+      matching.map((journal) => journal.path),
     );
   }
   return matching[0]?.path;

@@ -1,3 +1,4 @@
+import { command, option, phrase } from '../../core/phrase.js';
 import type { PetstoreClient } from '../../api/client.js';
 import type { RequestPreview } from '../../api/request.js';
 import { UsageError } from '../../core/errors.js';
@@ -31,7 +32,7 @@ export function checkedMessage(message: string): string {
   if (problem) throw new UsageError(`${problem.message}; nothing was sent`);
   if (message.trim() === '') {
     throw new UsageError('the message is empty', {
-      hint: 'Give the text to send, e.g. petstore message send "Hello" (or --file PATH, - for stdin).',
+      hint: phrase`Give the text to send, e.g. ${command('message send')} "Hello" (or ${option('file', 'PATH')}, - for stdin).`,
     });
   }
   return message;

@@ -1,18 +1,29 @@
+import { command, option, phrase } from '../../core/phrase.js';
 import { basename } from 'node:path';
 import { newBatchId, recordKey } from '../../bulk/batch.js';
 import type { JournalContents } from '../../bulk/record-states.js';
 import type { KeyWindow } from '../../bulk/key-window.js';
 import { planRun, type Plan, type RetryChoices } from '../../bulk/plan.js';
 import { INPUT_FORMATS, readPetRecords, type InputFormat } from '../../bulk/input-format.js';
-import { digestInput, type InputDigests, type PetRecords } from '../../bulk/records.js';
+import {
+  digestInput,
+  givenRecords,
+  type InputDigests,
+  type PetRecords,
+} from '../../bulk/records.js';
 import { rejectsText } from '../../bulk/rejects.js';
 import { UsageError } from '../../core/errors.js';
-import { PET_STATUSES } from '../../core/interface.js';
+import { PET_STATUSES, type NewPet } from '../../core/interface.js';
 
 /** What a batch is asked to do (`pets import` and `--resume`). */
 export interface AddBatchRequest extends RetryChoices {
   /** FILE: the input; with --resume, defaults to the input the journal names. */
   file: string | undefined;
+  /**
+   * The records themselves, each checked, instead of an input to read (an agent's call):
+   * keyed as a standard input would be, so a call made again completes its batch.
+   */
+  pets?: readonly NewPet[] | undefined;
   /** --resume: the journal of the run to complete. */
   resume: string | undefined;
   /** --input-format: how to read the input; else as its name or its first line says. */
@@ -53,7 +64,7 @@ function batchOf(options: AddBatchRequest, earlier: JournalContents | undefined)
   if (earlier === undefined) return options.batchId ?? newBatchId();
   if (options.batchId !== undefined && options.batchId !== earlier.batch) {
     throw new UsageError(
-      `the journaled run is batch ${earlier.batch}, not ${options.batchId} (PETSTORE_BATCH_ID or --batch-id)`,
+      `the journaled run is batch ${earlier.batch}, not the batch id given, ${options.batchId}`,
       { hint: 'A resume continues the batch of its journal: leave the batch id out.' },
     );
   }
@@ -68,6 +79,27 @@ function journaledFormat(earlier: JournalContents | undefined): InputFormat | un
     : undefined;
 }
 
+/** The records of the input a run reads: the file, or what the front end was given. */
+async function readRecords(
+  readInput: (input: string) => Promise<string>,
+  options: AddBatchRequest,
+  run: { input: string; earlier: JournalContents | undefined; skipInvalid: boolean },
+): Promise<{ records: PetRecords; format: InputFormat | undefined }> {
+  const { input, earlier } = run;
+  const source = input === '-' ? 'standard input' : input;
+  const text = await readInput(input).catch((error: unknown) => {
+    if (options.file !== undefined || !(error instanceof UsageError)) throw error;
+    throw new UsageError(`cannot read the input of the journaled run: ${error.message}`, {
+      hint: 'If it moved, give its new path as FILE: its records are checked against the journal.',
+    });
+  });
+  return readPetRecords(text, source, {
+    given: options.inputFormat ?? journaledFormat(earlier),
+    name: input,
+    skipInvalid: run.skipInvalid,
+  });
+}
+
 /**
  * Reads the input (through `readInput`: a file, or `-` for what the front end was given),
  * checks every record against the journal of the run it completes (`earlier`, read by the
@@ -78,27 +110,23 @@ export async function prepare(
   options: AddBatchRequest,
   earlier: JournalContents | undefined,
 ): Promise<Prepared> {
-  const input = options.file ?? earlier?.input;
-  if (input === undefined) throw new UsageError('pets import needs a FILE or --resume');
-  if (input === '-' && options.file === undefined) {
-    throw new UsageError('the run being resumed read standard input', {
-      hint: 'Give the same input again: ... | petstore pets import - --resume JOURNAL',
+  const input = options.pets !== undefined ? '-' : (options.file ?? earlier?.input);
+  if (input === undefined) {
+    throw new UsageError('a batch needs an input, or the journal of a run to complete', {
+      hint: phrase`Give the input, or ${option('resume')} JOURNAL.`,
     });
   }
-  const source = input === '-' ? 'standard input' : input;
-  const text = await readInput(input).catch((error: unknown) => {
-    if (options.file !== undefined || !(error instanceof UsageError)) throw error;
-    throw new UsageError(`cannot read the input of the journaled run: ${error.message}`, {
-      hint: 'If it moved, give its new path as FILE: its records are checked against the journal.',
+  if (input === '-' && options.file === undefined && options.pets === undefined) {
+    throw new UsageError('the run being resumed read standard input', {
+      hint: phrase`Give the same input again: ... | ${command('pets import')} - ${option('resume', 'JOURNAL')}`,
     });
-  });
+  }
   // A run that set invalid records aside is completed alike, asked again or not.
   const skipInvalid = options.skipInvalid === true || earlier?.skipInvalid === true;
-  const { records, format } = await readPetRecords(text, source, {
-    given: options.inputFormat ?? journaledFormat(earlier),
-    name: input,
-    skipInvalid,
-  });
+  const { records, format } =
+    options.pets === undefined
+      ? await readRecords(readInput, options, { input, earlier, skipInvalid })
+      : { records: givenRecords(options.pets), format: undefined };
   const digests = digestInput(records);
   const batch = batchOf(options, earlier);
   const namedBatch =

@@ -1,3 +1,4 @@
+import type { Hint } from '../../core/phrase.js';
 import type { PetstoreClient, RequestPreview } from '../../api/client.js';
 import type { BulkCounts } from '../../bulk/ledger.js';
 import type { EarlierOutcomes } from '../../bulk/plan.js';
@@ -34,8 +35,8 @@ export interface AddBatchDeps {
    * read, which for a large input takes seconds; starts nothing.
    */
   checkTarget?(): Promise<void>;
-  /** Reads the input: a path, or `-` for the front end's standard input. */
-  readInput(input: string): Promise<string>;
+  /** Reads the input: a path, or `-` for the front end's standard input (none: pets given). */
+  readInput?(input: string): Promise<string>;
   /** Where new runs keep their journals, and where `--resume BATCH` looks. */
   journalsDir: string;
   /** Ctrl-C and SIGTERM: a first lets the writes in flight finish, a second stops at once. */
@@ -61,7 +62,7 @@ export interface AddBatchEvents {
   /** The pets for a table, once the run ended; resolves true once they left whole. */
   printTable(pets: Pet[]): Promise<boolean>;
   /** A record that failed, or whose outcome is unknown; `note`, a hint about it alone. */
-  reportRecord(error: unknown, record: RecordReport, note?: string): void;
+  reportRecord(error: unknown, record: RecordReport, note?: Hint): void;
   /** A line of the run's own (the note of a second signal). */
   say(line: string): void;
   /** Each record settled, for a progress line. */
@@ -71,7 +72,7 @@ export interface AddBatchEvents {
   /** A dry run's request for a record: nothing is sent. */
   onDryRun(record: number, request: RequestPreview): void;
   /** Something the person should know that does not stop the run. */
-  warn(message: string): void;
+  warn(message: Hint): void;
   /** Records set aside (--skip-invalid): how many, and a file of them in the input's format. */
   onRejected?(count: number, rejects: string, dryRun: boolean): Promise<void>;
   /** Why stdout failed, when it did (its output is then incomplete). */

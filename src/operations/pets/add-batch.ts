@@ -8,6 +8,7 @@ import { expiredKeys, keyWindowError, resentKeys } from '../../bulk/key-window.j
 import { runBulk, type BulkResult } from '../../bulk/runner.js';
 import { bootId } from '../../core/boot-id.js';
 import { ApiError, UsageError } from '../../core/errors.js';
+import { option, phrase, type Phrase } from '../../core/phrase.js';
 import { parseHttpDate } from '../../core/http-date.js';
 import type { Pet } from '../../core/interface.js';
 import {
@@ -76,7 +77,9 @@ async function addFromFile(
   resumed: { held: JournalStore | undefined; earlier: JournalContents | undefined },
 ): Promise<AddBatchOutcome | DryRunOutcome> {
   await deps.checkTarget?.();
-  const prepared = await prepare((input) => deps.readInput(input), request, resumed.earlier);
+  const readInput = (input: string) =>
+    deps.readInput?.(input) ?? Promise.reject(new Error('a batch given no pets needs readInput'));
+  const prepared = await prepare(readInput, request, resumed.earlier);
   const { input, plan, earlier } = prepared;
   const connected: Connected = { ...deps, ...(await deps.connect()) };
   const { client, target } = connected;
@@ -88,7 +91,7 @@ async function addFromFile(
     throw new UsageError(
       `the journaled run sent to ${earlier.target} (${earlier.service}); this one would send to ${target.label} (${target.service}); nothing was sent`,
       {
-        hint: 'Resume against the same service: give the --profile or --base-url the first run used.',
+        hint: phrase`Resume against the same service: give the ${option('profile')} or ${option('baseUrl')} the first run used.`,
       },
     );
   }
@@ -107,9 +110,12 @@ async function addFromFile(
     input !== '-' &&
     resolve(request.journal) === resolve(input)
   ) {
-    throw new UsageError('--journal names the input file; the journal needs a file of its own', {
-      hint: 'Leave --journal out (one is made in the journals folder), or give another path.',
-    });
+    throw new UsageError(
+      'the journal named is the input file; the journal needs a file of its own',
+      {
+        hint: phrase`Leave ${option('journal')} out (one is made in the journals folder), or give another path.`,
+      },
+    );
   }
   const journal = await openJournal(connected, request, prepared, resumed.held, (message) =>
     events.warn(message),
@@ -190,8 +196,8 @@ function isKeyRefusal(error: unknown): boolean {
   return error instanceof ApiError && /idempotency/i.test(error.code);
 }
 
-function keyReusedHint(batch: string): string {
-  return `Batch ${batch} sent another record at this position: the input changed since that batch ran (a record edited, inserted or removed). Restore the input, or send new and changed records as a batch of their own (another --batch-id, or none).`;
+function keyReusedHint(batch: string): Phrase {
+  return phrase`Batch ${batch} sent another record at this position: the input changed since that batch ran (a record edited, inserted or removed). Restore the input, or send new and changed records as a batch of their own (another ${option('batchId')}, or none).`;
 }
 
 async function send(

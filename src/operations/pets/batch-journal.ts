@@ -1,3 +1,4 @@
+import { option, phrase, type Hint } from '../../core/phrase.js';
 import { join, resolve } from 'node:path';
 import type { RunHeader } from '../../bulk/journal-entries.js';
 import { JournalStore } from '../../bulk/journal-store.js';
@@ -35,14 +36,11 @@ export const locksFolder = (dataDir: string) => join(dataDir, 'locks');
  * Says when the journal is on a network file system, whose locks another machine's run may not
  * see: two runs could then send the same records at once.
  */
-export async function warnIfNetworked(
-  path: string,
-  warn: (message: string) => void,
-): Promise<void> {
+export async function warnIfNetworked(path: string, warn: (message: Hint) => void): Promise<void> {
   const kind = await networkFileSystem(path);
   if (kind === undefined) return;
   warn(
-    `the journal ${path} is on a network file system (${kind}), whose locks a run on another machine may not see: run one resume of it at a time, or keep journals on a local disk (--journal FILE)`,
+    phrase`the journal ${path} is on a network file system (${kind}), whose locks a run on another machine may not see: run one resume of it at a time, or keep journals on a local disk (${option('journal', 'FILE')})`,
   );
 }
 
@@ -55,7 +53,7 @@ export async function openJournal(
   request: AddBatchRequest,
   prepared: Prepared,
   held: JournalStore | undefined,
-  warn: (message: string) => void = () => undefined,
+  warn: (message: Hint) => void = () => undefined,
 ): Promise<JournalStore> {
   const { input } = prepared;
   const header: RunHeader = {

@@ -26,12 +26,19 @@ export interface ListPetsEvents {
   printed?: () => number;
 }
 
-export interface ListPetsOutcome extends WalkResult {
-  /** What a person should know about where the list ended, or undefined. */
-  note: string | undefined;
-}
+/**
+ * Where a list ended, when its reader should know, for each front end to word: one page of
+ * more (`more`), stopped at the count asked (`stopped`), or a full page with no link to a next
+ * one from a service that may hold more (`unlinked`).
+ */
+export type ListEnd =
+  | { kind: 'more'; shown: number }
+  | { kind: 'stopped'; maxItems: number }
+  | { kind: 'unlinked'; shown: number };
 
-const plural = (count: number) => `${count} pet${count === 1 ? '' : 's'}`;
+export interface ListPetsOutcome extends WalkResult {
+  end: ListEnd | undefined;
+}
 
 /**
  * Lists pets: one page (the service's default size unless `limit`), or the pages followed by
@@ -57,28 +64,26 @@ export async function listPets(
     stopped: deps.stopped,
     printed: events.printed,
   });
-  return { ...result, note: listNote(request, result, pageSize) };
+  return { ...result, end: listEnd(request, result, pageSize) };
 }
 
-/** Where the list ended, when a person should know: the service had more, or may have. */
-function listNote(
+/** Where the list ended, when its reader should know: the service had more, or may have. */
+function listEnd(
   request: ListPetsRequest,
   result: WalkResult,
   pageSize: number | undefined,
-): string | undefined {
+): ListEnd | undefined {
   const follow = request.all === true || request.maxItems !== undefined;
-  if (!follow && result.more) {
-    return `Showing the first ${plural(result.pets)}; the service has more. Use --all for every page, or --max-items N.`;
-  }
+  if (!follow && result.more) return { kind: 'more', shown: result.pets };
   if (request.maxItems !== undefined && result.more) {
-    return `Stopped at --max-items ${request.maxItems}; the service has more.`;
+    return { kind: 'stopped', maxItems: request.maxItems };
   }
   const reachedMax = request.maxItems !== undefined && result.pets >= request.maxItems;
   // One full page and no Link: a service that does not paginate may hold more. A page that is
   // not full is the whole list: nothing to say.
   const fullPage = pageSize !== undefined && result.pets >= pageSize;
   if (follow && result.pages === 1 && result.lastPageUnlinked && !reachedMax && fullPage) {
-    return `The service sent no Link rel="next" after a full page of ${plural(result.pets)}: if it holds more, it does not say how to page to them, so only this page was listed.`;
+    return { kind: 'unlinked', shown: result.pets };
   }
   return undefined;
 }

@@ -1,3 +1,4 @@
+import { option, phrase } from '../../core/phrase.js';
 import { JournalStore } from '../../bulk/journal-store.js';
 import { bootId } from '../../core/boot-id.js';
 import { UsageError } from '../../core/errors.js';
@@ -38,7 +39,7 @@ export async function refuseMovedRecords(
       throw new UsageError(
         `record ${same.record} is not the record batch ${prepared.batch} sent with its key before (in ${journal.path}): records were added, removed or moved since; nothing was sent`,
         {
-          hint: 'Keep the records where the first run had them (fix a bad one in place, leave it out by --skip-invalid), or send the rest as a new batch (another --batch-id).',
+          hint: phrase`Keep the records where the first run had them (fix a bad one in place, leave it out by ${option('skipInvalid')}), or send the rest as a new batch (another ${option('batchId')}).`,
         },
       );
     }

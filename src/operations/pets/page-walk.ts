@@ -1,3 +1,4 @@
+import { option, phrase } from '../../core/phrase.js';
 import { BrokenLink, brokenLinkError, type PetsPage } from '../../api/client.js';
 import { PageLoopGuard } from '../page-guard.js';
 import { IncompleteListError, PetstoreError } from '../../core/errors.js';
@@ -69,7 +70,10 @@ export async function walkPages(walk: PageWalk): Promise<WalkResult> {
       );
     }
     try {
-      guard.follow(next, 'Report this to the service; --max-items N stops after N pets.');
+      guard.follow(
+        next,
+        phrase`Report this to the service; ${option('maxItems', 'N')} stops after N pets.`,
+      );
     } catch (failure) {
       throw new IncompleteListError(failure as PetstoreError, walk.printed?.() ?? pets, pages + 1);
     }

@@ -1,3 +1,4 @@
+import type { OptionName } from '../../core/phrase.js';
 import { parseDuration } from '../../core/duration.js';
 import type { StopController } from '../../core/stop.js';
 
@@ -9,6 +10,8 @@ export interface CheckResult {
   outcome: Outcome;
   durationMs: number;
   detail: string;
+  /** A check skipped for want of an option: the option that runs it (worded by front ends). */
+  needs?: OptionName;
 }
 
 /** A check over every round: how often it passed, and how long it took. */

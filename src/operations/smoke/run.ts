@@ -1,3 +1,4 @@
+import type { OptionName } from '../../core/phrase.js';
 import type { PetstoreClient } from '../../api/client.js';
 import { InterruptedError, PetstoreError } from '../../core/errors.js';
 import type { Pet } from '../../core/interface.js';
@@ -61,9 +62,11 @@ async function runRound(
     const started = performance.now();
     let outcome: CheckResult['outcome'] = 'pass';
     let detail: string;
+    let needs: OptionName | undefined;
     if (check.writes && !options.allowWrites) {
       outcome = 'skip';
-      detail = 'writes to the service: run with --allow-writes';
+      detail = 'writes to the service';
+      needs = 'allowWrites';
     } else {
       try {
         const ends = check.writes ? [stop.abandoned] : [stop.abandoned, interrupted];
@@ -86,9 +89,9 @@ async function runRound(
     const timed = outcome === 'pass' || outcome === 'fail';
     if (timed && maxLatencyMs !== undefined && durationMs > maxLatencyMs) {
       outcome = 'fail';
-      detail = `took ${durationMs} ms, over --max-latency ${maxLatencyMs} ms (${detail})`;
+      detail = `took ${durationMs} ms, over the ${maxLatencyMs} ms allowed (${detail})`;
     }
-    results.push({ name: check.name, outcome, durationMs, detail });
+    results.push({ name: check.name, outcome, durationMs, detail, ...(needs && { needs }) });
   }
   return results;
 }

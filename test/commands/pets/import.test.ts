@@ -206,7 +206,7 @@ describe('pets import', () => {
       'Not created (1):\n  record 2  bad: not created: bad name (invalid_name, HTTP 400)\n',
     );
     expect(io.err()).toContain(
-      `petstore: 3 records to ${server.url}/v1: created 1 now; 1 failed, 1 not attempted (--fail-fast)\nhint: Complete the run with: petstore --base-url ${server.url}/v1 pets import --resume `,
+      `petstore: 3 records to ${server.url}/v1: created 1 now; 1 failed, 1 not attempted (stopped at the first failure)\nhint: Complete the run with: petstore --base-url ${server.url}/v1 pets import --resume `,
     );
     expect(io.out()).toMatch(/^100\s+A\s/m);
     // One command everywhere: the run's first line names the same one, and the failed go too.

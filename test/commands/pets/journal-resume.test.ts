@@ -229,7 +229,7 @@ describe('pets import keeps a journal, and --resume completes the run', () => {
     expect(await run(['--resume', file])).toContain(
       `${file} is not a petstore journal of this version`,
     );
-    expect(await run([file, '--journal', file])).toContain('--journal names the input file');
+    expect(await run([file, '--journal', file])).toContain('the journal named is the input file');
     const moved = `${file}.moved`;
     renameSync(file, moved);
     const lost = await run(['--resume', path]);

@@ -512,7 +512,7 @@ describe('a deployment that breaks the interface fails the check that covers it 
     expect(result.code).toBe(8);
     const row = rowsOf(result.out).find((r) => r.name === 'list pets, limit 1')!;
     expect(row.outcome).toBe('fail');
-    expect(row.detail).toMatch(/^took \d+ ms, over --max-latency 80 ms/);
+    expect(row.detail).toMatch(/^took \d+ ms, over the 80 ms allowed/);
   });
 });
 

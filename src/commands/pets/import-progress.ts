@@ -1,5 +1,5 @@
-import { count, duration, type Progress } from '../output/progress.js';
-import type { Ledger } from './ledger.js';
+import { count, duration, type Progress } from '../../output/progress.js';
+import type { Ledger } from '../../bulk/ledger.js';
 
 /**
  * The progress line of a bulk run: what became of the records so far, of how many, the rate

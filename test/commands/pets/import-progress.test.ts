@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { Ledger } from '../../src/bulk/ledger.js';
-import type { EarlierOutcomes } from '../../src/bulk/plan.js';
-import { bulkProgress } from '../../src/bulk/progress-line.js';
-import { Progress, duration } from '../../src/output/progress.js';
+import { Ledger } from '../../../src/bulk/ledger.js';
+import type { EarlierOutcomes } from '../../../src/bulk/plan.js';
+import { bulkProgress } from '../../../src/commands/pets/import-progress.js';
+import { Progress, duration } from '../../../src/output/progress.js';
 
 const NONE: EarlierOutcomes = { created: [], failed: [], unknown: [] };
 
