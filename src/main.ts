@@ -2,25 +2,9 @@ import { readFileSync } from 'node:fs';
 import { HELP_MAX_WIDTH } from './core/contract.js';
 import { processIO, type Env, type IO } from './core/io.js';
 import type { MainDeps } from './run-main.js';
+import { fastPath } from './cli/argv.js';
 
 export type { MainDeps } from './run-main.js';
-
-/**
- * The keys of dist/help.json that may answer the command line, first match wins: the command
- * path of `PATH --help`, `PATH -h` or `help PATH` ('' for the program), and for `help WORD` the
- * topic `topic:WORD` before the command WORD. Undefined when it asks for anything else.
- */
-function helpKeys(argv: readonly string[]): string[] | undefined {
-  if (argv.some((arg) => arg.startsWith('-') && arg !== '--help' && arg !== '-h')) return;
-  const last = argv.at(-1);
-  if (last === '--help' || last === '-h') {
-    const words = argv.slice(0, -1);
-    return words.some((word) => word.startsWith('-')) ? undefined : [words.join(' ')];
-  }
-  if (argv[0] !== 'help') return undefined;
-  const path = argv.slice(1).join(' ');
-  return argv.length === 2 ? [`topic:${path}`, path] : [path];
-}
 
 /** dist/help.json: beside this file, or an asset of the single executable. */
 function helpFile(): string {
@@ -64,25 +48,24 @@ export async function main(
     const { reportOutputFailure } = await import('./run-main.js');
     return reportOutputFailure(failure, io, env);
   };
-  if (argv.length === 1 && (argv[0] === '--version' || argv[0] === 'version')) {
+  const fast = fastPath(argv);
+  if (fast?.kind === 'version') {
     out.write(`${__PETSTORE_VERSION__}\n`);
     return written();
   }
-  // The keyring helper: the tool runs itself as a child process to reach the OS keyring.
-  if (argv[0] === '__keyring') {
+  if (fast?.kind === 'keyring helper') {
     const { runKeyringHelper } = await import('./config/keyring-helper.js');
-    return runKeyringHelper(argv.slice(1), { stdin: io.stdin, stdout: out });
+    return runKeyringHelper(fast.args, { stdin: io.stdin, stdout: out });
   }
   // Shell completion of profile names: answered without loading the program.
-  if (argv.length === 2 && argv[0] === '__complete' && argv[1] === 'profiles') {
+  if (fast?.kind === 'profile names') {
     const { profileNamesForCompletion } = await import('./config/profile-names.js');
     out.write(profileNamesForCompletion(env).join('\n') + '\n');
     return written();
   }
-  const keys = helpKeys(argv);
   // At a terminal as wide as help is wrapped, or wider, the text is the same (HELP_MAX_WIDTH).
-  if (keys !== undefined && (!io.stdoutIsTTY || (io.stdoutColumns ?? 0) >= HELP_MAX_WIDTH)) {
-    const text = builtHelp(keys);
+  if (fast?.kind === 'help' && (!io.stdoutIsTTY || (io.stdoutColumns ?? 0) >= HELP_MAX_WIDTH)) {
+    const text = builtHelp(fast.keys);
     if (text !== undefined) {
       out.write(text);
       return written();

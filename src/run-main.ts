@@ -2,12 +2,10 @@ import { CommanderError } from '@commander-js/extra-typings';
 import type { ClientFactory } from './api/create-client.js';
 import type { Transport } from './api/http.js';
 import { buildProgram } from './cli/program.js';
+import { asksForHelp, commandOfArgv, groupNamedAlone, verboseAsked } from './cli/argv.js';
 import {
-  asksForHelp,
-  commandOfArgv,
   commandPath,
   expandHelpCommand,
-  groupNamedAlone,
   helpTopicRequest,
   usageErrorFromCommander,
 } from './cli/usage.js';
@@ -113,7 +111,7 @@ export async function runMain(
   let jsonErrors: boolean | undefined;
   io = nettedIO(io, redactor, () => jsonErrors === true);
   let ctx: Context | undefined;
-  let verbose = argv.includes('-v') || argv.includes('--verbose');
+  let verbose = verboseAsked(argv);
 
   const runVerb: RunVerb = async (command, toOptions, run) => {
     const raw = command.optsWithGlobals() as RawGlobalOptions;

@@ -78,7 +78,13 @@ export const LAYERS = {
   // main.ts answers --version, piped help, completion's profile names and the keyring helper
   // (a child process of the tool itself) before loading the program.
   'main.ts': {
-    may: ['core', 'run-main.ts', 'config/profile-names.ts', 'config/keyring-helper.ts'],
+    may: [
+      'core',
+      'run-main.ts',
+      'cli/argv.ts',
+      'config/profile-names.ts',
+      'config/keyring-helper.ts',
+    ],
     packages: [],
   },
   'run-main.ts': {

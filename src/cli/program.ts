@@ -4,7 +4,7 @@ import { registerMessage } from '../commands/message/index.js';
 import { registerPets } from '../commands/pets/index.js';
 import { GLOBAL_OPTIONS, optionHelp, OTHER_ENVIRONMENT } from '../context/global-options.js';
 import { HELP_MAX_WIDTH } from '../core/contract.js';
-import { helpWordAt } from './usage.js';
+import { helpWordAt } from './argv.js';
 import type { IO } from '../core/io.js';
 import { EXIT_CODE_SHORT } from '../help/reference.js';
 import { HELP_TOPIC_NAMES } from '../help/topics.js';

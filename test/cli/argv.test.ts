@@ -1,0 +1,65 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import {
+  asksForHelp,
+  commandOfArgv,
+  fastPath,
+  groupNamedAlone,
+  helpRequest,
+  verboseAsked,
+} from '../../src/cli/argv.js';
+import { commandPath } from '../../src/cli/usage.js';
+import { buildProgram } from '../../src/cli/program.js';
+import { fakeIO } from '../helpers/fake-io.js';
+
+const noVerb = () => Promise.resolve();
+
+describe('the command line, read before commander', () => {
+  it.each([
+    [['--version'], { kind: 'version' }],
+    [['version'], { kind: 'version' }],
+    [['__keyring', 'get', 'x'], { kind: 'keyring helper', args: ['get', 'x'] }],
+    [['__complete', 'profiles'], { kind: 'profile names' }],
+    [['--help'], { kind: 'help', keys: [''] }],
+    [['pets', 'list', '-h'], { kind: 'help', keys: ['pets list'] }],
+    [['help', 'exit-codes'], { kind: 'help', keys: ['topic:exit-codes', 'exit-codes'] }],
+    [['help', 'pets', 'add'], { kind: 'help', keys: ['pets add'] }],
+    [['--json', 'pets', 'list', '--help'], undefined],
+    [['pets', 'list'], undefined],
+    [['--version', 'x'], undefined],
+  ])('%j is answered before the program loads as %j', (argv, expected) => {
+    expect(fastPath(argv)).toEqual(expected);
+  });
+
+  it('finds help as the first word, its options aside, or not at all', () => {
+    expect(helpRequest(['--profile', 'help', 'pets', '-q'])).toEqual({
+      before: ['--profile'],
+      after: ['pets', '-q'],
+      names: ['pets'],
+    });
+    expect(helpRequest(['pets', 'help'])).toBeUndefined();
+  });
+
+  it('reads -h and -v only before --, whatever follows', () => {
+    const token = fc.constantFrom('-h', '--help', '-v', '--verbose', 'pets', 'list', '-q', 'x');
+    fc.assert(
+      fc.property(fc.array(token), fc.array(token), (before, after) => {
+        const argv = [...before, '--', ...after];
+        expect(asksForHelp(argv)).toBe(before.includes('-h') || before.includes('--help'));
+        expect(verboseAsked(argv)).toBe(before.includes('-v') || before.includes('--verbose'));
+      }),
+    );
+  });
+
+  it('names the command a line runs, and a group named alone, skipping option values', async () => {
+    const program = await buildProgram(fakeIO(), noVerb);
+    const named = (argv: string[]) => commandPath(commandOfArgv(program, argv));
+    expect(named(['--profile', 'pets', 'pets', 'add', '--nme', 'x'])).toBe('petstore pets add');
+    expect(named(['-qo', 'json', 'pets', 'list'])).toBe('petstore pets list');
+    expect(named(['--output=json', 'journal', 'nope'])).toBe('petstore journal');
+    expect(groupNamedAlone(program, ['--json', 'pets'])?.name()).toBe('pets');
+    expect(groupNamedAlone(program, ['pets', 'list'])).toBeUndefined();
+    expect(groupNamedAlone(program, ['pets', 'nope'])).toBeUndefined();
+    expect(groupNamedAlone(program, ['--', 'pets'])).toBeUndefined();
+  });
+});
