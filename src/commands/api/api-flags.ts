@@ -1,5 +1,6 @@
+import { DRY_RUN, dryRunOption, idempotencyKeyOption } from '../../cmdutil/options.js';
 import type { Command } from '@commander-js/extra-typings';
-import { idempotencyKeyFlag } from '../../cmdutil/flags.js';
+
 import { helpProse } from '../../cmdutil/help-text.js';
 import type { FlagsOf } from '../../cmdutil/run-verb.js';
 
@@ -56,12 +57,8 @@ export function declareApi(program: Command) {
       'follow Link rel="next" pages of a list (NDJSON streams them; JSON is one array)',
     )
     .option('-i, --include', 'print the status and response headers on stderr')
-    .option(
-      '--idempotency-key <key>',
-      'a write: send with this Idempotency-Key (default: a new UUID)',
-      idempotencyKeyFlag,
-    )
-    .option('--dry-run', 'print the request that would be sent (key redacted); send nothing')
+    .addOption(idempotencyKeyOption('any request'))
+    .addOption(dryRunOption(DRY_RUN.request))
     .addHelpText(
       'after',
       helpProse(`

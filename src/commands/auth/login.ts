@@ -1,3 +1,4 @@
+import { DRY_RUN, dryRunOption } from '../../cmdutil/options.js';
 import type { Command } from '@commander-js/extra-typings';
 import { helpProse } from '../../cmdutil/help-text.js';
 import { changeConfig } from '../../cmdutil/config-change.js';
@@ -184,7 +185,7 @@ export function registerAuthLogin(auth: Command, runVerb: RunVerb): void {
     .command('login')
     .description('Store an API key for a profile (read hidden on a terminal, else from stdin)')
     .option('--no-verify', 'store the key without checking it with GET /pets?limit=1')
-    .option('--dry-run', 'show what would be stored (key masked); check nothing, write nothing')
+    .addOption(dryRunOption(DRY_RUN.login))
     .option('--insecure-storage', 'keep the key in the config file (0600), not the OS keyring')
     .option('--migrate', "move the profile's key from the config file into the OS keyring")
     .addHelpText(

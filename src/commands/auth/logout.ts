@@ -1,3 +1,4 @@
+import { DRY_RUN, dryRunOption } from '../../cmdutil/options.js';
 import type { Command } from '@commander-js/extra-typings';
 import { changeConfig } from '../../cmdutil/config-change.js';
 import type { RunVerb } from '../../cmdutil/run-verb.js';
@@ -39,7 +40,7 @@ export function registerAuthLogout(auth: Command, runVerb: RunVerb): void {
   auth
     .command('logout')
     .description('Remove the stored key of one profile')
-    .option('--dry-run', 'print what would change in the config file (keys masked); write nothing')
+    .addOption(dryRunOption(DRY_RUN.config))
     .addHelpText('after', '\nExample:\n  $ petstore auth logout --profile staging')
     .action((flags, command) =>
       runVerb(command, () => ({ dryRun: flags.dryRun === true }), runAuthLogout),

@@ -1,3 +1,4 @@
+import { DRY_RUN, dryRunOption } from '../../cmdutil/options.js';
 import { Option, type Command } from '@commander-js/extra-typings';
 import { helpProse } from '../../cmdutil/help-text.js';
 import type { FlagsOf, RunVerb } from '../../cmdutil/run-verb.js';
@@ -36,7 +37,7 @@ function declareJournalPrune(journal: Command) {
         'remove unfinished journals too: their unknown and unsent records can then never be completed exactly once',
       ),
     )
-    .option('--dry-run', 'print the journals that would be removed; remove nothing')
+    .addOption(dryRunOption(DRY_RUN.prune))
     .addHelpText(
       'after',
       helpProse(`

@@ -1,8 +1,9 @@
+import { DRY_RUN, dryRunOption, idempotencyKeyOption } from '../../cmdutil/options.js';
 import { helpProse } from '../../cmdutil/help-text.js';
 import type { Command } from '@commander-js/extra-typings';
 import { replayedNotice, UNKNOWN_MESSAGE_OUTCOME } from '../../core/unknown-outcome.js';
 import { endInterrupted, finishWrite } from '../../cmdutil/finish-write.js';
-import { idempotencyKeyFlag } from '../../cmdutil/flags.js';
+
 import { readInputFile } from '../../cmdutil/read-input.js';
 import type { FlagsOf, RunVerb } from '../../cmdutil/run-verb.js';
 import type { RunOutput, RunServices, RunState } from '../../context/context.js';
@@ -38,12 +39,8 @@ function declareMessageSend(message: Command) {
     .description('Send a quickstart message (POST {quickstart}/messages)')
     .argument('[TEXT]', 'the message text')
     .option('--file <path>', 'read the message from a file, or - for standard input')
-    .option(
-      '--idempotency-key <key>',
-      'send with this Idempotency-Key (default: a new UUID)',
-      idempotencyKeyFlag,
-    )
-    .option('--dry-run', 'print the request that would be sent (key redacted); send nothing')
+    .addOption(idempotencyKeyOption())
+    .addOption(dryRunOption(DRY_RUN.request))
     .addHelpText(
       'after',
       helpProse(`

@@ -1,5 +1,6 @@
+import { DRY_RUN, dryRunOption, idempotencyKeyOption } from '../../cmdutil/options.js';
 import { Option, type Command } from '@commander-js/extra-typings';
-import { idempotencyKeyFlag, int64Flag, nonEmptyFlag, statusFlag } from '../../cmdutil/flags.js';
+import { int64Flag, nonEmptyFlag, statusFlag } from '../../cmdutil/flags.js';
 import { helpProse } from '../../cmdutil/help-text.js';
 import type { FlagsOf } from '../../cmdutil/run-verb.js';
 import { UsageError } from '../../core/errors.js';
@@ -26,12 +27,8 @@ export function declarePetsAdd(pets: Command) {
     .option('--name <name>', "the animal's name", nonEmptyFlag('--name'))
     .option('--category-id <int64>', 'identifier of its category', int64Flag('--category-id'))
     .option('--status <status>', PET_STATUSES.join(', '), statusFlag)
-    .option(
-      '--idempotency-key <key>',
-      'send with this Idempotency-Key (default: a new UUID)',
-      idempotencyKeyFlag,
-    )
-    .option('--dry-run', 'print the request that would be sent (key redacted); send nothing')
+    .addOption(idempotencyKeyOption())
+    .addOption(dryRunOption(DRY_RUN.request))
     .addOption(new Option('--file <path>').hideHelp())
     .addOption(new Option('--resume <journal>').hideHelp())
     .addOption(new Option('--template <format>').hideHelp())

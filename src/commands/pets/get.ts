@@ -1,10 +1,11 @@
+import { fieldsOption } from '../../cmdutil/options.js';
 import type { Command } from '@commander-js/extra-typings';
 import { helpProse } from '../../cmdutil/help-text.js';
 import type { FlagsOf, RunVerb } from '../../cmdutil/run-verb.js';
 import type { RunOutput, RunServices } from '../../context/context.js';
 import { GET_PET_REMOVAL_DATE } from '../../core/interface.js';
 import type { Int64 } from '../../core/int64.js';
-import { fieldsFlag, int64Flag } from '../../cmdutil/flags.js';
+import { int64Flag } from '../../cmdutil/flags.js';
 import { commandLineHint } from '../../output/wording.js';
 import { GET_PET_DEPRECATION, getPet } from '../../operations/pets/get.js';
 import { PET_COLUMNS, PET_FIELDS } from './columns.js';
@@ -17,11 +18,7 @@ function declarePetsGet(pets: Command) {
       `Show one animal (GET /pets/{petId}, deprecated: removed on ${GET_PET_REMOVAL_DATE})`,
     )
     .argument('<PET_ID>', 'the int64 identifier of the animal', int64Flag('PET_ID'))
-    .option(
-      '--fields <list>',
-      `only these fields, in this order: ${PET_FIELDS.join(',')}`,
-      fieldsFlag(PET_FIELDS),
-    )
+    .addOption(fieldsOption(PET_FIELDS))
     .addHelpText(
       'after',
       helpProse(`

@@ -1,3 +1,4 @@
+import { DRY_RUN, dryRunOption } from '../../cmdutil/options.js';
 import { Option, type Command } from '@commander-js/extra-typings';
 import { parseBatchId } from '../../bulk/batch.js';
 import { concurrencyFlag, pathFlag } from '../../cmdutil/flags.js';
@@ -64,7 +65,7 @@ export function declarePetsImport(pets: Command) {
       'the batch its keys are made from (env PETSTORE_BATCH_ID; default: a new one); the same batch and input send the same keys, so re-running a CI job creates nothing twice',
       (text) => parseBatchId(text, '--batch-id'),
     )
-    .option('--dry-run', 'print the requests that would be sent (key redacted); send nothing')
+    .addOption(dryRunOption(DRY_RUN.requests))
     .option(
       '--journal <file>',
       'where to journal the run (default: the journals folder, see journal list)',

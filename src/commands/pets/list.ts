@@ -1,6 +1,7 @@
+import { fieldsOption } from '../../cmdutil/options.js';
 import { Option, type Command } from '@commander-js/extra-typings';
 import { helpProse } from '../../cmdutil/help-text.js';
-import { fieldsFlag, limitFlag, statusFlag, wholeNumberFlag } from '../../cmdutil/flags.js';
+import { limitFlag, statusFlag, wholeNumberFlag } from '../../cmdutil/flags.js';
 import type { FlagsOf, RunVerb } from '../../cmdutil/run-verb.js';
 import type { RunOutput, RunServices } from '../../context/context.js';
 import { formatSpec } from '../../output/formats.js';
@@ -36,11 +37,7 @@ function declarePetsList(pets: Command) {
       'follow the pages until N animals (any N)',
       wholeNumberFlag('--max-items', MAX_ITEMS),
     )
-    .option(
-      '--fields <list>',
-      `only these fields, in this order: ${PET_FIELDS.join(',')}`,
-      fieldsFlag(PET_FIELDS),
-    )
+    .addOption(fieldsOption(PET_FIELDS))
     .addHelpText(
       'after',
       helpProse(`

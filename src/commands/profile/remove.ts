@@ -1,3 +1,4 @@
+import { DRY_RUN, dryRunOption, yesOption } from '../../cmdutil/options.js';
 import type { Command } from '@commander-js/extra-typings';
 import { changeConfig } from '../../cmdutil/config-change.js';
 import { confirmed } from '../../cmdutil/confirm.js';
@@ -68,8 +69,8 @@ export function registerProfileRemove(profile: Command, runVerb: RunVerb): void 
     .command('remove')
     .description('Remove a profile of your own and its stored key')
     .argument('<NAME>', 'profile name')
-    .option('-y, --yes', 'do not ask for confirmation')
-    .option('--dry-run', 'print what would change in the config file (keys masked); write nothing')
+    .addOption(yesOption())
+    .addOption(dryRunOption(DRY_RUN.config))
     .addHelpText('after', '\nExample:\n  $ petstore profile remove qa --yes')
     .action((name, flags, command) =>
       runVerb(

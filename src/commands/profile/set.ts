@@ -1,3 +1,4 @@
+import { DRY_RUN, dryRunOption } from '../../cmdutil/options.js';
 import { Option, type Command } from '@commander-js/extra-typings';
 import { helpProse } from '../../cmdutil/help-text.js';
 import { isLoopbackHost, parseServiceUrl } from '../../api/url-policy.js';
@@ -105,7 +106,7 @@ export function registerProfileSet(profile: Command, runVerb: RunVerb): void {
         'what petstore mcp --allow-writes may write here: allow, confirm (ask the person) or deny',
       ).choices(AGENT_WRITES),
     )
-    .option('--dry-run', 'print what would change in the config file (keys masked); write nothing')
+    .addOption(dryRunOption(DRY_RUN.config))
     .addHelpText(
       'after',
       helpProse(`

@@ -1,3 +1,4 @@
+import { DRY_RUN, dryRunOption } from '../../cmdutil/options.js';
 import type { Command } from '@commander-js/extra-typings';
 import { changeConfig } from '../../cmdutil/config-change.js';
 import type { RunVerb } from '../../cmdutil/run-verb.js';
@@ -25,7 +26,7 @@ export function registerProfileUse(profile: Command, runVerb: RunVerb): void {
     .command('use')
     .description('Make a profile the active one')
     .argument('<NAME>', 'profile name')
-    .option('--dry-run', 'print what would change in the config file (keys masked); write nothing')
+    .addOption(dryRunOption(DRY_RUN.config))
     .addHelpText('after', '\nExample:\n  $ petstore profile use staging')
     .action((name, flags, command) =>
       runVerb(command, () => ({ name, dryRun: flags.dryRun === true }), runProfileUse),

@@ -1,3 +1,4 @@
+import { sandboxDbOption, yesOption } from '../../cmdutil/options.js';
 import { existsSync } from 'node:fs';
 import type { Command } from '@commander-js/extra-typings';
 import { confirmed } from '../../cmdutil/confirm.js';
@@ -47,8 +48,8 @@ export function registerSandboxReset(sandbox: Command, runVerb: RunVerb): void {
   sandbox
     .command('reset')
     .description('Delete every pet and message in the sandbox')
-    .option('--db <file>', 'SQLite file (default: the sandbox profile’s)')
-    .option('-y, --yes', 'do not ask for confirmation')
+    .addOption(sandboxDbOption('SQLite file (default: the sandbox profile’s)'))
+    .addOption(yesOption())
     .addHelpText('after', '\nExample:\n  $ petstore sandbox reset --yes')
     .action((flags, command) =>
       runVerb(command, () => ({ database: flags.db, yes: flags.yes === true }), runSandboxReset),

@@ -1,3 +1,4 @@
+import { sandboxDbOption } from '../../cmdutil/options.js';
 import { makeFolder } from '../../core/make-folder.js';
 import { helpProse } from '../../cmdutil/help-text.js';
 import type { ServedRequest } from '../../sandbox/server.js';
@@ -42,7 +43,7 @@ function declareSandboxServe(sandbox: Command) {
       wholeNumberFlag('--port', PORT),
       DEFAULT_SANDBOX_PORT,
     )
-    .option('--db <file>', 'SQLite file (default: the sandbox profile’s, in the data folder)')
+    .addOption(sandboxDbOption('SQLite file (default: the sandbox profile’s, in the data folder)'))
     .option('--memory', 'keep data in memory only')
     .option(
       '--api-key <key...>',
