@@ -1,4 +1,8 @@
-import { IDEMPOTENT_REPLAYED_HEADER } from '../core/contract.js';
+import {
+  IDEMPOTENCY_KEY_HEADER,
+  IDEMPOTENT_REPLAYED_HEADER,
+  RETRY_AFTER_HEADER,
+} from '../core/contract.js';
 import { ApiError, NetworkError, ProtocolError } from '../core/errors.js';
 import { snippet } from '../core/sanitize.js';
 import type { UnknownOutcome } from '../core/unknown-outcome.js';
@@ -23,7 +27,7 @@ const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 
 /** The GET that reads a write's result where a 303 See Other sends it: no body, no key. */
 function seeOther(write: HttpRequest, target: URL): HttpRequest {
-  const dropped = new Set(['content-type', 'content-length', 'idempotency-key']);
+  const dropped = new Set(['content-type', 'content-length', IDEMPOTENCY_KEY_HEADER]);
   const headers = Object.fromEntries(
     Object.entries(write.headers).filter(([name]) => !dropped.has(name.toLowerCase())),
   );
@@ -183,7 +187,7 @@ export class HttpChannel {
         : response.status === 429 || (write.resendWhenUnknown === true && response.status >= 500);
       if (canRetry && retryable) {
         if (!safe && response.status >= 500) unanswered = true;
-        const retryAfter = parseRetryAfter(response.headers['retry-after'], now());
+        const retryAfter = parseRetryAfter(response.headers[RETRY_AFTER_HEADER], now());
         if (retryAfter === undefined || retryAfter <= MAX_RETRY_AFTER_MS) {
           await sleep(retryAfter ?? backoffDelay(attempt, policy));
           continue;

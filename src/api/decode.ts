@@ -1,3 +1,4 @@
+import { REQUEST_ID_HEADER, RETRY_AFTER_HEADER } from '../core/contract.js';
 import { ApiError, ProtocolError } from '../core/errors.js';
 import { snippet } from '../core/sanitize.js';
 import { JsonTooDeepError, MAX_JSON_DEPTH, parseJson } from '../core/json.js';
@@ -107,7 +108,7 @@ const IDEMPOTENCY_KEY_HINT =
 /** What a Retry-After the client did not wait for (past its 30 s) asks of the user. */
 function retryAfterHint(response: HttpResponse): string | undefined {
   if (response.status !== 429 && response.status !== 503) return undefined;
-  const waitMs = parseRetryAfter(response.headers['retry-after'], Date.now());
+  const waitMs = parseRetryAfter(response.headers[RETRY_AFTER_HEADER], Date.now());
   if (waitMs === undefined || waitMs <= MAX_RETRY_AFTER_MS) return undefined;
   const seconds = Math.ceil(waitMs / 1000);
   return `The service asks to wait ${seconds} s before trying again (Retry-After), longer than petstore waits on its own: run the command again after that.`;
@@ -119,7 +120,7 @@ export function errorFromResponse(
   redact: Redact = asIs,
 ): ApiError {
   const { status } = response;
-  const requestId = response.headers['x-request-id'];
+  const requestId = response.headers[REQUEST_ID_HEADER];
   const hint = hints[status] ?? retryAfterHint(response);
   const parsed = tryParse(response.text, redact);
   if (parsed.ok && isObject(parsed.value)) {

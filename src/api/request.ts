@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { IDEMPOTENCY_KEY_HEADER } from '../core/contract.js';
+import { AUTHORIZATION_HEADER, IDEMPOTENCY_KEY_HEADER } from '../core/contract.js';
 import { parseJson } from '../core/json.js';
 import { redactHeader } from '../core/redaction/index.js';
 import { isSafeMethod, type HttpMethod, type HttpRequest } from './http.js';
@@ -51,7 +51,7 @@ export function buildRequest(
   const headers: Record<string, string> = {
     accept: 'application/json',
     ...extra,
-    authorization: `Bearer ${from.apiKey}`,
+    [AUTHORIZATION_HEADER]: `Bearer ${from.apiKey}`,
     'user-agent': from.userAgent,
   };
   if (body !== undefined) headers['content-type'] ??= 'application/json';

@@ -1,3 +1,4 @@
+import { RETRY_AFTER_HEADER } from '../core/contract.js';
 import type { Dispatcher } from 'undici';
 import AgentClass from 'undici/lib/dispatcher/agent.js';
 import type { HttpRequest, HttpResponse, Transport } from './http.js';
@@ -31,7 +32,7 @@ function headerText(value: string): string {
 }
 
 /** Headers that mean one thing: given twice, which one counts no client can know. */
-const SINGLE_HEADERS = ['location', 'content-type', 'content-length', 'retry-after'];
+const SINGLE_HEADERS = ['location', 'content-type', 'content-length', RETRY_AFTER_HEADER];
 
 function flattenHeaders(headers: Record<string, string | string[] | undefined>) {
   const flat: Record<string, string | undefined> = {};

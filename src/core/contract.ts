@@ -50,6 +50,15 @@ export const DEFAULT_SANDBOX_KEY = 'sandbox-key';
 export const IDEMPOTENCY_KEY_HEADER = 'idempotency-key';
 /** Set on an answer a service replays for an Idempotency-Key it has seen. */
 export const IDEMPOTENT_REPLAYED_HEADER = 'idempotent-replayed';
+/**
+ * The id a service gives a request, quoted in errors so its logs can be searched (the
+ * interface does not show one; the sandbox sets it, and the client reads it when present).
+ */
+export const REQUEST_ID_HEADER = 'x-request-id';
+/** How long to wait before asking again, on a 429 or 503 (HTTP's own; the interface is silent). */
+export const RETRY_AFTER_HEADER = 'retry-after';
+/** The header the interface takes the API key in, as `Bearer <API_KEY>`. */
+export const AUTHORIZATION_HEADER = 'authorization';
 
 /**
  * How long a service keeps an Idempotency-Key and its answer (the interface does not say;

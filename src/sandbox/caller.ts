@@ -1,3 +1,4 @@
+import { AUTHORIZATION_HEADER } from '../core/contract.js';
 import { hash } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { stringifyJson } from '../core/json.js';
@@ -17,7 +18,7 @@ function unauthorized(message: string, error?: 'invalid_request' | 'invalid_toke
 
 /** Returns the caller the request's API key stands for, once the key is known to be accepted. */
 export function authenticate(req: IncomingMessage, apiKeys: ReadonlyMap<string, string>): string {
-  const header = req.headers.authorization;
+  const header = req.headers[AUTHORIZATION_HEADER];
   if (header === undefined || header === '') {
     throw unauthorized('missing API key: send Authorization: Bearer <API_KEY>');
   }

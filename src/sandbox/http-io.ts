@@ -1,3 +1,4 @@
+import { REQUEST_ID_HEADER } from '../core/contract.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { firstDuplicateKey, JsonTooDeepError, parseJson, stringifyJson } from '../core/json.js';
 import { randomHex } from '../core/random-hex.js';
@@ -46,7 +47,7 @@ export function send(res: ServerResponse, { status, body, headers }: Reply, requ
   res.writeHead(status, {
     'content-type': 'application/json',
     'content-length': Buffer.byteLength(body),
-    'x-request-id': requestId,
+    [REQUEST_ID_HEADER]: requestId,
     ...headers,
   });
   res.end(body);

@@ -1,7 +1,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { GET_PET_SUNSET } from '../core/interface.js';
-import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENT_REPLAYED_HEADER } from '../core/contract.js';
+import {
+  IDEMPOTENCY_KEY_HEADER,
+  IDEMPOTENT_REPLAYED_HEADER,
+  RETRY_AFTER_HEADER,
+} from '../core/contract.js';
 import { stringifyJson } from '../core/json.js';
 import { authenticate, performWrite } from './caller.js';
 import { DatabaseGoneError, IdsExhaustedError, type SandboxDatabase } from './database.js';
@@ -91,7 +95,7 @@ function databaseBusy(log: ((line: string) => void) | undefined) {
     503,
     'database_busy',
     "the sandbox's database is locked by another process; nothing was written, try again",
-    { 'retry-after': '1' },
+    { [RETRY_AFTER_HEADER]: '1' },
   );
 }
 
@@ -197,7 +201,7 @@ async function faultsBefore(faults: Faults): Promise<void> {
       429,
       'rate_limited',
       `more than ${faults.settings.rateLimitPerSecond} requests per second (sandbox --rate-limit); nothing was done`,
-      { 'retry-after': String(wait) },
+      { [RETRY_AFTER_HEADER]: String(wait) },
     );
   }
   const delay = faults.latency();
@@ -208,7 +212,7 @@ async function faultsBefore(faults: Faults): Promise<void> {
       status,
       'injected_fault',
       'the sandbox failed this request on purpose (sandbox --fail-rate); nothing was done',
-      status === 503 ? { 'retry-after': '1' } : {},
+      status === 503 ? { [RETRY_AFTER_HEADER]: '1' } : {},
     );
   }
 }

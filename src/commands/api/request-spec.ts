@@ -1,3 +1,4 @@
+import { AUTHORIZATION_HEADER, IDEMPOTENCY_KEY_HEADER } from '../../core/contract.js';
 import { isSafeMethod, type HttpMethod } from '../../api/http.js';
 import type { ApiFlags } from './api-flags.js';
 import { readInputFile } from '../../cmdutil/read-input.js';
@@ -25,8 +26,8 @@ export interface ApiSpec {
 const METHODS: readonly HttpMethod[] = ['GET', 'HEAD', 'OPTIONS', 'POST', 'PUT', 'PATCH', 'DELETE'];
 /** Headers petstore sets itself; the key never goes on a command line. */
 const OWN_HEADERS = new Set([
-  'authorization',
-  'idempotency-key',
+  AUTHORIZATION_HEADER,
+  IDEMPOTENCY_KEY_HEADER,
   'host',
   'content-length',
   'user-agent',
@@ -90,9 +91,9 @@ function headers(lines: readonly string[]): Record<string, string> {
     if (OWN_HEADERS.has(name)) {
       throw new UsageError(`-H ${name} is set by petstore`, {
         hint:
-          name === 'idempotency-key'
+          name === IDEMPOTENCY_KEY_HEADER
             ? 'Give it with --idempotency-key KEY.'
-            : name === 'authorization'
+            : name === AUTHORIZATION_HEADER
               ? 'The key comes from the profile (or PETSTORE_API_KEY), never from the command line.'
               : undefined,
       });

@@ -1,3 +1,4 @@
+import { AUTHORIZATION_HEADER } from '../contract.js';
 import { MASK } from './mask.js';
 
 /**
@@ -5,7 +6,7 @@ import { MASK } from './mask.js';
  * (`Bearer ****`) in a log, a --dry-run request and what an agent is shown.
  */
 const CREDENTIAL_HEADERS = new Set([
-  'authorization',
+  AUTHORIZATION_HEADER,
   'proxy-authorization',
   'x-api-key',
   'cookie',
