@@ -3,10 +3,13 @@ import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import nock from 'nock';
 import { describe, expect, it } from 'vitest';
+import { runAuthLogin } from '../../../src/commands/auth/login.js';
 import { main } from '../../../src/main.js';
 import { fakeIO } from '../../helpers/fake-io.js';
 import { JSON_HEADERS, STAGING, STORED_KEY, useConfigHome } from '../../helpers/config-home.js';
 import { useNockGuard } from '../../helpers/nock-guard.js';
+import { optionsOf } from '../../helpers/run-f.js';
+import { verbContext } from '../../helpers/verb-context.js';
 import { waitUntil } from '../../helpers/wait-until.js';
 
 useNockGuard();
@@ -92,5 +95,46 @@ describe('auth login', () => {
     const sandbox = await run(['auth', 'login', '--no-verify'], { stdin: 'x\n' });
     expect(sandbox.code).toBe(2);
     expect(sandbox.err).toContain('the sandbox profile needs no API key');
+  });
+});
+
+describe('auth login: flags to options (runF)', () => {
+  it.each([
+    [['auth', 'login'], { verify: true, dryRun: false, insecureStorage: false, migrate: false }],
+    [
+      ['auth', 'login', '--no-verify'],
+      { verify: false, dryRun: false, insecureStorage: false, migrate: false },
+    ],
+    [
+      ['auth', 'login', '--insecure-storage', '--dry-run'],
+      { verify: true, dryRun: true, insecureStorage: true, migrate: false },
+    ],
+  ])('%j', async (argv, options) => {
+    expect(await optionsOf(argv)).toEqual(options);
+  });
+});
+
+describe('runAuthLogin, run with typed options', () => {
+  const options = { verify: false, dryRun: true, insecureStorage: true, migrate: false };
+
+  it('a dry run reads the key from a pipe, shows the change with it masked, writes nothing', async () => {
+    const key = 'sk_live_dry_run_login_4242';
+    const { ctx, io } = verbContext({
+      raw: { output: 'json', profile: 'staging' },
+      env: { PETSTORE_API_KEY: undefined },
+      stdin: `${key}\n`,
+    });
+    await runAuthLogin(ctx, options);
+    expect(io.out()).toContain('"dryRun":true');
+    expect(io.out()).toContain('4242');
+    expect(io.out() + io.err()).not.toContain(key);
+    expect(io.err()).toContain('Dry run: nothing was written.');
+  });
+
+  it('the sandbox profile needs no key, and is refused before any key is read', async () => {
+    const { ctx } = verbContext({ raw: { profile: 'sandbox' }, stdin: 'sk_never_read\n' });
+    await expect(runAuthLogin(ctx, options)).rejects.toThrow(
+      'the sandbox profile needs no API key',
+    );
   });
 });

@@ -1,6 +1,12 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { runAuthLogout } from '../../../src/commands/auth/logout.js';
+import { runAuthStatus } from '../../../src/commands/auth/status.js';
+import { CONFIG_FILE_NAME, configDir } from '../../../src/config/paths.js';
 import { ENV_KEY, STORED_KEY, useConfigHome } from '../../helpers/config-home.js';
+import { optionsOf } from '../../helpers/run-f.js';
+import { VERB_KEY, verbContext } from '../../helpers/verb-context.js';
 
 const cli = useConfigHome();
 const { run, login } = cli;
@@ -47,5 +53,39 @@ describe('auth status and logout', () => {
     const saved = readFileSync(cli.configFile, 'utf8');
     expect(saved).not.toContain(STORED_KEY);
     expect(saved).toContain('sk_prod_key_7777');
+  });
+});
+
+describe('auth status and logout: flags to options (runF)', () => {
+  it.each([
+    [['auth', 'status'], {}],
+    [['auth', 'logout'], { dryRun: false }],
+    [['auth', 'logout', '--dry-run'], { dryRun: true }],
+    [['--profile', 'staging', 'auth', 'logout'], { dryRun: false }],
+  ])('%j', async (argv, options) => {
+    expect(await optionsOf(argv)).toEqual(options);
+  });
+});
+
+describe('auth status and logout, run with typed options', () => {
+  it('status shows the environment key masked, and says it overrides stored ones', async () => {
+    const { ctx, io } = verbContext({ raw: { output: 'json' } });
+    await runAuthStatus(ctx);
+    const rows = JSON.parse(io.out()) as { name: string; key: string | null; keySource: string }[];
+    expect(rows.length).toBeGreaterThan(0);
+    for (const row of rows) {
+      expect(row.keySource).toBe('env');
+      expect(row.key).toBe(`****${VERB_KEY.slice(-4)}`);
+    }
+    expect(io.out()).not.toContain(VERB_KEY);
+    expect(io.err()).toContain('PETSTORE_API_KEY is set');
+  });
+
+  it('a dry run of logout says what it would change and writes nothing', async () => {
+    const { ctx, io } = verbContext({ raw: { output: 'json', profile: 'staging' } });
+    await runAuthLogout(ctx, { dryRun: true });
+    expect(JSON.parse(io.out())).toMatchObject({ dryRun: true });
+    expect(io.err()).toContain('Dry run: nothing was written.');
+    expect(existsSync(join(configDir(ctx.env), CONFIG_FILE_NAME))).toBe(false);
   });
 });

@@ -1,7 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { Command } from '@commander-js/extra-typings';
+import { runCompletion } from '../../../src/commands/completion/completion.js';
 import { main } from '../../../src/main.js';
 import { fakeIO } from '../../helpers/fake-io.js';
+import { optionsOf, runF } from '../../helpers/run-f.js';
+import { verbContext } from '../../helpers/verb-context.js';
 
 async function completion(shell: string) {
   const io = fakeIO();
@@ -56,4 +60,28 @@ describe('petstore completion', () => {
       expect((await completion(shell)).out).toBe(committed);
     },
   );
+});
+
+describe('completion: flags to options (runF), and its run function', () => {
+  it.each([['bash'], ['zsh'], ['fish']])('completion %s', async (shell) => {
+    const options = (await optionsOf(['completion', shell])) as { shell: string; program: unknown };
+    expect(options.shell).toBe(shell);
+    expect(options.program).toBeDefined();
+  });
+
+  it('refuses a shell it has no script for, before the verb runs', async () => {
+    const result = await runF(['completion', 'tcsh']);
+    expect(result.code).toBe(2);
+    expect(result.received).toEqual([]);
+  });
+
+  it('writes the script of the program it is given, and only that, to stdout', async () => {
+    const program = new Command('petstore');
+    program.command('pets').command('list').option('--limit <n>');
+    const { ctx, io } = verbContext();
+    await runCompletion(ctx, { shell: 'bash', program });
+    expect(io.out()).toContain('"pets list") words="--limit"');
+    expect(io.out()).not.toContain('pets add');
+    expect(io.err()).toBe('');
+  });
 });

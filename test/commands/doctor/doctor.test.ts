@@ -3,7 +3,11 @@ import { createServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { runDoctor } from '../../../src/commands/doctor/doctor.js';
+import { DiagnosisFailedError } from '../../../src/core/errors.js';
 import { useConfigHome } from '../../helpers/config-home.js';
+import { sandboxService } from '../../helpers/sandbox-service.js';
+import { verbContext } from '../../helpers/verb-context.js';
 import { selfSignedCertificate, type Certificate } from '../../helpers/certificate.js';
 import { MemoryKeyring } from '../../helpers/fake-keyring.js';
 import { sendJson, startTestServer, type TestServer } from '../../helpers/test-server.js';
@@ -263,5 +267,31 @@ describe('petstore doctor', () => {
     expect(line('clock')?.detail).toContain('no Date header');
     expect(line('base URL')?.status).toBe('warn');
     expect(line('base URL')?.detail).toContain('does not end with /v1');
+  });
+});
+
+describe('runDoctor, run with the test context', () => {
+  it('reports each check, and passes when the service answers as the interface says', async () => {
+    const { env } = await sandboxService();
+    const { ctx, io } = verbContext({ env, raw: { output: 'json' } });
+    await runDoctor(ctx);
+    const findings = JSON.parse(io.out()) as { check: string; status: string }[];
+    expect(findings.find((finding) => finding.check === 'HTTP')?.status).toBe('ok');
+    expect(findings.filter((finding) => finding.status === 'fail')).toEqual([]);
+  });
+
+  it('a refused key fails the run with the auth exit code and says how to fix it', async () => {
+    const { env } = await sandboxService();
+    const { ctx, io } = verbContext({
+      env: { ...env, PETSTORE_API_KEY: 'sk_refused_by_sandbox' },
+      raw: { output: 'json' },
+    });
+    const failure = await runDoctor(ctx).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(DiagnosisFailedError);
+    expect((failure as DiagnosisFailedError).exitCode).toBe(3);
+    const findings = JSON.parse(io.out()) as { check: string; status: string }[];
+    expect(findings.find((finding) => finding.check === 'key accepted')).toMatchObject({
+      status: 'fail',
+    });
   });
 });

@@ -11,6 +11,7 @@ import { runPetsImportFile } from '../../../src/commands/pets/import-file.js';
 import type { JournalSummary } from '../../../src/operations/journal/list.js';
 import { batchRequest } from '../../helpers/batch-request.js';
 import { sandboxService } from '../../helpers/sandbox-service.js';
+import { optionsOf, runF } from '../../helpers/run-f.js';
 import { verbContext } from '../../helpers/verb-context.js';
 
 /** `journal list` and `journal prune` called directly, over journals a batch run left. */
@@ -113,5 +114,30 @@ describe('journal list, show and prune', () => {
     const resumed = fakeIO();
     expect(await main(['pets', 'import', '--resume', shown], resumed, env)).toBe(0);
     expect(resumed.err()).toContain('earlier run');
+  });
+});
+
+describe('journal verbs: flags to options (runF)', () => {
+  it.each([
+    [['journal', 'list'], {}],
+    [['journal', 'show', 'b1'], { journal: 'b1' }],
+    [['journal', 'prune'], {}],
+    [
+      ['journal', 'prune', '--older-than', '7d', '--dry-run'],
+      { olderThan: 604_800_000, dryRun: true },
+    ],
+    [['journal', 'prune', '--older-than', '90m'], { olderThan: 5_400_000 }],
+  ])('%j', async (argv, options) => {
+    expect(await optionsOf(argv)).toEqual(options);
+  });
+
+  it.each([
+    [['journal', 'show'], "missing required argument 'journal'"],
+    [['journal', 'prune', '--older-than', 'soon'], '--older-than'],
+  ])('%j is refused before the verb runs', async (argv, message) => {
+    const result = await runF(argv);
+    expect(result.code).toBe(2);
+    expect(result.received).toEqual([]);
+    expect(result.err).toContain(message);
   });
 });

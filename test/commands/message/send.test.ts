@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { main } from '../../../src/main.js';
 import { fakeIO } from '../../helpers/fake-io.js';
 import { useNockGuard } from '../../helpers/nock-guard.js';
+import { optionsOf, runF } from '../../helpers/run-f.js';
 import { QUICKSTART, JSON_HEADERS, serviceEnv } from '../../helpers/service-env.js';
 
 const env = serviceEnv('sk_live_COMMANDS_5555');
@@ -63,5 +64,29 @@ describe('message send', () => {
       .reply(401, { code: 'unauthorized', message: 'bad key', status: 401 }, JSON_HEADERS);
     expect(await main(['message', 'send', 'x'], fakeIO(), env)).toBe(5);
     expect(await main(['message', 'send', 'x'], fakeIO(), env)).toBe(3);
+  });
+});
+
+describe('message send: flags to options (runF)', () => {
+  it.each([
+    [['message', 'send', 'hi'], { text: 'hi', dryRun: false }],
+    [
+      ['message', 'send', 'hi', '--idempotency-key', 'm-1'],
+      { text: 'hi', idempotencyKey: 'm-1', dryRun: false },
+    ],
+    [['message', 'send', '--file', '-', '--dry-run'], { file: '-', dryRun: true }],
+    [['message', 'send', '--', '--not-a-flag'], { text: '--not-a-flag', dryRun: false }],
+  ])('%j', async (argv, options) => {
+    expect(await optionsOf(argv)).toEqual(options);
+  });
+
+  it.each([
+    [['message', 'send', 'hi', '--file', 'x'], 'give the message as TEXT or with --file, not both'],
+    [['message', 'send', 'hi', '--idempotency-key', 'a b'], '--idempotency-key must be'],
+  ])('%j is refused before the verb runs', async (argv, message) => {
+    const result = await runF(argv);
+    expect(result.code).toBe(2);
+    expect(result.received).toEqual([]);
+    expect(result.err).toContain(message);
   });
 });

@@ -4,6 +4,10 @@ import { main } from '../../../src/main.js';
 import { fakeIO } from '../../helpers/fake-io.js';
 import { useNockGuard } from '../../helpers/nock-guard.js';
 import { ORIGIN, JSON_HEADERS, serviceEnv } from '../../helpers/service-env.js';
+import { runPetsAdd } from '../../../src/commands/pets/add.js';
+import { FakeTransport, json } from '../../helpers/fake-transport.js';
+import { optionsOf } from '../../helpers/run-f.js';
+import { verbContext } from '../../helpers/verb-context.js';
 
 const env = serviceEnv('sk_live_COMMANDS_5555');
 
@@ -62,5 +66,81 @@ describe('pets add', () => {
       .reply(503, { code: 'unavailable', message: 'down', status: 503 }, JSON_HEADERS);
     const io = fakeIO();
     expect(await main(['pets', 'add', '--name', 'R', '--category-id', '1'], io, env)).toBe(6);
+  });
+});
+
+describe('pets add: flags to options (runF)', () => {
+  it.each([
+    [
+      ['pets', 'add', '--name', 'Rex', '--category-id', '9223372036854775807'],
+      { pet: { name: 'Rex', categoryId: 9223372036854775807n }, dryRun: false },
+    ],
+    [
+      ['pets', 'add', '--name', 'A', '--category-id', '1', '--idempotency-key', 'k-1', '--dry-run'],
+      { pet: { name: 'A', categoryId: 1 }, idempotencyKey: 'k-1', dryRun: true },
+    ],
+    [
+      ['pets', 'add', '--name', 'Tom', '--category-id', '2', '--status', ' pending '],
+      { pet: { name: 'Tom', categoryId: 2, status: 'pending' }, dryRun: false },
+    ],
+  ])('%j', async (argv, options) => {
+    expect(await optionsOf(argv)).toEqual(options);
+  });
+});
+
+const pet = (id: number, name = `pet ${id}`) => ({ id, name, categoryId: 1, status: 'available' });
+
+describe('runPetsAdd', () => {
+  it('adds the pet with the key given, and tells a person what was added', async () => {
+    const transport = new FakeTransport().on('POST', '/v1/pets', (request) => {
+      expect(request.headers['idempotency-key']).toBe('key-1');
+      expect(JSON.parse(request.body ?? '')).toEqual({ name: 'Rex', categoryId: 1 });
+      return json(201, pet(5, 'Rex'))();
+    });
+    const { ctx, io } = verbContext({ transport, raw: { output: 'json' }, tty: true });
+    await runPetsAdd(ctx, {
+      pet: { name: 'Rex', categoryId: 1n },
+      idempotencyKey: 'key-1',
+      dryRun: false,
+    });
+    expect(JSON.parse(io.out())).toEqual(pet(5, 'Rex'));
+    expect(io.err()).toContain('Added pet 5 (Rex) to');
+  });
+
+  it('a replayed answer is said as such, not as an added pet', async () => {
+    const transport = new FakeTransport().on(
+      'POST',
+      '/v1/pets',
+      json(201, pet(5, 'Rex'), { 'idempotent-replayed': 'true' }),
+    );
+    const { ctx, io } = verbContext({ transport, raw: { output: 'json' }, tty: true });
+    await runPetsAdd(ctx, {
+      pet: { name: 'Rex', categoryId: 1n },
+      idempotencyKey: 'k',
+      dryRun: false,
+    });
+    expect(io.err()).toContain('The service had already received this request');
+    expect(io.err()).not.toContain('Added pet');
+  });
+
+  it('without a name, in a pipe, asks nothing and says what is needed', async () => {
+    const { ctx } = verbContext({ raw: { output: 'json' } });
+    await expect(
+      runPetsAdd(ctx, { pet: { categoryId: 1n }, idempotencyKey: undefined, dryRun: false }),
+    ).rejects.toThrow('pets add needs --name and --category-id');
+  });
+
+  it('a dry run prints the request with the key redacted, and sends nothing', async () => {
+    const transport = new FakeTransport();
+    const { ctx, io } = verbContext({ transport, raw: { output: 'json' } });
+    await runPetsAdd(ctx, {
+      pet: { name: 'Rex', categoryId: 1n },
+      idempotencyKey: 'k-2',
+      dryRun: true,
+    });
+    const shown = JSON.parse(io.out()) as { method: string; headers: Record<string, string> };
+    expect(shown.method).toBe('POST');
+    expect(shown.headers.authorization).toBe('Bearer ****');
+    expect(transport.requests).toEqual([]);
   });
 });

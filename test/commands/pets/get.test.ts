@@ -4,6 +4,10 @@ import { main } from '../../../src/main.js';
 import { fakeIO } from '../../helpers/fake-io.js';
 import { useNockGuard } from '../../helpers/nock-guard.js';
 import { ORIGIN, JSON_HEADERS, serviceEnv } from '../../helpers/service-env.js';
+import { runPetsGet } from '../../../src/commands/pets/get.js';
+import { FakeTransport, json } from '../../helpers/fake-transport.js';
+import { optionsOf } from '../../helpers/run-f.js';
+import { verbContext } from '../../helpers/verb-context.js';
 
 const env = serviceEnv('sk_live_COMMANDS_5555');
 
@@ -56,4 +60,27 @@ describe('pets get', () => {
       expect(await main(['pets', 'get', id], io, env)).toBe(2);
     },
   );
+});
+
+describe('pets get: flags to options (runF)', () => {
+  it.each([
+    [['pets', 'get', '9007199254740993'], { id: 9007199254740993n }],
+    [['pets', 'get', '5', '--fields', 'name'], { id: 5n, fields: ['name'] }],
+    [['pets', 'get', '007'], { id: 7n }],
+  ])('%j', async (argv, options) => {
+    // An int64 comes as a number when it is exact as one, else as a bigint.
+    const got = (await optionsOf(argv)) as { id: number | bigint };
+    expect({ ...got, id: BigInt(got.id) }).toEqual(options);
+  });
+});
+
+describe('runPetsGet', () => {
+  it('warns of the deprecation once and prints the pet, int64 exact', async () => {
+    const big = '{"id":9007199254740993,"name":"Big","categoryId":1}';
+    const transport = new FakeTransport().on('GET', '/v1/pets/9007199254740993', json(200, big));
+    const { ctx, io } = verbContext({ transport, raw: { output: 'json' } });
+    await runPetsGet(ctx, { id: 9007199254740993n });
+    expect(io.out()).toContain('"id":9007199254740993');
+    expect(io.err().match(/is deprecated and will be removed on 2030-12-05/g)).toHaveLength(1);
+  });
 });

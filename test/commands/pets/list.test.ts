@@ -5,6 +5,9 @@ import { fakeIO } from '../../helpers/fake-io.js';
 import { FakeTransport, json } from '../../helpers/fake-transport.js';
 import { freshHome } from '../../helpers/run-cli.js';
 import { useNockGuard } from '../../helpers/nock-guard.js';
+import { runPetsList } from '../../../src/commands/pets/list.js';
+import { optionsOf } from '../../helpers/run-f.js';
+import { verbContext } from '../../helpers/verb-context.js';
 
 const ORIGIN = 'https://api.petstore.test';
 const KEY = 'sk_live_TOPSECRET_9876';
@@ -247,5 +250,57 @@ describe('pets list, through a recording transport', () => {
         .some((line) => line.startsWith('FAKE')),
     ).toBe(false);
     transport.verify();
+  });
+});
+
+describe('pets list: flags to options (runF)', () => {
+  it.each([
+    [['pets', 'list'], {}],
+    [['pets', 'list', '--status', 'sold', '--limit', ' 7 '], { status: 'sold', limit: 7 }],
+    [['pets', 'list', '--all'], { all: true }],
+    [
+      ['pets', 'list', '--max-items', '250', '--fields', 'name, id'],
+      { maxItems: 250, fields: ['name', 'id'] },
+    ],
+    [
+      ['pets', 'list', '--status', 'pending', '--fields', 'id'],
+      { status: 'pending', fields: ['id'] },
+    ],
+  ])('%j', async (argv, options) => {
+    expect(await optionsOf(argv)).toEqual(options);
+  });
+});
+
+const pet = (id: number, name = `pet ${id}`) => ({ id, name, categoryId: 1, status: 'available' });
+
+describe('runPetsList', () => {
+  it('prints the page as JSON to a program, and says where the list ended', async () => {
+    const transport = new FakeTransport().on(
+      'GET',
+      '/v1/pets',
+      json(200, [pet(1), pet(2)], {
+        link: '</v1/pets?cursor=2>; rel="next"',
+      }),
+    );
+    const { ctx, io } = verbContext({ transport, raw: { output: 'json' } });
+    await runPetsList(ctx, {});
+    expect(JSON.parse(io.out())).toEqual([pet(1), pet(2)]);
+    expect(io.err()).toContain('Showing the first 2 pets; the service has more.');
+    transport.verify();
+  });
+
+  it('says "No animals." to a person, and prints nothing on stdout', async () => {
+    const transport = new FakeTransport().on('GET', '/v1/pets?status=sold', json(200, []));
+    const { ctx, io } = verbContext({ transport, raw: { output: 'table' }, tty: true });
+    await runPetsList(ctx, { status: 'sold' });
+    expect(io.out()).toBe('');
+    expect(io.err()).toContain('No sold animals.');
+  });
+
+  it('--fields picks the columns, in CSV too', async () => {
+    const transport = new FakeTransport().on('GET', '/v1/pets?limit=2', json(200, [pet(1, 'Rex')]));
+    const { ctx, io } = verbContext({ transport, raw: { output: 'csv' } });
+    await runPetsList(ctx, { limit: 2, fields: ['name', 'id'] });
+    expect(io.out()).toBe('name,id\r\nRex,1\r\n');
   });
 });

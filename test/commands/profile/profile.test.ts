@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import { runProfileList } from '../../../src/commands/profile/list.js';
+import { runProfileSet } from '../../../src/commands/profile/set.js';
+import { runProfileShow } from '../../../src/commands/profile/show.js';
+import { runProfileUse } from '../../../src/commands/profile/use.js';
 import { ENV_KEY, useConfigHome } from '../../helpers/config-home.js';
+import { optionsOf } from '../../helpers/run-f.js';
+import { verbContext } from '../../helpers/verb-context.js';
 
 const cli = useConfigHome();
 const { run } = cli;
@@ -139,5 +145,65 @@ describe('profiles', () => {
     const nothing = await run(['profile', 'set', 'staging']);
     expect(nothing.code).toBe(2);
     expect(nothing.err).toContain('--agent-writes');
+  });
+});
+
+describe('profile verbs: flags to options (runF)', () => {
+  it.each([
+    [['profile', 'show'], { name: undefined }],
+    [['profile', 'show', 'qa'], { name: 'qa' }],
+    [['profile', 'list'], {}],
+    [['profile', 'use', 'qa', '--dry-run'], { name: 'qa', dryRun: true }],
+    [['profile', 'remove', 'qa', '-y'], { name: 'qa', yes: true, dryRun: false }],
+    [
+      ['--base-url', 'https://x.test/v1', 'profile', 'set', 'qa'],
+      { name: 'qa', baseUrl: 'https://x.test/v1', quickstartUrl: undefined, dryRun: false },
+    ],
+  ])('%j', async (argv, options) => {
+    expect(await optionsOf(argv)).toEqual(options);
+  });
+});
+
+describe('profile verbs, run with typed options', () => {
+  type Row = { name: string; active: boolean; baseUrl: string };
+  const rows = (out: string) => JSON.parse(out) as Row[];
+
+  it('set makes a profile, use makes it active, show and list say so', async () => {
+    const { ctx, io } = verbContext({ raw: { output: 'json' } });
+    await runProfileSet(ctx, {
+      name: 'qa',
+      baseUrl: 'https://qa.test/v1',
+      quickstartUrl: undefined,
+      dryRun: false,
+    });
+    await runProfileUse(ctx, { name: 'qa', dryRun: false });
+    expect(io.err()).toContain('Active profile: qa.');
+    await runProfileList(ctx);
+    const qa = rows(io.out()).find((row) => row.name === 'qa');
+    expect(qa).toMatchObject({ active: true, baseUrl: 'https://qa.test/v1' });
+  });
+
+  it('a dry run of use writes nothing and shows the change', async () => {
+    const { ctx, io } = verbContext({ raw: { output: 'json' } });
+    await runProfileSet(ctx, {
+      name: 'qa',
+      baseUrl: 'https://qa.test/v1',
+      quickstartUrl: undefined,
+      dryRun: false,
+    });
+    await runProfileUse(ctx, { name: 'qa', dryRun: true });
+    expect(io.out()).toContain('"dryRun":true');
+    expect(io.err()).toContain('Dry run: nothing was written.');
+    const { ctx: after, io: afterIO } = verbContext({
+      raw: { output: 'json' },
+      env: { HOME: ctx.env.HOME! },
+    });
+    await runProfileShow(after, { name: undefined });
+    expect(rows(afterIO.out())[0]?.name).not.toBe('qa');
+  });
+
+  it('use of a profile that does not exist is refused, naming the ones there are', async () => {
+    const { ctx } = verbContext({ raw: { output: 'json' } });
+    await expect(runProfileUse(ctx, { name: 'nope', dryRun: false })).rejects.toThrow(/nope/);
   });
 });

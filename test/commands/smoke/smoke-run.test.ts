@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { runSmoke, type SmokeOptions } from '../../../src/commands/smoke/smoke.js';
 import { SmokeKeyRefusedError } from '../../../src/core/errors.js';
 import { sandboxService } from '../../helpers/sandbox-service.js';
+import { optionsOf, runF } from '../../helpers/run-f.js';
 import { verbContext } from '../../helpers/verb-context.js';
 
 const options: SmokeOptions = {
@@ -37,4 +38,26 @@ describe('runSmoke', () => {
     const summary = JSON.parse(io.out()) as { runs: number }[];
     expect(summary.every((row) => row.runs === 2)).toBe(true);
   });
+});
+
+describe('smoke: flags to options (runF)', () => {
+  it.each([
+    [['smoke'], { allowWrites: false }],
+    [['smoke', '--allow-writes'], { allowWrites: true, junitFile: undefined }],
+    [
+      ['smoke', '--repeat', '3', '--every', '2s', '--max-latency', '500', '--junit', 'r.xml'],
+      { allowWrites: false, junitFile: 'r.xml', maxLatencyMs: 500, repeat: 3, everyMs: 2000 },
+    ],
+  ])('%j', async (argv, options) => {
+    expect(await optionsOf(argv)).toEqual(options);
+  });
+
+  it.each([[['smoke', '--max-latency', '-1']], [['smoke', '--repeat', '0']]])(
+    '%j is refused before the verb runs',
+    async (argv) => {
+      const result = await runF(argv);
+      expect(result.code).toBe(2);
+      expect(result.received).toEqual([]);
+    },
+  );
 });
