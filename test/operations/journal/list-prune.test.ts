@@ -1,0 +1,115 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { readdir } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { JournalStore } from '../../../src/bulk/journal-store.js';
+import { bootId } from '../../../src/core/boot-id.js';
+import { journalOfBatch, ManyJournalsError } from '../../../src/operations/journal/find.js';
+import { listJournals } from '../../../src/operations/journal/list.js';
+import { pruneJournals } from '../../../src/operations/journal/prune.js';
+
+const SERVICE = 'https://staging.example/v1';
+
+/** A journal of `records` records in `folder`, the first `created` of them created. */
+async function journal(
+  folder: string,
+  name: string,
+  run: { batch: string; records: number; created: number; service?: string },
+): Promise<string> {
+  const path = join(folder, `${name}.${run.batch}.journal`);
+  const store = JournalStore.create(path, {
+    input: '/in/pets.csv',
+    records: run.records,
+    target: 'profile staging',
+    service: run.service ?? SERVICE,
+    at: new Date().toISOString(),
+    batch: run.batch,
+    boot: bootId(),
+  });
+  for (let record = 1; record <= run.records; record++) {
+    store.append({ type: 'queued', record, digest: `d${record}`, key: `k${record}` });
+    if (record > run.created) continue;
+    store.append({ type: 'sending', record });
+    store.append({
+      type: 'created',
+      record,
+      pet: { id: record, name: `p${record}`, categoryId: 1 },
+    });
+  }
+  await store.close();
+  return path;
+}
+
+const scratch = () => mkdtempSync(join(tmpdir(), 'petstore-journal-ops-'));
+
+describe('listJournals', () => {
+  it('counts each journal, says which are finished, and keeps other files apart', async () => {
+    const folder = scratch();
+    await journal(folder, 'a', { batch: 'batch-done', records: 2, created: 2 });
+    await journal(folder, 'b', { batch: 'batch-half', records: 4, created: 1 });
+    writeFileSync(join(folder, 'notes.txt'), 'not listed: not named as a journal');
+    writeFileSync(join(folder, 'junk.journal'), 'named as one, but not a journal');
+    const listed = await listJournals(folder);
+    const byBatch = new Map(listed.map((entry) => [entry.batch ?? entry.path, entry]));
+    expect(byBatch.get('batch-done')).toMatchObject({ records: 2, created: 2, finished: true });
+    expect(byBatch.get('batch-half')).toMatchObject({ records: 4, created: 1, unsent: 3 });
+    expect(byBatch.get('batch-half')?.finished).toBe(false);
+    expect(listed).toHaveLength(3);
+    const junk = listed.find((entry) => entry.path.endsWith('junk.journal'));
+    expect(junk?.problem).toMatch(/not a petstore journal/);
+    expect(junk?.records).toBe(0);
+  });
+});
+
+describe('pruneJournals', () => {
+  it('removes finished journals, keeps unfinished ones and other files unless forced', async () => {
+    const folder = scratch();
+    await journal(folder, 'a', { batch: 'batch-done', records: 1, created: 1 });
+    await journal(folder, 'b', { batch: 'batch-half', records: 3, created: 1 });
+    writeFileSync(join(folder, 'notes.txt'), 'keep me');
+    const request = { olderThanMs: undefined, force: false, dryRun: false };
+    const outcome = await pruneJournals({ folder, now: Date.now() }, request);
+    expect(outcome.removed.map((pruned) => pruned.journal.batch)).toEqual(['batch-done']);
+    expect(outcome.kept.map((kept) => kept.journal.batch ?? 'other')).toContain('batch-half');
+    expect((await readdir(folder)).sort()).toEqual(['b.batch-half.journal', 'notes.txt']);
+
+    const forced = await pruneJournals({ folder, now: Date.now() }, { ...request, force: true });
+    expect(forced.removed[0]?.lost).toBe('2 never sent of 3 records');
+    expect(await readdir(folder)).toEqual(['notes.txt']);
+  });
+
+  it('a dry run removes nothing, and nothing younger than asked is touched', async () => {
+    const folder = scratch();
+    await journal(folder, 'a', { batch: 'batch-done', records: 1, created: 1 });
+    const dry = await pruneJournals(
+      { folder, now: Date.now() },
+      { olderThanMs: undefined, force: false, dryRun: true },
+    );
+    expect(dry.removed).toHaveLength(1);
+    const young = await pruneJournals(
+      { folder, now: Date.now() },
+      { olderThanMs: 3_600_000, force: false, dryRun: false },
+    );
+    expect(young.removed).toEqual([]);
+    expect(await readdir(folder)).toEqual(['a.batch-done.journal']);
+  });
+});
+
+describe('journalOfBatch', () => {
+  it("finds a batch's journal by its id, for the service asked, and refuses two", async () => {
+    const folder = scratch();
+    const path = await journal(folder, 'a', { batch: 'batch-x', records: 1, created: 0 });
+    await journal(folder, 'b', {
+      batch: 'batch-x',
+      records: 1,
+      created: 0,
+      service: 'https://other.example/v1',
+    });
+    expect(await journalOfBatch('batch-x', folder, { service: SERVICE })).toBe(path);
+    expect(await journalOfBatch('batch-y', folder)).toBeUndefined();
+    const both = await journalOfBatch('batch-x', folder).catch((error: unknown) => error);
+    expect(both).toBeInstanceOf(ManyJournalsError);
+    expect((both as ManyJournalsError).journals).toHaveLength(2);
+  });
+});
