@@ -18,6 +18,7 @@ import {
 } from './retry.js';
 import { redactHeader, scrubResponse, type Redact } from '../core/redaction/index.js';
 import { brokenAnswer, outcomeUnknownError } from './write-outcome.js';
+import { failedWriteOutcome, writeRecord } from './write-record.js';
 import { noWebAssembly, webAssemblyProblem } from './web-assembly.js';
 
 const MAX_REDIRECTS = 5;
@@ -140,6 +141,34 @@ export class HttpChannel {
     unknownOutcome?: UnknownOutcome,
     write: WriteOptions = {},
   ): Promise<HttpResponse> {
+    const observe = this.options.onWrite;
+    const run = { started: Date.now(), attempts: 0, replayed: false };
+    if (observe === undefined || isSafeMethod(request.method)) {
+      return this.sendRetrying(request, unknownOutcome, write, run);
+    }
+    const tell = (fate: Parameters<typeof writeRecord>[3]) => {
+      try {
+        observe(writeRecord(request, this.redact, run, fate));
+      } catch (error) {
+        this.options.log?.(`! the record of this write failed: ${String(error)}`);
+      }
+    };
+    try {
+      const response = await this.sendRetrying(request, unknownOutcome, write, run);
+      tell({ outcome: 'answered', status: response.status, error: undefined });
+      return response;
+    } catch (error) {
+      tell(failedWriteOutcome(error));
+      throw error;
+    }
+  }
+
+  private async sendRetrying(
+    request: HttpRequest,
+    unknownOutcome: UnknownOutcome | undefined,
+    write: WriteOptions,
+    run: { attempts: number; replayed: boolean },
+  ): Promise<HttpResponse> {
     const sleep = this.options.sleep ?? defaultSleep;
     const now = this.options.now ?? Date.now;
     const policy = { ...DEFAULT_BACKOFF, random: this.options.random ?? Math.random };
@@ -149,6 +178,7 @@ export class HttpChannel {
     for (let attempt = 0; ; attempt++) {
       const canRetry = attempt < this.options.retries;
       let response: HttpResponse;
+      run.attempts++;
       try {
         response = await this.followRedirects(request);
       } catch (error) {
@@ -179,6 +209,7 @@ export class HttpChannel {
       }
       this.noticeDeprecation(request, response);
       if (!safe && response.headers[IDEMPOTENT_REPLAYED_HEADER] === 'true') {
+        run.replayed = true;
         write.onReplayed?.({ afterUnansweredSend: unanswered });
       }
       // A write answered 5xx may have been carried out: sent again only when asked, with its key.

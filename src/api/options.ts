@@ -1,6 +1,7 @@
 import type { Transport } from './http.js';
 import type { ProxySettings } from './proxy-settings.js';
 import type { Redact } from '../core/redaction/index.js';
+import type { WriteRecord } from './write-record.js';
 
 /**
  * What a client is made from, each fact defined once: where it sends (ServiceTarget) and how
@@ -58,6 +59,12 @@ export interface ClientSettings {
    * key is always masked (by itself when this is absent).
    */
   redact?: Redact | undefined;
+  /**
+   * Told of every write this client sends, once, when its fate is known (answered, unknown or
+   * never sent): what a record of writes is kept from. It must not throw; if it does, the
+   * write's own result still stands and the failure goes to the verbose log.
+   */
+  onWrite?: ((write: WriteRecord) => void) | undefined;
   sleep?: ((ms: number) => Promise<void>) | undefined;
   random?: (() => number) | undefined;
   now?: (() => number) | undefined;
