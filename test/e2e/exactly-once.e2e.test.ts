@@ -180,7 +180,8 @@ describe('resumes started together over a lock its killed owner left', () => {
         expect(busy.stderr).toContain('is in use by another petstore run');
       }
     }
-  });
+    // 5 trials of 10 processes each, 8 at once: about 20 s on 2 cores, more on a busy one.
+  }, 120_000);
 });
 
 describe('a copy of a journal', () => {
