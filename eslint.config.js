@@ -52,16 +52,28 @@ export default tseslint.config(
     },
   },
   {
-    // Operations and the bulk engine speak no front end's language: an option a message means
-    // is a reference (core/phrase.ts) that each front end words (a flag, a tool's argument).
-    files: ['src/operations/**/*.ts', 'src/bulk/**/*.ts'],
+    // Below the front ends, no text speaks the command line: an option or a command a message
+    // means is a reference (core/phrase.ts) that each front end words (a flag, a tool).
+    files: [
+      'src/operations/**/*.ts',
+      'src/bulk/**/*.ts',
+      'src/api/**/*.ts',
+      'src/config/**/*.ts',
+      'src/core/**/*.ts',
+    ],
     rules: {
       'no-restricted-syntax': [
         'error',
-        ...['Literal[value', 'TemplateElement[value.raw'].map((node) => ({
-          selector: `${node}=/(^|[^\\w-])--[a-z]/]`,
-          message: 'Name the option with option() in a phrase (core/phrase.ts), not as a flag.',
-        })),
+        ...['Literal[value', 'TemplateElement[value.raw'].flatMap((node) => [
+          {
+            selector: `${node}=/(^|[^\\w-])--[a-z]/]`,
+            message: 'Name the option with option() in a phrase (core/phrase.ts), not as a flag.',
+          },
+          {
+            selector: `${node}=/\\bpetstore (pets (list|add|get|import)|profile (list|show|set|use|remove)|auth (login|logout|status)|journal (list|show|prune)|message send|sandbox (serve|reset)|api [-/A-Za-z]|(smoke|doctor|mcp|history)\\b(?! check))/]`,
+            message: 'Name the command with command() in a phrase (core/phrase.ts).',
+          },
+        ]),
       ],
     },
   },

@@ -1,3 +1,4 @@
+import { command, option, phrase, type OptionName } from '../core/phrase.js';
 import { ProtocolError, UsageError } from '../core/errors.js';
 import type { ServiceTarget } from './options.js';
 import { joinUrl } from './request.js';
@@ -28,7 +29,7 @@ export function resolveApiPath(path: string, bases: ServiceTarget): URL {
     throw new UsageError(
       `"${maskCredentials(path)}" is a URL without its scheme, or a path with an empty first segment`,
       {
-        hint: 'Give a path with one leading /, e.g. petstore api /store/orders, or a whole https:// URL of the profile’s service.',
+        hint: phrase`Give a path with one leading /, e.g. ${command('api')} /store/orders, or a whole https:// URL of the profile’s service.`,
       },
     );
   }
@@ -36,7 +37,7 @@ export function resolveApiPath(path: string, bases: ServiceTarget): URL {
     const url = URL.parse(path);
     if (url === null) {
       throw new UsageError(`"${maskCredentials(path)}" is not a valid URL`, {
-        hint: 'Give a path relative to the base URL, e.g. petstore api /store/orders.',
+        hint: phrase`Give a path relative to the base URL, e.g. ${command('api')} /store/orders.`,
       });
     }
     if (url.username !== '' || url.password !== '') {
@@ -48,7 +49,9 @@ export function resolveApiPath(path: string, bases: ServiceTarget): URL {
     if (!allowed.includes(url.origin)) {
       throw new UsageError(
         `${url.origin} is not the profile's service; petstore sends its key only to ${allowed.join(' or ') || 'the profile’s base URL'}`,
-        { hint: 'Give a path relative to the base URL, e.g. petstore api /store/orders.' },
+        {
+          hint: phrase`Give a path relative to the base URL, e.g. ${command('api')} /store/orders.`,
+        },
       );
     }
     return url;
@@ -57,7 +60,7 @@ export function resolveApiPath(path: string, bases: ServiceTarget): URL {
   const relative = quickstart ? path.slice(QUICKSTART_PREFIX.length) : path;
   if (!relative.startsWith('/')) {
     throw new UsageError(`the path must start with /, got "${maskCredentials(path)}"`, {
-      hint: 'e.g. petstore api /store/orders, or petstore api quickstart:/messages',
+      hint: phrase`e.g. ${command('api')} /store/orders, or ${command('api')} quickstart:/messages`,
     });
   }
   const [pathname, query] = splitQuery(relative);
@@ -125,9 +128,9 @@ export function checkServiceLink(
 }
 
 type UrlName = 'base URL' | 'quickstart URL';
-const URL_FLAGS: Record<UrlName, [flag: string, variable: string]> = {
-  'base URL': ['--base-url', 'PETSTORE_BASE_URL'],
-  'quickstart URL': ['--quickstart-url', 'PETSTORE_QUICKSTART_URL'],
+const URL_OPTIONS: Record<UrlName, [option: OptionName, variable: string]> = {
+  'base URL': ['baseUrl', 'PETSTORE_BASE_URL'],
+  'quickstart URL': ['quickstartUrl', 'PETSTORE_QUICKSTART_URL'],
 };
 
 /**
@@ -135,13 +138,17 @@ const URL_FLAGS: Record<UrlName, [flag: string, variable: string]> = {
  * profile has no URLs to set, so it is told to pass one, or to keep the URLs in a profile.
  */
 export function missingUrlError(what: UrlName, target: ServiceTarget): UsageError {
-  const [flag, variable] = URL_FLAGS[what];
+  const [name, variable] = URL_OPTIONS[what];
   const named = target.label ?? `profile ${target.profile}`;
   const settable = target.urlsSettable !== false;
+  const quickstart = what === 'quickstart URL' ? phrase` ${option('quickstartUrl', 'URL')}` : [];
   return new UsageError(`${named} has no ${what}`, {
     hint: settable
-      ? `Run: petstore profile set ${target.profile} ${flag} URL (or pass ${flag}, or set ${variable}).`
-      : `Pass ${flag} URL (or set ${variable}), or keep the service's URLs in a profile of your own: petstore profile set NAME --base-url URL ${what === 'quickstart URL' ? '--quickstart-url URL' : ''}`.trimEnd() +
-        '.',
+      ? phrase`Run: ${command('profile set')} ${target.profile} ${option(name, 'URL')} (or pass ${option(name)}, or set ${variable}).`
+      : [
+          ...phrase`Pass ${option(name, 'URL')} (or set ${variable}), or keep the service's URLs in a profile of your own: ${command('profile set')} NAME ${option('baseUrl', 'URL')}`,
+          ...quickstart,
+          '.',
+        ],
   });
 }

@@ -1,3 +1,4 @@
+import { command, phrase } from '../core/phrase.js';
 import {
   IDEMPOTENCY_KEY_HEADER,
   IDEMPOTENT_REPLAYED_HEADER,
@@ -22,6 +23,7 @@ import { failedWriteOutcome, writeRecord } from './write-record.js';
 import { noWebAssembly, webAssemblyProblem } from './web-assembly.js';
 
 const MAX_REDIRECTS = 5;
+const CHECK_BASE_URL = phrase`Check the base URL: ${command('profile show')}.`;
 /** First pause before a write with no answer is sent again (--retry-unknown). */
 const RESEND_BACKOFF_BASE_MS = 100;
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
@@ -49,11 +51,11 @@ function redirectTarget(location: string, request: HttpRequest, status: number):
         `http_${status}`,
         `${what}; petstore does not send a write again elsewhere`,
         {
-          hint: 'Check the base URL: petstore profile show.',
+          hint: CHECK_BASE_URL,
         },
       );
     }
-    throw new ProtocolError(status, what, { hint: 'Check the base URL: petstore profile show.' });
+    throw new ProtocolError(status, what, { hint: CHECK_BASE_URL });
   }
 }
 
@@ -240,7 +242,7 @@ export class HttpChannel {
         throw new ProtocolError(
           response.status,
           `the service redirected to another origin (${target.origin}); petstore does not follow it, so the API key stays with ${request.url.origin}`,
-          { hint: 'Check the base URL: petstore profile show.' },
+          { hint: CHECK_BASE_URL },
         );
       }
       // 303 See Other: the write was carried out, and its result is to be read there.
@@ -253,7 +255,7 @@ export class HttpChannel {
           response.status,
           `http_${response.status}`,
           `the service redirected ${current.method} ${current.url.pathname} to ${target.pathname}; petstore does not send a write again elsewhere`,
-          { hint: 'Check the base URL: petstore profile show.' },
+          { hint: CHECK_BASE_URL },
         );
       }
       if (hop >= MAX_REDIRECTS) {
@@ -261,7 +263,7 @@ export class HttpChannel {
           response.status,
           `the service redirected ${request.method} ${request.url.pathname} ${MAX_REDIRECTS} times and then again (to ${target.pathname}); petstore stops there`,
           {
-            hint: 'The service may be redirecting in a loop; check the base URL: petstore profile show.',
+            hint: phrase`The service may be redirecting in a loop; check the base URL: ${command('profile show')}.`,
           },
         );
       }

@@ -1,3 +1,4 @@
+import { command, option, phrase, type Hint } from '../core/phrase.js';
 import type { Int64 } from '../core/int64.js';
 import {
   UNKNOWN_MESSAGE_OUTCOME,
@@ -46,8 +47,7 @@ export type {
 export type { RequestPreview } from './request.js';
 export { joinUrl } from './request.js';
 
-const AUTH_HINT =
-  'Check the API key: petstore auth status (PETSTORE_API_KEY overrides the stored one).';
+const AUTH_HINT = phrase`Check the API key: ${command('auth status')} (PETSTORE_API_KEY overrides the stored one).`;
 
 /** One page of the list, and the page after it when the service links one (RFC 8288). */
 export interface PetsPage {
@@ -117,7 +117,7 @@ export class PetstoreClient {
     const response = await this.send(this.build('GET', url));
     return this.decode<Pet>(response, checkPet, 'a pet', {
       401: AUTH_HINT,
-      404: 'List the animals there are with: petstore pets list',
+      404: phrase`List the animals there are with: ${command('pets list')}`,
     });
   }
 
@@ -208,7 +208,7 @@ export class PetstoreClient {
     const base = this.options.baseUrl;
     if (!base) {
       throw new UsageError(`profile "${this.options.profile}" has no base URL`, {
-        hint: `Run: petstore profile set ${this.options.profile} --base-url URL (or pass --base-url, or set PETSTORE_BASE_URL).`,
+        hint: phrase`Run: ${command('profile set')} ${this.options.profile} ${option('baseUrl', 'URL')} (or pass ${option('baseUrl')}, or set PETSTORE_BASE_URL).`,
       });
     }
     return joinUrl(base, path);
@@ -240,7 +240,7 @@ export class PetstoreClient {
     response: HttpResponse,
     check: ShapeCheck,
     what: string,
-    hints: Partial<Record<number, string>>,
+    hints: Partial<Record<number, Hint>>,
   ): T {
     return decodeResponse<T>(response, check, what, hints, this.redact);
   }

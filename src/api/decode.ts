@@ -1,3 +1,4 @@
+import { option, phrase, type Hint } from '../core/phrase.js';
 import { REQUEST_ID_HEADER, RETRY_AFTER_HEADER } from '../core/contract.js';
 import { ApiError, ProtocolError } from '../core/errors.js';
 import { snippet } from '../core/sanitize.js';
@@ -72,7 +73,7 @@ export function decodeResponse<T>(
   response: HttpResponse,
   check: ShapeCheck,
   what: string,
-  hints: Partial<Record<number, string>> = {},
+  hints: Partial<Record<number, Hint>> = {},
   redact: Redact = asIs,
 ): T {
   const { status } = response;
@@ -101,8 +102,7 @@ export function decodeResponse<T>(
 }
 
 /** For a service refusing an Idempotency-Key, e.g. one already sent with another body. */
-const IDEMPOTENCY_KEY_HINT =
-  'An Idempotency-Key stands for one request: send a different request with a new key (or none).';
+const IDEMPOTENCY_KEY_HINT = phrase`An Idempotency-Key stands for one request: send a different request with a new key (another ${option('idempotencyKey')}, or none).`;
 
 /** An error status becomes an ApiError; the spec's Error body supplies code and message. */
 /** What a Retry-After the client did not wait for (past its 30 s) asks of the user. */
@@ -116,7 +116,7 @@ function retryAfterHint(response: HttpResponse): string | undefined {
 
 export function errorFromResponse(
   response: HttpResponse,
-  hints: Partial<Record<number, string>> = {},
+  hints: Partial<Record<number, Hint>> = {},
   redact: Redact = asIs,
 ): ApiError {
   const { status } = response;

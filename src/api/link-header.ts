@@ -1,3 +1,4 @@
+import { option, phrase } from '../core/phrase.js';
 import { ProtocolError } from '../core/errors.js';
 import { snippet } from '../core/sanitize.js';
 
@@ -15,7 +16,7 @@ export function brokenLinkError(link: BrokenLink, status: number, page: number):
     status,
     `the service linked page ${page + 1} to "${snippet(link.target, 80)}", which is not a URL; the list may go on, but petstore cannot follow it`,
     {
-      hint: 'Report this to the service; without --all (or --paginate) only the first page is read.',
+      hint: phrase`Report this to the service; without ${option('all')} (or ${option('paginate')}) only the first page is read.`,
     },
   );
 }

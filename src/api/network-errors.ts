@@ -1,3 +1,4 @@
+import { command, option, phrase } from '../core/phrase.js';
 import { CONNECT_FAILURES, NetworkError } from '../core/errors.js';
 
 const DESCRIPTIONS: Record<string, string> = {
@@ -53,11 +54,11 @@ export function toNetworkError(
   description ??= error instanceof Error ? error.message : 'network failure';
   const timedOut = code.includes('TIMEOUT') || code === 'ETIMEDOUT';
   const hint = timedOut
-    ? `The limit is ${timeoutSeconds}s per request; raise it with --timeout SECONDS.`
+    ? phrase`The limit is ${timeoutSeconds}s per request; raise it with ${option('timeout', 'SECONDS')}.`
     : viaProxy && NOT_SENT.has(code)
       ? 'Check the proxy variables (HTTP_PROXY, HTTPS_PROXY), or name the host in NO_PROXY.'
       : code === 'ECONNREFUSED' || code === 'ENOTFOUND'
-        ? 'Check the base URL (petstore profile show) and that the service is running.'
+        ? phrase`Check the base URL (${command('profile show')}) and that the service is running.`
         : undefined;
   return new NetworkError(code, `cannot reach ${target}: ${description}`, { hint, cause: error });
 }
@@ -76,8 +77,10 @@ export function deadlineError(url: URL, timeoutSeconds: number): NetworkError {
   const seconds = deadlineSeconds(timeoutSeconds);
   return new NetworkError(
     DEADLINE_EXCEEDED,
-    `cannot reach ${url.host}: no complete response within ${seconds}s (the limit for a whole request: 3 × --timeout, at least 2s)`,
-    { hint: 'A slow response used up the time allowed; raise it with --timeout SECONDS.' },
+    `cannot reach ${url.host}: no complete response within ${seconds}s (the limit for a whole request: 3 times the per-request timeout, at least 2s)`,
+    {
+      hint: phrase`A slow response used up the time allowed; raise it with ${option('timeout', 'SECONDS')}.`,
+    },
   );
 }
 

@@ -1,3 +1,4 @@
+import { option, phrase } from '../core/phrase.js';
 import { RETRY_AFTER_HEADER } from '../core/contract.js';
 import type { Dispatcher } from 'undici';
 import AgentClass from 'undici/lib/dispatcher/agent.js';
@@ -155,7 +156,7 @@ function tooLarge(req: HttpRequest, status: number): ProtocolError {
   return new ProtocolError(
     status,
     `the response to ${req.method} ${req.url.pathname} is larger than ${MAX_RESPONSE_BYTES / 1024 / 1024} MiB, more than petstore reads`,
-    { hint: 'Ask for less, e.g. with --limit.' },
+    { hint: phrase`Ask for less, e.g. with ${option('limit')}.` },
   );
 }
 

@@ -1,3 +1,4 @@
+import { option, phrase } from '../core/phrase.js';
 import { UsageError } from '../core/errors.js';
 import { maskCredentials } from '../core/redaction/index.js';
 
@@ -31,7 +32,9 @@ export function assertKeySafeToSend(url: URL, allowInsecureHttp: boolean): void 
   if (url.protocol === 'http:' && !isLoopbackHost(url.hostname) && !allowInsecureHttp) {
     throw new UsageError(
       `refusing to send the API key over plain http to ${url.host}: anyone on the network could read it`,
-      { hint: 'Use an https:// URL, or pass --allow-insecure-http if you accept the risk.' },
+      {
+        hint: phrase`Use an https:// URL, or pass ${option('allowInsecureHttp')} if you accept the risk.`,
+      },
     );
   }
 }

@@ -9,6 +9,7 @@ import { UsageError } from '../core/errors.js';
  */
 export function webAssemblyProblem(): string | undefined {
   if (!('WebAssembly' in globalThis))
+    // eslint-disable-next-line no-restricted-syntax -- Node's own option, not petstore's
     return 'this Node runs without WebAssembly (as with --jitless)';
   try {
     const wasm = (globalThis as unknown as { WebAssembly: { Memory: new (d: object) => unknown } })
@@ -16,6 +17,7 @@ export function webAssemblyProblem(): string | undefined {
     new wasm.Memory({ initial: 1 });
     return undefined;
   } catch {
+    // eslint-disable-next-line no-restricted-syntax -- Node's own option, not petstore's
     return 'this Node cannot give WebAssembly memory (as with --wasm-max-mem-pages=0)';
   }
 }

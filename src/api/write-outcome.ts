@@ -1,3 +1,4 @@
+import { joinHints } from '../core/phrase.js';
 import { IDEMPOTENCY_KEY_HEADER } from '../core/contract.js';
 import { ApiError, NetworkError, ProtocolError } from '../core/errors.js';
 import { resendHint, type UnknownOutcome } from '../core/unknown-outcome.js';
@@ -42,7 +43,7 @@ export function answeredWithoutOutcome(
     ? `The service answered HTTP ${status} (success) but its answer cannot be read: ${unknown.what}.`
     : `The service failed after receiving the request: ${unknown.what}.`;
   const options = {
-    hint: `${why} ${resendHint(unknown, key)}`,
+    hint: joinHints(why, resendHint(unknown, key)),
     cause: error,
     outcomeUnknown: true,
     idempotencyKey: key,
@@ -66,7 +67,10 @@ export function brokenAnswer(
     error.status,
     `${error.message}: the outcome is unknown, ${unknown.what}`,
     {
-      hint: `The service received the request but its answer cannot be read. ${resendHint(unknown, key)}`,
+      hint: joinHints(
+        'The service received the request but its answer cannot be read.',
+        resendHint(unknown, key),
+      ),
       cause: error,
       outcomeUnknown: true,
       idempotencyKey: key,

@@ -1,3 +1,4 @@
+import { command, option, phrase } from '../core/phrase.js';
 import { didYouMean } from '../core/did-you-mean.js';
 import { UsageError } from '../core/errors.js';
 import type { Env } from '../core/io.js';
@@ -91,7 +92,7 @@ export function selectProfile(
 export function noSuchProfile(name: string, data: ConfigData, from = ''): UsageError {
   const close = didYouMean(name, profileNames(data));
   return new UsageError(`no profile named "${name}"${from}${close}`, {
-    hint: `See them with: petstore profile list; create one with: petstore profile set ${name} --base-url URL`,
+    hint: phrase`See them with: ${command('profile list')}; create one with: ${command('profile set')} ${name} ${option('baseUrl', 'URL')}`,
   });
 }
 

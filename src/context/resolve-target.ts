@@ -1,3 +1,4 @@
+import { command, phrase } from '../core/phrase.js';
 import { sandboxDatabaseFile } from '../config/paths.js';
 import {
   environmentKey,
@@ -89,14 +90,14 @@ async function keyFromKeyring(ctx: Context, profile: string): Promise<string> {
     throw new MissingCredentialError(
       `the key of profile ${profile} is in the OS keyring, which cannot be used: ${error.reason}`,
       {
-        hint: `Unlock or start the keyring (Secret Service, Keychain, Credential Manager), or set PETSTORE_API_KEY, or store the key in the config file: petstore auth login --profile ${profile} --insecure-storage`,
+        hint: phrase`Unlock or start the keyring (Secret Service, Keychain, Credential Manager), or set PETSTORE_API_KEY, or store the key in the config file: ${command('auth login', { profile, insecureStorage: '' })}`,
       },
     );
   }
   if (key === undefined) {
     throw new MissingCredentialError(
       `the OS keyring holds no key for profile ${profile} (it was removed outside petstore)`,
-      { hint: `Store it again: petstore auth login --profile ${profile}` },
+      { hint: phrase`Store it again: ${command('auth login', { profile })}` },
     );
   }
   return key;

@@ -1,3 +1,4 @@
+import { command, option, phrase, type Hint } from '../core/phrase.js';
 import { isEmbeddedProfile, type KeySource } from '../config/profiles.js';
 import type { ServiceTarget } from '../api/create-client.js';
 import { MissingCredentialError } from '../core/errors.js';
@@ -28,24 +29,24 @@ export interface Target extends ServiceTarget {
  * the sandbox profile takes no stored key, so a URL used without a profile of its own is told
  * to use PETSTORE_API_KEY or a profile made for it.
  */
-export function missingKeyProblem(target: Target): { message: string; hint: string } {
+export function missingKeyProblem(target: Target): { message: string; hint: Hint } {
   if (target.baseUrlOverridden && isEmbeddedProfile(target.profile)) {
     return {
       message: `no API key for ${target.baseUrl ?? target.label}`,
-      hint: `Set PETSTORE_API_KEY, or keep the URL and its key in a profile: petstore profile set NAME --base-url ${target.baseUrl ?? 'URL'}, then petstore auth login --profile NAME.`,
+      hint: phrase`Set PETSTORE_API_KEY, or keep the URL and its key in a profile: ${command('profile set')} NAME ${option('baseUrl', target.baseUrl ?? 'URL')}, then ${command('auth login', { profile: 'NAME' })}.`,
     };
   }
   return {
     message: `no API key for ${target.label}`,
-    hint: `Run: petstore auth login --profile ${target.profile} (or set PETSTORE_API_KEY).`,
+    hint: phrase`Run: ${command('auth login', { profile: target.profile })} (or set PETSTORE_API_KEY).`,
   };
 }
 
 /** A profile with no URL at all is reported for that first: a key alone would not help. */
-export function missingUrlProblem(target: Target): { message: string; hint: string } {
+export function missingUrlProblem(target: Target): { message: string; hint: Hint } {
   return {
     message: `profile "${target.profile}" has no base URL`,
-    hint: `Run: petstore profile set ${target.profile} --base-url URL (or pass --base-url, or set PETSTORE_BASE_URL).`,
+    hint: phrase`Run: ${command('profile set')} ${target.profile} ${option('baseUrl', 'URL')} (or pass ${option('baseUrl')}, or set PETSTORE_BASE_URL).`,
   };
 }
 
@@ -58,6 +59,6 @@ export function unusableKeyError(target: Target, problem: string): MissingCreden
   const hint =
     target.keySource === 'env'
       ? 'Set PETSTORE_API_KEY again, e.g. export PETSTORE_API_KEY="$(cat key.txt)" (no trailing newline).'
-      : `Store it again: petstore auth login --profile ${target.profile}`;
+      : phrase`Store it again: ${command('auth login', { profile: target.profile })}`;
   return new MissingCredentialError(`${from} cannot be used: ${problem}`, { hint });
 }

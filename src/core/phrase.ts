@@ -8,6 +8,7 @@
 /** The inputs of operations a hint may name, as each front end's name comes from them. */
 export type OptionName =
   | 'all'
+  | 'allowInsecureHttp'
   | 'allowWrites'
   | 'baseUrl'
   | 'batchId'
@@ -15,24 +16,40 @@ export type OptionName =
   | 'idempotencyKey'
   | 'ignoreKeyWindow'
   | 'inputFormat'
+  | 'insecureStorage'
   | 'json'
   | 'journal'
   | 'keyWindow'
+  | 'limit'
   | 'maxItems'
   | 'maxLatency'
+  | 'paginate'
   | 'printAll'
   | 'profile'
+  | 'quickstartUrl'
   | 'rejects'
   | 'resume'
   | 'retryFailed'
   | 'retryUnknown'
   | 'skipInvalid'
   | 'status'
-  | 'template';
+  | 'template'
+  | 'timeout';
 
 /** What a reader can run, by noun and verb. */
 export type CommandName =
-  'journal list' | 'message send' | 'pets add' | 'pets import' | 'pets list' | 'sandbox serve';
+  | 'api'
+  | 'auth login'
+  | 'auth status'
+  | 'journal list'
+  | 'message send'
+  | 'pets add'
+  | 'pets import'
+  | 'pets list'
+  | 'profile list'
+  | 'profile set'
+  | 'profile show'
+  | 'sandbox serve';
 
 /** The call that completes a journaled run: the front end's own words for it, and what to add. */
 export interface ResumeRef {

@@ -1,13 +1,15 @@
+import { command, joinHints, option, phrase, type Hint } from './phrase.js';
+
 /** What a write that got no answer may have done, and what to know before sending it again. */
 export interface UnknownOutcome {
   what: string;
   /** The risk of sending it again, said after how to do so safely. */
-  hint: string;
+  hint: Hint;
 }
 
 export const UNKNOWN_PET_OUTCOME: UnknownOutcome = {
   what: 'the pet may or may not have been created',
-  hint: 'A service that ignores Idempotency-Key would create it twice: if unsure, check first with petstore pets list.',
+  hint: phrase`A service that ignores Idempotency-Key would create it twice: if unsure, check first with ${command('pets list')}.`,
 };
 
 export const UNKNOWN_MESSAGE_OUTCOME: UnknownOutcome = {
@@ -16,9 +18,12 @@ export const UNKNOWN_MESSAGE_OUTCOME: UnknownOutcome = {
 };
 
 /** How to send a write of unknown outcome again without doing it twice, and the risk left. */
-export function resendHint(unknown: UnknownOutcome, idempotencyKey: string | undefined): string {
+export function resendHint(unknown: UnknownOutcome, idempotencyKey: string | undefined): Hint {
   if (idempotencyKey === undefined) return unknown.hint;
-  return `To send it again safely, run the same command with --idempotency-key ${idempotencyKey}: a service that honours the key answers with what it did the first time instead of doing it twice. ${unknown.hint}`;
+  return joinHints(
+    phrase`To send it again safely, run the same command with ${option('idempotencyKey', idempotencyKey)}: a service that honours the key answers with what it did the first time instead of doing it twice.`,
+    unknown.hint,
+  );
 }
 
 /** Said when the service answers a write with its replay of an earlier send of the same key. */

@@ -12,6 +12,8 @@ import type { ToolName } from './tool-names.js';
 const ARGUMENTS: Partial<Record<OptionName, string>> = {
   all: 'all',
   batchId: 'batch_id',
+  // A tool's writes are keyed by their request_id: a new one is a new key.
+  idempotencyKey: 'request_id',
   maxItems: 'max_items',
   status: 'status',
 };

@@ -1,5 +1,6 @@
 import nock from 'nock';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { commandLineHint } from '../../src/output/wording.js';
 import { joinUrl } from '../../src/api/client.js';
 import { ApiError, NetworkError, ProtocolError } from '../../src/core/errors.js';
 import { sendJson, startTestServer } from '../helpers/test-server.js';
@@ -282,7 +283,7 @@ describe('network faults (real sockets on 127.0.0.1)', () => {
       const error = await instance.listPets().catch((e: unknown) => e);
       expect(error).toBeInstanceOf(NetworkError);
       expect((error as NetworkError).code).toBe('UND_ERR_HEADERS_TIMEOUT');
-      expect((error as NetworkError).hint).toContain('--timeout');
+      expect(commandLineHint((error as NetworkError).hint)).toContain('--timeout');
       expect(server.requests).toHaveLength(2);
     } finally {
       await instance.close();
@@ -325,7 +326,7 @@ describe('network faults (real sockets on 127.0.0.1)', () => {
       );
       const key = /Idempotency-Key (\S+)\)$/.exec((error as NetworkError).message)![1]!;
       expect(server.requests[0]!.headers['idempotency-key']).toBe(key);
-      expect((error as NetworkError).hint).toContain(`--idempotency-key ${key}`);
+      expect(commandLineHint((error as NetworkError).hint)).toContain(`--idempotency-key ${key}`);
       expect(server.requests).toHaveLength(1);
     } finally {
       await server.close();
@@ -398,8 +399,8 @@ describe('network faults (real sockets on 127.0.0.1)', () => {
         .catch((e: unknown) => e)) as ApiError;
       expect(error).toBeInstanceOf(kind);
       expect(error).toMatchObject({ outcomeUnknown: true, idempotencyKey: 'k-maybe' });
-      expect(error.hint).toContain('the pet may or may not have been created');
-      expect(error.hint).toContain('--idempotency-key k-maybe');
+      expect(commandLineHint(error.hint)).toContain('the pet may or may not have been created');
+      expect(commandLineHint(error.hint)).toContain('--idempotency-key k-maybe');
     },
   );
 

@@ -1,5 +1,6 @@
 import nock from 'nock';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { commandLineHint } from '../../src/output/wording.js';
 import { ApiError, NetworkError, UsageError } from '../../src/core/errors.js';
 import { sendJson, startTestServer } from '../helpers/test-server.js';
 import { useNockGuard } from '../helpers/nock-guard.js';
@@ -88,7 +89,7 @@ describe('getPet', () => {
       .instance.getPet(7)
       .catch((e: unknown) => e)) as ApiError;
     expect(error).toMatchObject({ status: 404, code: 'not_found' });
-    expect(error.hint).toContain('petstore pets list');
+    expect(commandLineHint(error.hint)).toContain('petstore pets list');
   });
 
   it('reports Deprecation and Sunset headers', async () => {
@@ -134,7 +135,9 @@ describe('sendMessage', () => {
       .instance.sendMessage('x')
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(UsageError);
-    expect((error as UsageError).hint).toContain('petstore profile set test --quickstart-url');
+    expect(commandLineHint((error as UsageError).hint)).toContain(
+      'petstore profile set test --quickstart-url',
+    );
   });
 });
 

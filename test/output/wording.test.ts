@@ -9,7 +9,13 @@ import {
   type Ref,
 } from '../../src/core/phrase.js';
 import { hintForAgent } from '../../src/mcp/wording.js';
+import { errorRecord } from '../../src/mcp/results.js';
+import { errorFields } from '../../src/output/report-error.js';
 import { commandLineHint, flagOf } from '../../src/output/wording.js';
+import { FakeTransport, json } from '../helpers/fake-transport.js';
+import { useTestClients } from '../helpers/test-client.js';
+
+const client = useTestClients({ apiKey: 'sk_test_wording_key', baseUrl: 'https://svc.test/v1' });
 
 const OPTIONS: OptionName[] = ['all', 'batchId', 'journal', 'maxItems', 'retryUnknown', 'status'];
 /** The options a tool takes as an argument. */
@@ -84,6 +90,28 @@ describe('hints worded by each front end', () => {
           );
         },
       ),
+    );
+  });
+});
+
+describe("the client's hints, as each front end says them", () => {
+  const refused = async (status: number, body: object) => {
+    const transport = new FakeTransport().on('GET', '/v1/pets/7', json(status, body));
+    const { instance } = client({ transport });
+    return instance.getPet(7).catch((error: unknown) => error);
+  };
+
+  it('a pet that does not exist: the command line names pets list, the agent list_pets', async () => {
+    const error = await refused(404, { code: 'not_found', message: 'no pet 7' });
+    expect(errorFields(error).hint).toBe('List the animals there are with: petstore pets list');
+    expect(errorRecord(error).hint).toBe('List the animals there are with: list_pets');
+  });
+
+  it('a refused key is the person’s to fix, and says so to the agent', async () => {
+    const error = await refused(401, { code: 'unauthorized', message: 'bad key' });
+    expect(errorFields(error).hint).toContain('petstore auth status');
+    expect(errorRecord(error).hint).toMatch(
+      /^For the person who runs petstore \(no tool does this\): Check the API key: petstore auth status/,
     );
   });
 });

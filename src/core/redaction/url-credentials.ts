@@ -152,6 +152,7 @@ const SCHEMELESS_CREDENTIALS = new RegExp(
 );
 
 /** The flags whose value is a URL, as the command line gives them. */
+// eslint-disable-next-line no-restricted-syntax -- the words of argv, read to mask what they hold
 const URL_FLAGS = ['--base-url', '--quickstart-url'];
 
 /**
