@@ -1,4 +1,4 @@
-import { CommanderError } from '@commander-js/extra-typings';
+import { CommanderError, type CommandUnknownOpts as Command } from '@commander-js/extra-typings';
 import type { ClientFactory } from './api/create-client.js';
 import type { Transport } from './api/http.js';
 import { buildProgram } from './cli/program.js';
@@ -96,6 +96,20 @@ function nettedIO(io: IO, redactor: SecretRedactor, json: () => boolean): IO {
   return guardedIO(jsonStderrIO(withStatusLine(io), json), redactor);
 }
 
+/**
+ * `petstore` or `petstore pets` alone: the help, on stdout, as success. The values of the flags
+ * given with it are checked all the same (`--timeout abc pets` is a usage error, not help); the
+ * environment is not read for the help.
+ */
+function helpOfGroupAlone(program: Command, argv: readonly string[], io: IO): boolean {
+  const group = groupNamedAlone(program, argv);
+  if (group === undefined) return false;
+  program.parseOptions([...argv]);
+  resolveSettings(program.opts(), {}, io);
+  group.outputHelp();
+  return true;
+}
+
 /** Runs the command line and returns the exit code; never exits the process itself. */
 export async function runMain(
   argv: readonly string[],
@@ -167,12 +181,7 @@ export async function runMain(
   let args = [...argv];
 
   try {
-    // `petstore` or `petstore pets` alone: the help, on stdout, as success.
-    const group = groupNamedAlone(program, argv);
-    if (group) {
-      group.outputHelp();
-      return ExitCode.ok;
-    }
+    if (helpOfGroupAlone(program, argv, io)) return ExitCode.ok;
     args = expandHelpCommand(program, argv);
     await program.parseAsync(args, { from: 'user' });
     await io.stdoutFlushed();

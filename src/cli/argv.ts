@@ -102,27 +102,56 @@ function optionOf(command: Command, flag: string) {
   return undefined;
 }
 
-/**
- * True when the option, written as `token` without `=value`, takes the next token as value.
- * Short flags run together (`-qo json`): the first that takes a value takes the rest of the
- * token, or, when it is the last, the next token.
- */
-function takesValue(command: Command, token: string): boolean {
-  if (!token.startsWith('--') && token.length > 2) {
-    const letters = token.slice(1);
-    for (let at = 0; at < letters.length; at++) {
-      const option = optionOf(command, `-${letters[at]}`);
-      if (option && (option.required || option.optional)) return at === letters.length - 1;
-    }
+/** Whether an option's parser takes this value (a choice, a range): commander's own check. */
+function valueTaken(option: NonNullable<ReturnType<typeof optionOf>>, value: string): boolean {
+  try {
+    option.parseArg?.(value, undefined);
+    return true;
+  } catch {
     return false;
   }
-  const option = optionOf(command, token);
-  return option !== undefined && (option.required || option.optional);
+}
+
+/**
+ * How many tokens the option at `argv[at]` takes (1, or 2 with a separate value), or undefined
+ * when commander would refuse it: an option no command above knows, a value missing or one
+ * its parser refuses, or --version (commander's own). Short flags run together (`-qo json`):
+ * the first that takes a value takes the rest of the token or, last, the next token.
+ */
+function optionTokens(command: Command, argv: readonly string[], at: number): 1 | 2 | undefined {
+  const token = argv[at]!;
+  if (token === '--version') return undefined;
+  const takes = (option: NonNullable<ReturnType<typeof optionOf>>) =>
+    option.required || option.optional;
+  if (token.startsWith('--')) {
+    const equals = token.indexOf('=');
+    const option = optionOf(command, equals === -1 ? token : token.slice(0, equals));
+    if (option === undefined) return undefined;
+    if (equals !== -1)
+      return takes(option) && valueTaken(option, token.slice(equals + 1)) ? 1 : undefined;
+    if (!takes(option)) return 1;
+    const value = argv[at + 1];
+    if (value === undefined && option.required) return undefined;
+    return value === undefined || valueTaken(option, value) ? 2 : undefined;
+  }
+  const letters = token.slice(1);
+  for (let index = 0; index < letters.length; index++) {
+    const option = optionOf(command, `-${letters[index]}`);
+    if (option === undefined) return undefined;
+    if (!takes(option)) continue;
+    const rest = letters.slice(index + 1);
+    if (rest !== '') return valueTaken(option, rest) ? 1 : undefined;
+    const value = argv[at + 1];
+    if (value === undefined) return option.required ? undefined : 1;
+    return valueTaken(option, value) ? 2 : undefined;
+  }
+  return 1;
 }
 
 /**
  * The commands the line's words name, from the program down, options and their values skipped;
- * `complete` is false when a word names no command there (or `--` ends the options first).
+ * `complete` is false when a word names no command there, `--` ends the options first, or an
+ * option is one commander would refuse (it then says why).
  */
 function walkCommands(
   program: Command,
@@ -132,8 +161,10 @@ function walkCommands(
   for (let i = 0; i < argv.length; i++) {
     const token = argv[i]!;
     if (token === '--') return { command, complete: false };
-    if (token.startsWith('-')) {
-      if (!token.includes('=') && takesValue(command, token)) i++;
+    if (token.startsWith('-') && token !== '-') {
+      const tokens = optionTokens(command, argv, i);
+      if (tokens === undefined) return { command, complete: false };
+      i += tokens - 1;
       continue;
     }
     const sub = findSubcommand(command, token);

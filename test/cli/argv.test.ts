@@ -10,7 +10,9 @@ import {
 } from '../../src/cli/argv.js';
 import { commandPath } from '../../src/cli/usage.js';
 import { buildProgram } from '../../src/cli/program.js';
+import { main } from '../../src/main.js';
 import { fakeIO } from '../helpers/fake-io.js';
+import { freshHome } from '../helpers/run-cli.js';
 
 const noVerb = () => Promise.resolve();
 
@@ -61,5 +63,48 @@ describe('the command line, read before commander', () => {
     expect(groupNamedAlone(program, ['pets', 'list'])).toBeUndefined();
     expect(groupNamedAlone(program, ['pets', 'nope'])).toBeUndefined();
     expect(groupNamedAlone(program, ['--', 'pets'])).toBeUndefined();
+  });
+});
+
+describe('a group named alone, or a line commander must read', () => {
+  it.each([
+    [['--bogus']],
+    [['pets', '--bogus']],
+    [['--profile']],
+    [['-o']],
+    [['-q', '--version']],
+    [['--', 'pets']],
+  ])('%j is not a group alone: commander reads it', async (argv) => {
+    const program = await buildProgram(fakeIO(), noVerb);
+    expect(groupNamedAlone(program, argv)).toBeUndefined();
+  });
+
+  it.each([
+    [['pets']],
+    [['--json', 'pets']],
+    [['-qo', 'json', 'pets']],
+    [['--output=json', 'pets']],
+  ])('%j is the pets group alone', async (argv) => {
+    const program = await buildProgram(fakeIO(), noVerb);
+    expect(groupNamedAlone(program, argv)?.name()).toBe('pets');
+  });
+
+  it.each([
+    [['--bogus'], 2],
+    [['--timeout', 'abc', 'pets'], 2],
+    [['pets', '--timeout', 'abc'], 2],
+    [['-o', 'yaml', 'pets'], 2],
+    [['--timeout', '5', 'pets'], 0],
+  ])('%j exits %i', async (argv, code) => {
+    const io = fakeIO();
+    expect(await main(argv, io, { HOME: freshHome() })).toBe(code);
+    if (code === 0) expect(io.out()).toContain('Usage: petstore pets');
+    else expect(io.out()).toBe('');
+  });
+
+  it('prints the version whatever flags come with --version', async () => {
+    const io = fakeIO();
+    expect(await main(['-q', '--version'], io, { HOME: freshHome() })).toBe(0);
+    expect(io.out()).toMatch(/^\d+\.\d+\.\d+/);
   });
 });
