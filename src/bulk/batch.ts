@@ -17,7 +17,7 @@ export function parseBatchId(text: string, source: string): string {
     throw new UsageError(
       `${source} must be 1 to 128 letters, digits or . _ - : @ / + (got ${JSON.stringify(text.slice(0, 40))})`,
       {
-        hint: phrase`Name the job it belongs to, e.g. ${option('batchId', '"import-$CI_PIPELINE_ID"')}.`,
+        hint: phrase`Name the job it belongs to, e.g. ${option('batchId', '"import-2026-12-01"')}.`,
       },
     );
   }

@@ -8,18 +8,26 @@ import { JournalBusyError } from '../bulk/journal-file.js';
 import { tryLock } from '../core/kernel-lock.js';
 import { locksFolder } from '../operations/pets/batch-journal.js';
 import { BULK_CONCURRENCY, IDEMPOTENCY_KEY_WINDOW } from '../core/contract.js';
-import { CancelledError, UsageError } from '../core/errors.js';
+import { CancelledError } from '../core/errors.js';
 import { stoppedBeforeSending } from './stopping.js';
 import { parseInt64 } from '../core/int64.js';
 import type { NewPet, Pet } from '../core/interface.js';
 import { stringifyJson } from '../core/json.js';
-import { journalOfBatch, ManyJournalsError } from '../operations/journal/find.js';
+import { journalOfBatch } from '../operations/journal/find.js';
 import { addBatch, type AddBatchRequest } from '../operations/pets/add-batch.js';
 import { checkedPet } from '../operations/pets/add.js';
 import { commandLineHint } from '../output/wording.js';
 import { agentPet, agentValue, type AgentRecord } from './agent-data.js';
 import type { McpDeps, ToolShelf } from './deps.js';
 import { agentRequest, requestText } from './request-view.js';
+import {
+  BatchBusyError,
+  batchHint,
+  endHint,
+  mayHaveBeenSent,
+  REFUSED_HINT,
+  resumeHint,
+} from './batch-hints.js';
 import { dataResult, errorRecord, errorResult } from './results.js';
 import { addPetsInput, addPetsOutput, DATA_NOT_INSTRUCTIONS } from './schemas.js';
 import type { ServerGate } from './write-gate.js';
@@ -59,17 +67,6 @@ function oneAtATime<T>(batch: string, task: () => Promise<T>): Promise<T> {
   });
   return run;
 }
-
-/** Another call (this server's, another server's or the command line's) is sending the batch. */
-class BatchBusyError extends UsageError {
-  constructor(batch: string) {
-    super(`batch "${batch}" is being sent by another petstore run right now; nothing was sent`);
-  }
-}
-
-/** What to do about a batch that did not end whole, in the tool's own terms. */
-const resumeHint = (batch: string) =>
-  `Call add_pets again with the same pets, in the same order, and batch_id "${batch}" (or, if the first call gave no batch_id, none): pets already created are not sent again, and those whose outcome is unknown are sent with their own keys.`;
 
 /** add_pets: many pets, journaled and sent exactly once, completed by calling it again. */
 export function registerBatchTool(server: ToolShelf, deps: McpDeps, gate: ServerGate): void {
@@ -138,18 +135,6 @@ function petsBatchId(service: string, bodies: readonly string[]): string {
   const input = bodies.map((body) => `${body}\n`).join('');
   const digest = createHash('sha256').update(`petstore mcp add_pets\n${service}\n${input}`);
   return `pets-${digest.digest('hex').slice(0, 32)}`;
-}
-
-/** What to do about a batch that did not end whole, in the tool's own terms. */
-function batchHint(error: unknown, batch: string): string {
-  if (error instanceof BatchBusyError) {
-    return `Another call is sending batch "${batch}" now (another server, or the command line); call add_pets again with the same pets and batch_id once it has ended.`;
-  }
-  if (!(error instanceof UsageError)) return resumeHint(batch);
-  if (error instanceof ManyJournalsError) {
-    return `Batch "${batch}" was run by two servers at once. Each pet was still created at most once; give another batch_id (a new batch), and tell the person, who can keep one of its journals (petstore journal list).`;
-  }
-  return `Give the same pets, in the same order, as the first call of batch "${batch}", or give another batch_id to start a new batch.`;
 }
 
 /** The form a person sees for a batch: every pet, then the first request as it is sent. */
@@ -290,7 +275,10 @@ async function sendJournaled(
         notCreated.push({
           record: record.position,
           name: agentValue(record.name),
-          error: errorRecord(error, { hint: resumeHint(batchOf()) }),
+          // A record the service refused is not sent again by calling again.
+          error: errorRecord(error, {
+            hint: mayHaveBeenSent(error) ? resumeHint(batchOf()) : REFUSED_HINT,
+          }),
         }),
       say: (line) => deps.log(line),
       onSettled: () => undefined,
@@ -326,7 +314,11 @@ async function sendJournaled(
       // Why the batch did not end whole (cancelled, refused records, ...), and how to finish it.
       ...(outcome.error === undefined
         ? {}
-        : { error: errorRecord(whyStopped(deps, outcome), { hint: resumeHint(outcome.batch) }) }),
+        : {
+            error: errorRecord(whyStopped(deps, outcome), {
+              hint: endHint(outcome.batch, outcome.counts),
+            }),
+          }),
     },
     { isError: outcome.error !== undefined },
   );

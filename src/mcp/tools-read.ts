@@ -151,7 +151,7 @@ function listEndNote(
     case 'stopped':
       // all: true is max_items at the ceiling one call returns.
       return args.max_items === undefined
-        ? `Stopped at ${pets(end.maxItems)}, the most one call returns; the service has more. Narrow by status, or use the command line (petstore pets list --all) for every pet.`
+        ? `Stopped at ${pets(end.maxItems)}, the most one call returns; the service has more. Narrow by status; for every pet, the person who runs petstore can use the command line: petstore pets list --all.`
         : `Stopped at max_items ${end.maxItems}; the service has more.`;
     case 'unlinked':
       return `The service sent no Link rel="next" after a full page of ${pets(end.shown)}: if it holds more, it does not say how to page to them, so only this page was listed.`;
