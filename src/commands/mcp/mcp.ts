@@ -17,7 +17,7 @@ import { RETRIES, TIMEOUT_SECONDS } from '../../core/contract.js';
 import { closestNames } from '../../core/did-you-mean.js';
 import { UsageError } from '../../core/errors.js';
 import { TOOL_NAMES, type ToolName } from '../../mcp/tool-names.js';
-import { randomHex } from '../../core/random-hex.js';
+import { unknownApiKey } from '../../core/api-key.js';
 import { unfindableBecause } from '../../core/redaction/index.js';
 import { credentialSecrets } from '../../core/redaction/url-credentials.js';
 import { MCP_CLIENTS, mcpClientConfig, mcpClientWhere, type McpClient } from './print-config.js';
@@ -199,8 +199,7 @@ export async function runMcp(
       quickstartUrl: target.quickstartUrl,
       client: () => Promise.resolve(client),
       // A key no service can know, to see that the service refuses it.
-      unauthenticated: () =>
-        ctx.clientFor({ ...target, apiKey: `sk_invalid_${randomHex(12)}` }, {}, quiet),
+      unauthenticated: () => ctx.clientFor({ ...target, apiKey: unknownApiKey() }, {}, quiet),
       dataDir: dataDir(ctx.env),
       journalsDir: journalsDir(ctx.env),
       signals: ctx.io,

@@ -11,7 +11,7 @@ import {
   SmokeKeyRefusedError,
   UsageError,
 } from '../../core/errors.js';
-import { randomHex } from '../../core/random-hex.js';
+import { unknownApiKey } from '../../core/api-key.js';
 import { writeReportFile } from '../../core/report-file.js';
 import { StopController } from '../../core/stop.js';
 import type { Pet } from '../../core/interface.js';
@@ -109,13 +109,6 @@ const SUMMARY_COLUMNS: Column<CheckSummary>[] = [
   { header: 'last failure', value: (row) => row.lastFailure, placeholder: '-', wrap: true },
 ];
 
-/** A key no service can know, to see that the service refuses it. */
-/**
- * Random for each run: the run masks every key it holds, this one too, and a fixed one would
- * be masked in what it shares with the smoke's own data (the pet it adds is petstore-smoke-…).
- */
-const invalidKey = () => `sk_invalid_${randomHex(12)}`;
-
 /** JUnit knows pass, fail and skip: info passes (the interface asks nothing there). */
 function junitCases(rounds: CheckResult[][], canary: boolean): JUnitCase[] {
   if (!canary) {
@@ -140,7 +133,7 @@ export async function runSmoke(
   // Deprecation notices are one of its checks' results, not warnings of the run.
   const quiet = { warnDeprecations: false };
   const client = await ctx.clientFor(target, {}, quiet);
-  const unauthenticated = await ctx.clientFor({ ...target, apiKey: invalidKey() }, {}, quiet);
+  const unauthenticated = await ctx.clientFor({ ...target, apiKey: unknownApiKey() }, {}, quiet);
   const canary = options.repeat !== undefined || options.everyMs !== undefined;
   const rounds = options.repeat ?? (options.everyMs !== undefined ? Infinity : 1);
   let interrupt: () => void = () => undefined;
