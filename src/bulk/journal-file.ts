@@ -33,7 +33,20 @@ export function journalInUse(path: string): JournalBusyError {
   });
 }
 
+function isFolder(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
 export function alreadyThere(path: string): UsageError {
+  if (isFolder(path)) {
+    return new UsageError(`the journal ${path} is a folder; a journal is a file`, {
+      hint: phrase`Give ${option('journal')} a file name, or leave it out (one is made in the journals folder).`,
+    });
+  }
   return new UsageError(`the journal ${path} already exists`, {
     hint: phrase`Resume that run with ${option('resume', path)}, or give another ${option('journal')}.`,
   });

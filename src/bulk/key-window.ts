@@ -84,7 +84,7 @@ export function keyWindowError(
   return new UsageError(
     `${count} of unknown outcome (record ${shown}) would be sent again with keys first sent ${age}, past the service's Idempotency-Key window (${durationText(window.windowMs)}, less ${durationText(window.marginMs)} of margin): the service may have forgotten them, and each may be created a second time; nothing was sent`,
     {
-      hint: phrase`See whether they were created (${command('pets list')}); send them anyway with ${option('ignoreKeyWindow')}, or set the window the service keeps keys with ${option('keyWindow')} (PETSTORE_KEY_WINDOW).`,
+      hint: phrase`See whether they were created (${command('pets list')}); send them anyway with ${option('ignoreKeyWindow')}, or set the window the service keeps keys with ${option('keyWindow', 'DURATION')} (PETSTORE_KEY_WINDOW).`,
     },
   );
 }

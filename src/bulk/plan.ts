@@ -71,7 +71,7 @@ export function checkSameInput(input: PlanInput, journal: JournalContents): void
   const { records, digests } = input;
   if (journal.records !== records.count) {
     throw changed(
-      `it holds ${records.count} records, the run read ${journal.records}`,
+      `it holds ${records.count} record${records.count === 1 ? '' : 's'}, the run read ${journal.records}`,
       journal.batch,
     );
   }

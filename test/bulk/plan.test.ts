@@ -87,7 +87,7 @@ describe('a resume refuses any change to its input', () => {
           else edited.splice(at % pets.length, 1);
           fc.pre(edited.length > 0);
           expect(() => planRun(inputOf(edited), journal, noRetry)).toThrow(
-            `it holds ${edited.length} records, the run read ${pets.length}`,
+            `it holds ${edited.length} record${edited.length === 1 ? '' : 's'}, the run read ${pets.length}`,
           );
         },
       ),

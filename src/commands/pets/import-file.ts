@@ -177,15 +177,25 @@ function sameFile(a: string, b: string): boolean {
   return real(a) === real(b);
 }
 
-/** --rejects naming the input would replace the sheet by its rejects: refused, nothing sent. */
+/**
+ * --rejects naming the input would replace the sheet by its rejects, and naming the journal
+ * would leave the run no journal: refused, nothing sent.
+ */
 function refuseRejectsOverInput(options: PetsImportFileOptions): void {
-  const { rejects, file } = options;
-  if (rejects === undefined || file === undefined || file === '-') return;
-  if (!sameFile(rejects, file)) return;
-  throw new UsageError(
-    `--rejects names the input, ${file}: it would be replaced; nothing was sent`,
-    {
-      hint: 'Name another file for the rejects, e.g. --rejects rejects.csv.',
-    },
-  );
+  const { rejects, file, journal } = options;
+  if (rejects === undefined) return;
+  if (file !== undefined && file !== '-' && sameFile(rejects, file)) {
+    throw new UsageError(
+      `--rejects names the input, ${file}: it would be replaced; nothing was sent`,
+      { hint: 'Name another file for the rejects, e.g. --rejects rejects.csv.' },
+    );
+  }
+  // The rejects are written before the journal is made: the journal would then find its file
+  // taken by them.
+  if (journal !== undefined && sameFile(rejects, journal)) {
+    throw new UsageError(
+      `--rejects and --journal name the same file, ${journal}; nothing was sent`,
+      { hint: 'Give each a file of its own, e.g. --rejects rejects.csv.' },
+    );
+  }
 }

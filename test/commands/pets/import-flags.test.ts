@@ -1,6 +1,12 @@
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runPetsImport } from '../../../src/commands/pets/import.js';
+import { main } from '../../../src/main.js';
+import { fakeIO } from '../../helpers/fake-io.js';
 import { FakeTransport } from '../../helpers/fake-transport.js';
+import { freshHome } from '../../helpers/run-cli.js';
 import { optionsOf, runF } from '../../helpers/run-f.js';
 import { verbContext } from '../../helpers/verb-context.js';
 
@@ -86,5 +92,38 @@ describe('runPetsImport --template', () => {
     await runPetsImport(ctx, { template: format });
     expect(io.out().startsWith(header)).toBe(true);
     expect(transport.requests).toEqual([]);
+  });
+});
+
+describe('pets import: files that would clash', () => {
+  const run = async (args: string[]) => {
+    const io = fakeIO();
+    const code = await main(['--error-format', 'text', 'pets', 'import', ...args], io, {
+      HOME: freshHome(),
+    });
+    return { code, err: io.err() };
+  };
+  const sheet = () => {
+    const folder = mkdtempSync(join(tmpdir(), 'petstore-clash-'));
+    const file = join(folder, 'pets.csv');
+    writeFileSync(file, 'name,categoryId\nRex,1\n,2\n');
+    return { folder, file };
+  };
+
+  it('--rejects and --journal on one file are refused before anything is written', async () => {
+    const { folder, file } = sheet();
+    const same = join(folder, 'out.csv');
+    const result = await run([file, '--skip-invalid', '--rejects', same, '--journal', same]);
+    expect(result.code).toBe(2);
+    expect(result.err).toContain('--rejects and --journal name the same file');
+    expect(existsSync(same)).toBe(false);
+  });
+
+  it('--journal naming a folder says it is a folder', async () => {
+    const { folder, file } = sheet();
+    const result = await run([file, '--skip-invalid', '--journal', folder]);
+    expect(result.code).toBe(2);
+    expect(result.err).toContain('is a folder; a journal is a file');
+    expect(result.err).not.toContain('--resume');
   });
 });
