@@ -1,4 +1,4 @@
-import type { CommandUnknownOpts as Command } from '@commander-js/extra-typings';
+import { Command, type CommandUnknownOpts } from '@commander-js/extra-typings';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { buildProgram } from '../../src/cli/program.js';
@@ -10,7 +10,7 @@ const env = { HOME: freshHome() };
 const noVerb = () => Promise.resolve();
 
 /** A command's help and its subcommands', as commander renders them: its whole definition. */
-function definition(command: Command): string {
+function definition(command: CommandUnknownOpts): string {
   return [command.helpInformation(), ...command.commands.map(definition)].join('\n');
 }
 
@@ -71,7 +71,15 @@ async function outcome(argv: string[], wholeProgram: boolean) {
   const code = await main(argv, io, env, {
     wholeProgram,
     runF: (verb, options) => {
-      received.push({ verb, options });
+      // A Command (completion's program) is compared by what it defines: two builds of one
+      // program hold closures of their own, never equal as objects.
+      const comparable = Object.fromEntries(
+        Object.entries(options as Record<string, unknown>).map(([name, value]) => [
+          name,
+          value instanceof Command ? definition(value) : value,
+        ]),
+      );
+      received.push({ verb, options: comparable });
     },
   });
   return { code, out: io.out(), err: io.err(), received };
@@ -82,7 +90,7 @@ const WORDS = [
   ...['pets', 'message', 'profile', 'auth', 'journal', 'sandbox', 'smoke', 'api', 'doctor'],
   ...['mcp', 'completion', 'version', 'help', 'pest', 'list', 'ls', 'add', 'get', 'send'],
   ...['use', 'show', 'set', 'login', 'status', 'serve', 'reset', 'prune', 'bash', 'environment'],
-  ...['logout', 'remove', 'delete'],
+  ...['logout', 'remove', 'delete', 'history', '--since', '--via', 'cli'],
   ...['--profile', '--base-url', '--base-url=http://127.0.0.1:9/v1', '-o', '--output=csv'],
   ...['--json', '--no-color', '-v', '-q', '-qv', '-qo', '-oq', '-vo', '--timeout', '--retries'],
   ...['--query', '--error-format', '--progress', '--no-input', '--allow-insecure-http'],
@@ -96,7 +104,8 @@ describe('building only the command that runs', () => {
       fc.asyncProperty(fc.array(fc.constantFrom(...WORDS), { maxLength: 6 }), async (argv) => {
         expect(await outcome(argv, false)).toEqual(await outcome(argv, true));
       }),
-      { numRuns: 300 },
+      // The one line whose verb receives the program itself: once failed on a random seed.
+      { numRuns: 300, examples: [[['completion', 'bash']], [['history']]] },
     );
   });
 
