@@ -122,7 +122,8 @@ export const floorServer = async (listSize, extraEnv = {}) => {
 };
 export const sandboxServer = (args, name = 'serve') =>
   startServer(
-    [BIN, 'sandbox', 'serve', '--port', '0', '--api-key', KEY, ...args],
+    // The banner as text: to a pipe it is otherwise a JSON object (docs/sandbox.md).
+    [BIN, '--error-format', 'text', 'sandbox', 'serve', '--port', '0', '--api-key', KEY, ...args],
     baseEnv(name),
     /API base URL:\s+(\S+)\n/,
   );

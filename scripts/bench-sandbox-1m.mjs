@@ -21,7 +21,20 @@ const database = join(scratch, 'sandbox.db');
 
 const child = spawn(
   process.execPath,
-  ['bin/petstore.js', 'sandbox', 'serve', '--port', '0', '--api-key', KEY, '--db', database],
+  // The banner as text (to a pipe it is otherwise JSON).
+  [
+    'bin/petstore.js',
+    '--error-format',
+    'text',
+    'sandbox',
+    'serve',
+    '--port',
+    '0',
+    '--api-key',
+    KEY,
+    '--db',
+    database,
+  ],
   { env: { PATH: process.env.PATH, HOME: scratch }, stdio: ['ignore', 'ignore', 'pipe'] },
 );
 const base = await new Promise((resolve, reject) => {

@@ -159,7 +159,22 @@ const hasTaskset = spawnSync('taskset', ['-c', '0', 'true']).status === 0;
 /** A sandbox server pinned to core 0. */
 function pinnedSandbox() {
   return startServer(
-    ['-c', '0', node, BIN, 'sandbox', 'serve', '--memory', '--port', '0', '--api-key', KEY],
+    // The banner as text (to a pipe it is otherwise JSON).
+    [
+      '-c',
+      '0',
+      node,
+      BIN,
+      '--error-format',
+      'text',
+      'sandbox',
+      'serve',
+      '--memory',
+      '--port',
+      '0',
+      '--api-key',
+      KEY,
+    ],
     baseEnv('pinned-serve'),
     /API base URL:\s+(\S+)\n/,
     'taskset',
