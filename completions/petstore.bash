@@ -8,6 +8,7 @@ _petstore() {
     --template) COMPREPLY=($(compgen -W "json ndjson csv tsv" -- "$cur")); return ;;
     --agent-writes) COMPREPLY=($(compgen -W "allow confirm deny" -- "$cur")); return ;;
     --print-config) COMPREPLY=($(compgen -W "claude cursor vscode" -- "$cur")); return ;;
+    --via) COMPREPLY=($(compgen -W "cli mcp" -- "$cur")); return ;;
     --status) COMPREPLY=($(compgen -W "available pending sold" -- "$cur")); return ;;
     --output|-o) COMPREPLY=($(compgen -W "table json ndjson csv tsv" -- "$cur")); return ;;
     --profile) COMPREPLY=($(compgen -W "$(petstore __complete profiles 2>/dev/null)" -- "$cur")); return ;;
@@ -28,7 +29,7 @@ _petstore() {
 }
 _petstore_words() {
   case "$1" in
-    "") words="pets journal message profile auth sandbox smoke api doctor mcp completion version" ;;
+    "") words="pets journal message profile auth sandbox smoke api doctor mcp history completion version" ;;
     "pets") words="list add import get" ;;
     "pets list") words="--status --limit --all --max-items --fields" ;;
     "pets add") words="--name --category-id --status --idempotency-key --dry-run" ;;
@@ -57,6 +58,9 @@ _petstore_words() {
     "api") words="--method -X --raw-field -f --field -F --input --header -H --paginate --include -i --idempotency-key --dry-run" ;;
     "doctor") words="" ;;
     "mcp") words="--allow-writes --tools --print-config" ;;
+    "history") words="show prune --since --via --batch --outcome --limit --fields" ;;
+    "history show") words="" ;;
+    "history prune") words="--older-than" ;;
     "completion") words="" ;;
     "version") words="" ;;
   esac

@@ -5,7 +5,8 @@
 // bench/results.json. Run `npm run build` first.
 //
 // Usage: npm run bench [-- --runs N]
-//   [--only startup,exe,request,mcp,https,listall,sandbox,server,bulk,journal,pinned,table,memory]
+//   [--only startup,exe,request,mcp,https,listall,sandbox,server,bulk,journal,history,pinned,
+//    table,memory]
 import { spawnSync } from 'node:child_process';
 import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -245,6 +246,41 @@ if (wanted('journal')) {
     floors,
     ratio: best(tools) / best(floors),
     target: '>= 0.55',
+  });
+}
+
+if (wanted('history')) {
+  // Issue 51's measure: a bulk add records each of its writes in the history of writes; its
+  // rate with recording on against the same run with PETSTORE_HISTORY=off, in alternating
+  // order, each on a fresh sandbox and a fresh history; the best of each.
+  const COUNT = 20_000;
+  const file = records(COUNT);
+  const on = [];
+  const off = [];
+  for (let i = 0; i < PAIRS; i++) {
+    for (const side of i % 2 === 0 ? ['off', 'on'] : ['on', 'off']) {
+      const sandbox = await sandboxServer(['--memory'], `history-${side}-${i}`);
+      const env = {
+        ...baseEnv(`history-${side}-${i}`),
+        PETSTORE_BASE_URL: sandbox.url,
+        PETSTORE_API_KEY: KEY,
+        PETSTORE_HISTORY: side,
+      };
+      const ms = bulkAdd(file, join(scratch, `history-${side}-${i}.journal`), env);
+      (side === 'on' ? on : off).push(COUNT / (ms / 1000));
+      await sandbox.stop();
+    }
+  }
+  const best = (rates) => Math.max(...rates);
+  console.log(
+    `pets import (${COUNT}, -c 16) with history best ${best(on).toFixed(0)}/s vs off best ${best(off).toFixed(0)}/s: ratio ${(best(on) / best(off)).toFixed(2)} (target >= 0.9)`,
+  );
+  results.push({
+    name: 'bulk add with the history / without, best of each',
+    tools: on,
+    floors: off,
+    ratio: best(on) / best(off),
+    target: '>= 0.9',
   });
 }
 

@@ -30,7 +30,7 @@ export const LAYERS = {
   bulk: { may: ['core'], packages: ['csv-parse'] },
   // What each front end (the command line, prompts, the agent interface) does, over narrow
   // dependencies: no commander, terminal, prompt or output format, so any front end can call it.
-  operations: { may: ['core', 'api', 'bulk'], packages: [] },
+  operations: { may: ['core', 'api', 'bulk', 'history'], packages: [] },
   // The agent interface (petstore mcp): an MCP server over the operations, loaded only by its
   // command.
   mcp: {
@@ -38,14 +38,19 @@ export const LAYERS = {
     packages: ['@modelcontextprotocol/server', 'zod'],
   },
   // The target resolution starts the embedded service, through its launcher only.
-  context: { may: ['core', 'api', 'config', 'output', 'sandbox/launcher.ts'], packages: [] },
+  context: {
+    may: ['core', 'api', 'config', 'output', 'history', 'sandbox/launcher.ts'],
+    packages: [],
+  },
+  // The history of writes: its store (SQLite) and the entries made from the client's records.
+  history: { may: ['core', 'api/write-record.ts'], packages: [] },
   // What several nouns' verbs share (profile views, config changes) lives here, below them.
   cmdutil: {
     may: ['core', 'context', 'config', 'output', 'operations'],
     packages: ['commander', '@commander-js/extra-typings'],
   },
   commands: {
-    may: ['core', 'api', 'config', 'output', 'context', 'cmdutil', 'bulk', 'operations'],
+    may: ['core', 'api', 'config', 'output', 'context', 'cmdutil', 'bulk', 'operations', 'history'],
     packages: ['commander', '@commander-js/extra-typings'],
   },
   // petstore mcp starts the agent interface.

@@ -19,7 +19,12 @@ import {
 } from './retry.js';
 import { redactHeader, scrubResponse, type Redact } from '../core/redaction/index.js';
 import { brokenAnswer, outcomeUnknownError } from './write-outcome.js';
-import { failedWriteOutcome, writeRecord } from './write-record.js';
+import {
+  answeredWriteOutcome,
+  failedWriteOutcome,
+  writeRecord,
+  type WriteFate,
+} from './write-record.js';
 import { noWebAssembly, webAssemblyProblem } from './web-assembly.js';
 
 const MAX_REDIRECTS = 5;
@@ -148,16 +153,16 @@ export class HttpChannel {
     if (observe === undefined || isSafeMethod(request.method)) {
       return this.sendRetrying(request, unknownOutcome, write, run);
     }
-    const tell = (fate: Parameters<typeof writeRecord>[3]) => {
+    const tell = (fate: WriteFate) => {
       try {
-        observe(writeRecord(request, this.redact, run, fate));
+        observe(writeRecord(request, this.redact, run, fate, write.label));
       } catch (error) {
         this.options.log?.(`! the record of this write failed: ${String(error)}`);
       }
     };
     try {
       const response = await this.sendRetrying(request, unknownOutcome, write, run);
-      tell({ outcome: 'answered', status: response.status, error: undefined });
+      tell(answeredWriteOutcome(response));
       return response;
     } catch (error) {
       tell(failedWriteOutcome(error));

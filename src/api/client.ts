@@ -100,7 +100,8 @@ export class PetstoreClient {
 
   async createPet(pet: NewPet, options: WriteOptions = {}): Promise<Pet> {
     const request = this.createPetRequest(pet, options);
-    return this.write(request, options, UNKNOWN_PET_OUTCOME, checkPet, 'a pet');
+    const labelled = { ...options, label: options.label ?? { operation: 'pets add' } };
+    return this.write(request, labelled, UNKNOWN_PET_OUTCOME, checkPet, 'a pet');
   }
 
   /** What createPet would send, for --dry-run: nothing is sent. */
@@ -125,7 +126,7 @@ export class PetstoreClient {
     const request = this.sendMessageRequest(message, options);
     return this.write(
       request,
-      options,
+      { ...options, label: options.label ?? { operation: 'message send' } },
       UNKNOWN_MESSAGE_OUTCOME,
       checkMessageReceipt,
       'a message receipt',
@@ -152,7 +153,10 @@ export class PetstoreClient {
   async request(spec: AnyRequest, write: WriteOptions = {}): Promise<AnyAnswer> {
     const request = this.anyRequest(spec, write);
     const unknown = { what: 'it may or may not have taken effect', hint: '' };
-    const response = await this.send(request, unknown, write);
+    const response = await this.send(request, unknown, {
+      ...write,
+      label: write.label ?? { operation: 'api' },
+    });
     if (response.status < 200 || response.status > 299) {
       const error = errorFromResponse(response, { 401: AUTH_HINT }, this.redact);
       throw isSafeMethod(request.method)
@@ -183,7 +187,8 @@ export class PetstoreClient {
   async exchange(spec: AnyRequest, write: WriteOptions = {}): Promise<RawAnswer> {
     const request = this.anyRequest(spec, write);
     const unknown = { what: 'it may or may not have taken effect', hint: '' };
-    return rawAnswer(await this.send(request, unknown, write), request.url, this.redact);
+    const labelled = { ...write, label: write.label ?? { operation: 'smoke' } };
+    return rawAnswer(await this.send(request, unknown, labelled), request.url, this.redact);
   }
 
   /** What request() would send, for --dry-run: nothing is sent. */

@@ -1,7 +1,7 @@
 import type { Transport } from './http.js';
 import type { ProxySettings } from './proxy-settings.js';
 import type { Redact } from '../core/redaction/index.js';
-import type { WriteRecord } from './write-record.js';
+import type { WriteLabel, WriteRecord } from './write-record.js';
 
 /**
  * What a client is made from, each fact defined once: where it sends (ServiceTarget) and how
@@ -89,4 +89,6 @@ export interface WriteOptions {
   onReplayed?: ((info: { afterUnansweredSend: boolean }) => void) | undefined;
   /** Given the Date header of the answer, when it has one: the service's clock. */
   onServiceDate?: ((date: string) => void) | undefined;
+  /** What the write is, for the record of writes (onWrite): its operation, batch and record. */
+  label?: WriteLabel | undefined;
 }

@@ -1,8 +1,9 @@
-import { IDEMPOTENCY_KEY_HEADER } from '../core/contract.js';
+import { IDEMPOTENCY_KEY_HEADER, REQUEST_ID_HEADER } from '../core/contract.js';
 import { errorIdentity } from '../core/error-identity.js';
 import { ApiError, NetworkError, PetstoreError } from '../core/errors.js';
 import type { Redact } from '../core/redaction/index.js';
-import type { HttpRequest } from './http.js';
+import { parseJson } from '../core/json.js';
+import type { HttpRequest, HttpResponse } from './http.js';
 import { wasNeverSent } from './network-errors.js';
 
 /**
@@ -30,37 +31,90 @@ export interface WriteRecord {
   durationMs: number;
   /** Why it was not answered, for `unknown` and `unsent`. */
   error?: { code: string; message: string } | undefined;
+  /** The id the service gave the request (X-Request-Id), when it gave one. */
+  requestId: string | undefined;
+  /** The id of what a 2xx answer created (a pet, a message), as the service wrote it. */
+  resultId: string | undefined;
+  /** The body sent: a pet's fields are kept by the record; anything else only by its length. */
+  body: string | undefined;
+  label: WriteLabel | undefined;
 }
 
 /** What a send that threw says of the write: certainly not sent, or its outcome unknown. */
-export function failedWriteOutcome(
-  error: unknown,
-): Pick<WriteRecord, 'outcome' | 'status' | 'error'> {
+export type WriteFate = Pick<
+  WriteRecord,
+  'outcome' | 'status' | 'error' | 'requestId' | 'resultId'
+>;
+
+/** The largest answer whose `id` is read for the record: a pet or a receipt is far smaller. */
+const MAX_ID_READ_BYTES = 64 * 1024;
+
+/** What an answer says of a write: its status, request id, and the id of what it created. */
+export function answeredWriteOutcome(response: HttpResponse): WriteFate {
+  let resultId: string | undefined;
+  if (
+    response.status >= 200 &&
+    response.status < 300 &&
+    response.text.length <= MAX_ID_READ_BYTES
+  ) {
+    try {
+      const id = (parseJson(response.text) as { id?: unknown } | null)?.id;
+      if (typeof id === 'number' || typeof id === 'bigint' || typeof id === 'string') {
+        resultId = String(id);
+      }
+    } catch {
+      // Not JSON: nothing created that the record can name.
+    }
+  }
+  return {
+    outcome: 'answered',
+    status: response.status,
+    error: undefined,
+    requestId: response.headers[REQUEST_ID_HEADER],
+    resultId,
+  };
+}
+
+export function failedWriteOutcome(error: unknown): WriteFate {
   const { code, message } = errorIdentity(error);
+  const requestId = error instanceof ApiError ? error.requestId : undefined;
   if (error instanceof ApiError && !error.outcomeUnknown) {
-    return { outcome: 'answered', status: error.status, error: { code, message } };
+    const fate = { outcome: 'answered', status: error.status, error: { code, message } } as const;
+    return { ...fate, requestId, resultId: undefined };
   }
   const unsent = error instanceof NetworkError && !error.outcomeUnknown && wasNeverSent(error);
   // Anything else that ended the send (an abort, a bug) cannot prove the write never left.
   const outcome = unsent ? 'unsent' : 'unknown';
   const status = error instanceof PetstoreError && error.status ? error.status : undefined;
-  return { outcome, status, error: { code, message } };
+  return { outcome, status, error: { code, message }, requestId, resultId: undefined };
 }
 
 export function writeRecord(
   request: HttpRequest,
   redact: Redact,
   run: { started: number; attempts: number; replayed: boolean },
-  fate: Pick<WriteRecord, 'outcome' | 'status' | 'error'>,
+  fate: WriteFate,
+  label: WriteLabel | undefined,
 ): WriteRecord {
   return {
     method: request.method,
     url: redact(request.url.href),
     idempotencyKey: request.headers[IDEMPOTENCY_KEY_HEADER],
     ...fate,
+    body: request.body === undefined ? undefined : redact(request.body),
+    label,
     replayed: run.replayed,
     attempts: run.attempts,
     startedAt: new Date(run.started).toISOString(),
     durationMs: Math.max(0, Date.now() - run.started),
   };
+}
+
+/** What a write is part of, as the record of writes keeps it. */
+export interface WriteLabel {
+  /** The operation it does: `pets add`, `pets import`, `message send`, `api`, `smoke`. */
+  operation: string;
+  /** For a record of a bulk run: its batch, and its 1-based place in the input. */
+  batch?: string | undefined;
+  record?: number | undefined;
 }

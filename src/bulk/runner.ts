@@ -16,6 +16,8 @@ export type CreatePet = (
     idempotencyKey: string;
     resendWhenUnknown: boolean;
     onReplayed: (info: { afterUnansweredSend: boolean }) => void;
+    /** The record's 1-based number, as the journal names it. */
+    record: number;
   },
 ) => Promise<Pet>;
 
@@ -239,6 +241,7 @@ class BulkRun {
       try {
         created = await this.ports.createPet(pet, {
           idempotencyKey: key,
+          record: index + 1,
           resendWhenUnknown: this.options.resendUnknown,
           // The service answered from an earlier request: one before this run, unless this
           // run's own unanswered send of a key no earlier run can have sent made it.

@@ -1,4 +1,5 @@
 import type { CommandUnknownOpts as Command } from '@commander-js/extra-typings';
+import { isRunAlone } from '../cmdutil/verbs.js';
 
 /**
  * Every reading of the command line outside commander's own parse, in one place: the help fast
@@ -186,5 +187,5 @@ export function commandOfArgv(program: Command, argv: readonly string[]): Comman
  */
 export function groupNamedAlone(program: Command, argv: readonly string[]): Command | undefined {
   const { command, complete } = walkCommands(program, argv);
-  return complete && command.commands.length > 0 ? command : undefined;
+  return complete && command.commands.length > 0 && !isRunAlone(command) ? command : undefined;
 }

@@ -6,6 +6,7 @@ export { registerApi } from '../commands/api/api.js';
 export { registerAuth } from '../commands/auth/index.js';
 export { registerCompletion } from '../commands/completion/completion.js';
 export { registerDoctor } from '../commands/doctor/doctor.js';
+export { registerHistory } from '../commands/history/index.js';
 export { registerJournal } from '../commands/journal/index.js';
 export { registerMcp } from '../commands/mcp/mcp.js';
 export { registerProfile } from '../commands/profile/index.js';

@@ -73,6 +73,7 @@ const COMMANDS: readonly {
   { name: 'api', register: fromMore('registerApi') },
   { name: 'doctor', register: fromMore('registerDoctor') },
   { name: 'mcp', register: fromMore('registerMcp') },
+  { name: 'history', register: fromMore('registerHistory') },
   {
     name: 'completion',
     register: fromMore('registerCompletion'),

@@ -17,3 +17,16 @@ export function addVerbs(
   const only = named !== undefined && Object.hasOwn(verbs, named) ? verbs[named] : undefined;
   for (const register of only ? [only] : Object.values(verbs)) register(group, runVerb);
 }
+
+/** Groups that run when named alone (`petstore history` lists), not answered with their help. */
+const RUN_ALONE = new WeakSet<object>();
+
+/** Marks a group that runs when named alone. */
+export function runsAlone(group: object): void {
+  RUN_ALONE.add(group);
+}
+
+/** Whether a group runs when named alone. */
+export function isRunAlone(group: object): boolean {
+  return RUN_ALONE.has(group);
+}

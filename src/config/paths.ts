@@ -30,6 +30,11 @@ export function stateDir(env: Env): string {
   return join(xdg(env.XDG_STATE_HOME, join(home(env), '.local', 'state')), 'petstore');
 }
 
+/** The history of writes: one SQLite file, shared by every petstore process of the user. */
+export function historyFile(env: Env): string {
+  return join(stateDir(env), 'history.db');
+}
+
 /** Where bulk runs keep their journals, unless --journal says otherwise. */
 export function journalsDir(env: Env): string {
   return join(stateDir(env), 'journals');

@@ -1,3 +1,4 @@
+import type { HistoryVia } from '../history/entry.js';
 import type { PetstoreClient } from '../api/client.js';
 import type { ClientFactory } from '../api/create-client.js';
 import type { Transport } from '../api/http.js';
@@ -78,6 +79,30 @@ export interface RunServices {
   config(): Promise<ConfigStore>;
   /** The OS keyring, reached through a child process with a deadline. */
   keyring(): Keyring;
+  /**
+   * Who this run's writes are recorded as (the history of writes): the command line, unless a
+   * front end says otherwise (petstore mcp: the agent's client, known once it initialized).
+   */
+  recordWritesAs(source: WriteSource): void;
+  /** Records a write a front end refused before sending it (an agent's, by the write policy). */
+  recordRefusal(refusal: RefusedWrite): void;
+}
+
+/** Who sends a run's writes, as the history keeps it. */
+export interface WriteSource {
+  via: HistoryVia;
+  /** The agent's client ("claude-code 1.2.0"), asked when a write is recorded. */
+  client?: (() => string | undefined) | undefined;
+}
+
+/** A write refused before it was sent: what it was, and why. */
+export interface RefusedWrite {
+  outcome: 'refused' | 'declined';
+  operation: string;
+  method: string;
+  path: string;
+  sent: string | undefined;
+  error: string;
 }
 
 /** What a run records about itself: what it did, the secrets it learned, what it must release. */

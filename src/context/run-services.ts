@@ -1,3 +1,5 @@
+import { historyRetention } from '../history/settings.js';
+import { runHistory } from './write-history.js';
 import type { DeprecationNotice, PetstoreClient } from '../api/client.js';
 import { proxyPasswords, proxySettingsFromEnv } from '../api/proxy-settings.js';
 import { helperKeyring, noKeyring, rememberingKeyring } from '../config/keyring.js';
@@ -43,6 +45,7 @@ export function createRunServices(
   let client: Promise<PetstoreClient> | undefined;
   let config: Promise<ConfigStore> | undefined;
   let keyring = deps.keyring && rememberingKeyring(deps.keyring);
+  const history = runHistory(env, redactor, (message) => output.warn(message), cleanups);
   const services: RunServices = {
     env,
     selfCommand: deps.selfCommand,
@@ -81,6 +84,8 @@ export function createRunServices(
           `the API key cannot be told from data (${unfindable}), so it is not masked where a service echoes it back`,
         );
       }
+      // A history setting that is wrong is said before anything is sent, not after.
+      historyRetention(env);
       const proxy = proxySettingsFromEnv(env);
       // A proxy's password is a secret of the run like the key: masked wherever it shows.
       for (const secret of proxyPasswords(proxy)) redactor.add(secret, { hidden: true });
@@ -94,6 +99,7 @@ export function createRunServices(
           endsWithProcess: deps.endsWithProcess,
           proxy,
           redact: (text) => redactor.redact(text),
+          onWrite: history.onWriteTo(resolved),
           log: settings.verbose ? (line) => io.stderr.write(`${sanitizeLine(line)}\n`) : undefined,
           // A command that checks the notices itself (smoke) reports them as its results.
           onDeprecation: warnDeprecations
@@ -123,6 +129,14 @@ export function createRunServices(
         deps.selfCommand ? helperKeyring(deps.selfCommand) : noKeyring(),
       );
       return keyring;
+    },
+    recordWritesAs: (given) => history.recordWritesAs(given),
+    recordRefusal(refusal) {
+      // No target, no service it was meant for: nothing to record.
+      void services.target().then(
+        (resolved) => history.recordRefusal(resolved, refusal),
+        () => undefined,
+      );
     },
   };
   return services;

@@ -72,3 +72,12 @@ export const IDEMPOTENCY_KEY_WINDOW = {
   marginMs: 60 * 60 * 1000,
   maxMs: 366 * 24 * 60 * 60 * 1000,
 } as const;
+
+/**
+ * How long the history of writes keeps an entry (PETSTORE_HISTORY_RETENTION): 90 days, as
+ * long as a quarter's questions about what changed; at most ten years.
+ */
+export const HISTORY_RETENTION = {
+  defaultMs: 90 * 86_400_000,
+  maxMs: 3650 * 86_400_000,
+} as const;

@@ -45,6 +45,21 @@ export const ENVIRONMENT_TABLE: ReferenceTable = {
     ],
     ['', code('CI'), 'set (and not `false` or `0`): as `--no-input`, never ask'],
     [
+      '(`petstore history`)',
+      code('PETSTORE_HISTORY'),
+      '`off`: record no writes in the history (default `on`; docs/history.md)',
+    ],
+    [
+      '(`petstore history`)',
+      code('PETSTORE_HISTORY_RETENTION'),
+      'how long the history keeps a write (default `90d`; `forever` keeps all): older ones go when a run records its first',
+    ],
+    [
+      '(state folder)',
+      code('XDG_STATE_HOME'),
+      'journals and the history of writes: `$XDG_STATE_HOME/petstore/` (`~/.local/state/...`)',
+    ],
+    [
       '(config folder)',
       code('PETSTORE_CONFIG_DIR'),
       'where `config.json` lives (default `$XDG_CONFIG_HOME/petstore`, `~/.config/petstore`)',

@@ -37,6 +37,20 @@ export interface McpDeps {
   write<T>(task: () => Promise<T>): Promise<T>;
   /** Resolves once no write is in flight. */
   settle(): Promise<void>;
+  /** Names the agent's client for the history of writes, asked as each write is recorded. */
+  recordWritesBy?: ((client: () => string | undefined) => void) | undefined;
+  /** Records a write the gate refused or the person declined (nothing was sent). */
+  recordRefusal?: ((refusal: RefusedToolWrite) => void) | undefined;
+}
+
+/** A tool's write refused before it was sent, as the history keeps it. */
+export interface RefusedToolWrite {
+  outcome: 'refused' | 'declined';
+  operation: string;
+  method: string;
+  path: string;
+  sent: string | undefined;
+  error: string;
 }
 
 /** Where a tools file puts its tools: the server, offering only those the person chose. */

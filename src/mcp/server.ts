@@ -1,3 +1,4 @@
+import { refusedWrite } from './refused-write.js';
 import { Writable, type Readable } from 'node:stream';
 import { McpServer, type RegisteredTool } from '@modelcontextprotocol/server';
 import { serveStdio, StdioServerTransport } from '@modelcontextprotocol/server/stdio';
@@ -39,6 +40,12 @@ function createServer(deps: McpDeps, gate: WriteGate): McpServer {
     // eslint-disable-next-line @typescript-eslint/no-deprecated
     server.server.getClientCapabilities(),
   );
+  // Who the agent's writes are recorded as coming from: its client, as it named itself.
+  deps.recordWritesBy?.(() => {
+    // eslint-disable-next-line @typescript-eslint/no-deprecated
+    const client = server.server.getClientVersion();
+    return client === undefined ? undefined : `${client.name} ${client.version}`;
+  });
   answerFailuresAsErrors(server);
   const shelf = offeredOnly(server, deps.tools);
   // In this order, so tools/list gives them in the order of TOOL_NAMES.
@@ -217,7 +224,9 @@ export async function serveMcp(
     void transport.stop({ settle: () => deps.settle(), requests });
   });
   // One gate for the process: its secret and used confirmations hold for every instance.
-  const gate = new WriteGate(deps.policy);
+  const gate = new WriteGate(deps.policy, (write, refusal) =>
+    deps.recordRefusal?.(refusedWrite(write.tool, write.args, refusal)),
+  );
   const handle = serveStdio(() => createServer(deps, gate), {
     transport,
     onerror: (error) => {

@@ -46,9 +46,21 @@ export interface ServerGate {
 
 export type Admission = { token: string } | { result: CallToolResult | InputRequiredResult };
 
+/** The refusals this gate answered with, by result: what the history records of each. */
+const REFUSALS = new WeakMap<object, { code: string; message: string }>();
+
 /** A refusal, its hint written here for the agent (not a command line's, reworded). */
-const refused = (code: string, message: string, hint: string) =>
-  errorResult(new WriteRefusedError(code, message), { hint });
+const refused = (code: string, message: string, hint: string) => {
+  const result = errorResult(new WriteRefusedError(code, message), { hint });
+  REFUSALS.set(result, { code, message });
+  return result;
+};
+
+/** A write the gate refused (the policy) or the person declined: told to the history. */
+export type OnRefusal = (
+  write: Pick<ProposedWrite, 'tool' | 'args'>,
+  refusal: { outcome: 'refused' | 'declined'; message: string },
+) => void;
 
 const CONFIRM_KEY = 'confirm';
 /** The form the person is shown, as it goes on the wire (both eras take it as it is). */
@@ -114,7 +126,10 @@ export class WriteGate {
   /** The confirmations already used: each sends its write once. */
   private readonly spent = new Set<string>();
 
-  constructor(private readonly policy: WritePolicy) {}
+  constructor(
+    private readonly policy: WritePolicy,
+    private readonly onRefusal: OnRefusal = () => undefined,
+  ) {}
 
   /**
    * The gate as one server instance uses it: its secret and used confirmations are the
@@ -122,7 +137,17 @@ export class WriteGate {
    * declared at initialize; a 2026 one declares them with each request).
    */
   forServer(legacy: () => ClientCapabilities | undefined): ServerGate {
-    return { admit: (ctx, write) => this.admit(ctx, write, legacy()) };
+    return {
+      admit: async (ctx, write) => {
+        const admission = await this.admit(ctx, write, legacy());
+        const refusal = 'result' in admission ? REFUSALS.get(admission.result) : undefined;
+        if (refusal !== undefined) {
+          const outcome = refusal.code === 'declined' ? 'declined' : 'refused';
+          this.onRefusal(write, { outcome, message: refusal.message });
+        }
+        return admission;
+      },
+    };
   }
 
   /** Refuses every write before anything else is asked: why, and what the person can do. */

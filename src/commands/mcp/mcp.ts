@@ -206,6 +206,8 @@ export async function runMcp(
       raise: ctx.io.raise,
       log,
       version: __PETSTORE_VERSION__,
+      recordWritesBy: (client) => ctx.recordWritesAs({ via: 'mcp', client }),
+      recordRefusal: (refusal) => ctx.recordRefusal(refusal),
     },
     { stdin: ctx.io.stdin, stdout: ctx.io.stdout },
   );

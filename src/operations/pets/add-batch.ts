@@ -213,9 +213,10 @@ async function send(
   const result: BulkResult = await runBulk(
     {
       // The service's clock, once a run: how old its keys are by the service's own reckoning.
-      createPet: (pet, write) =>
+      createPet: (pet, { record, ...write }) =>
         client.createPet(pet, {
           ...write,
+          label: { operation: 'pets import', batch, record },
           onServiceDate: (service) => {
             if (clockJournaled) return;
             clockJournaled = true;

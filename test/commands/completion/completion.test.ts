@@ -18,7 +18,7 @@ describe('petstore completion', () => {
     const { code, out } = await completion('bash');
     expect(code).toBe(0);
     expect(out).toContain(
-      '"") words="pets journal message profile auth sandbox smoke api doctor mcp completion version"',
+      '"") words="pets journal message profile auth sandbox smoke api doctor mcp history completion version"',
     );
     expect(out).toContain(
       '"pets add") words="--name --category-id --status --idempotency-key --dry-run"',

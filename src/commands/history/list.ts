@@ -1,0 +1,101 @@
+import { Option, type Command } from '@commander-js/extra-typings';
+import { wholeNumberFlag } from '../../cmdutil/flags.js';
+import { helpProse } from '../../cmdutil/help-text.js';
+import { fieldsOption } from '../../cmdutil/options.js';
+import type { FlagsOf, RunVerb } from '../../cmdutil/run-verb.js';
+import type { RunOutput, RunServices } from '../../context/context.js';
+import { parseDuration } from '../../core/duration.js';
+import { UsageError } from '../../core/errors.js';
+import { HISTORY_OUTCOMES, HISTORY_VIAS, type HistoryOutcome } from '../../history/entry.js';
+import { formatSpec } from '../../output/formats.js';
+import { HISTORY_COLUMNS, HISTORY_TABLE_FIELDS } from './columns.js';
+import { historyDeps } from './open.js';
+
+/** Ten years: past it, an age is a typo. */
+const MAX_AGE_MS = 3650 * 86_400_000;
+const LIMIT = { min: 1, max: 100_000 };
+const DEFAULT_LIMIT = 50;
+
+function parseSince(text: string): number {
+  const ms = parseDuration(text, MAX_AGE_MS);
+  if (ms === undefined) {
+    throw new UsageError(
+      `--since must be a duration such as 1h, 7d or 30m (got ${JSON.stringify(text)})`,
+    );
+  }
+  return ms;
+}
+
+function parseOutcomes(text: string): HistoryOutcome[] {
+  const names = text.split(',').map((name) => name.trim().toLowerCase());
+  const unknown = names.filter((name) => !(HISTORY_OUTCOMES as readonly string[]).includes(name));
+  if (unknown.length > 0 || names.length === 0) {
+    throw new UsageError(
+      `--outcome takes ${HISTORY_OUTCOMES.join(', ')} (comma-separated), got ${JSON.stringify(text)}`,
+    );
+  }
+  return names as HistoryOutcome[];
+}
+
+/** `petstore history` itself lists: its flags are the group's own. */
+export function declareHistoryList(history: Command) {
+  return history
+    .option('--since <duration>', 'only writes in this time back (e.g. 1h, 7d, 30m)', parseSince)
+    .addOption(new Option('--via <front-end>', 'only writes through this').choices(HISTORY_VIAS))
+    .option('--batch <id>', 'only the records of this bulk run (pets import)')
+    .option(
+      '--outcome <list>',
+      `only these outcomes, comma-separated: ${HISTORY_OUTCOMES.join(', ')}`,
+      parseOutcomes,
+    )
+    .option(
+      '--limit <n>',
+      `at most this many, newest first (default ${DEFAULT_LIMIT})`,
+      wholeNumberFlag('--limit', LIMIT),
+    )
+    .addOption(fieldsOption(HISTORY_COLUMNS.map((column) => column.header)))
+    .addHelpText(
+      'after',
+      helpProse(`
+Every write petstore sends, or refuses to send for an agent, is recorded on this machine:
+through the command line or petstore mcp (naming the agent's client), the profile and service,
+the operation, its Idempotency-Key and request id, and what became of it. --profile (a global
+option) lists only that profile's writes. The history: docs/history.md.
+
+Examples:
+  $ petstore history --since 1h
+  $ petstore history --via mcp --outcome refused,declined
+  $ petstore --profile production history --json --limit 500
+  $ petstore history show 42`),
+    );
+}
+
+export type HistoryListOptions = FlagsOf<ReturnType<typeof declareHistoryList>>;
+
+export async function runHistoryList(
+  ctx: RunOutput & Pick<RunServices, 'env'>,
+  options: HistoryListOptions,
+): Promise<void> {
+  const { listHistory } = await import('../../operations/history/history.js');
+  const entries = listHistory(historyDeps(ctx.env), {
+    sinceMs: options.since,
+    // --profile given (or PETSTORE_PROFILE): that profile's writes only.
+    profile: ctx.settings.profile?.name,
+    via: options.via,
+    batch: options.batch,
+    outcomes: options.outcome,
+    limit: options.limit ?? DEFAULT_LIMIT,
+  });
+  const forPeople = formatSpec(ctx.settings.output).forPeople;
+  if (entries.length === 0 && forPeople) {
+    ctx.notice('No writes recorded that match.');
+    return;
+  }
+  const fields = options.fields ?? (forPeople ? HISTORY_TABLE_FIELDS : undefined);
+  await ctx.render(entries, HISTORY_COLUMNS, { fields });
+}
+
+export function registerHistoryList(history: Command, runVerb: RunVerb): void {
+  const list = declareHistoryList(history);
+  list.action((options) => runVerb(list, () => options, runHistoryList));
+}

@@ -1,0 +1,175 @@
+import { closeSync, mkdirSync, openSync } from 'node:fs';
+import { dirname } from 'node:path';
+import type { DatabaseSync, SQLInputValue } from 'node:sqlite';
+import { loadSqlite, retryTransient } from '../core/sqlite.js';
+import type { HistoryEntry, HistoryOutcome, HistoryVia } from './entry.js';
+
+/**
+ * The history of writes: one SQLite file in the state folder (0600), shared by every petstore
+ * process of the user. WAL and a busy timeout let many processes append at once; each append
+ * is one short transaction (a bulk run's records go in batches).
+ */
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS writes (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  at TEXT NOT NULL,
+  via TEXT NOT NULL,
+  client TEXT,
+  profile TEXT,
+  service TEXT,
+  operation TEXT NOT NULL,
+  method TEXT NOT NULL,
+  path TEXT NOT NULL,
+  idempotency_key TEXT,
+  request_id TEXT,
+  outcome TEXT NOT NULL,
+  status INTEGER NOT NULL,
+  result_id TEXT,
+  batch TEXT,
+  record INTEGER,
+  sent TEXT,
+  error TEXT,
+  attempts INTEGER NOT NULL,
+  duration_ms INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS writes_at ON writes (at);
+CREATE INDEX IF NOT EXISTS writes_batch ON writes (batch);
+`;
+
+const COLUMNS: [keyof HistoryEntry, string][] = [
+  ['at', 'at'],
+  ['via', 'via'],
+  ['client', 'client'],
+  ['profile', 'profile'],
+  ['service', 'service'],
+  ['operation', 'operation'],
+  ['method', 'method'],
+  ['path', 'path'],
+  ['idempotencyKey', 'idempotency_key'],
+  ['requestId', 'request_id'],
+  ['outcome', 'outcome'],
+  ['status', 'status'],
+  ['resultId', 'result_id'],
+  ['batch', 'batch'],
+  ['record', 'record'],
+  ['sent', 'sent'],
+  ['error', 'error'],
+  ['attempts', 'attempts'],
+  ['durationMs', 'duration_ms'],
+];
+
+/** Which entries to list, newest first. */
+export interface HistoryFilter {
+  /** Only entries at or after this time (ms since the epoch). */
+  since?: number | undefined;
+  profile?: string | undefined;
+  via?: HistoryVia | undefined;
+  batch?: string | undefined;
+  outcomes?: readonly HistoryOutcome[] | undefined;
+  limit: number;
+}
+
+/** How long a writer waits for another process's transaction before giving up. */
+const BUSY_TIMEOUT_MS = 5_000;
+
+export class HistoryStore {
+  private constructor(private readonly db: DatabaseSync) {}
+
+  /** Opens the history at `path`, made (0600, in a 0700 folder) when it does not exist. */
+  static open(path: string): HistoryStore {
+    mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+    // Made 0600 before SQLite opens it: its WAL and shared-memory files take the same mode.
+    closeSync(openSync(path, 'a', 0o600));
+    const { DatabaseSync } = loadSqlite();
+    const db = new DatabaseSync(path);
+    try {
+      db.exec(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
+      retryTransient(() => {
+        const { journal_mode: mode } = db.prepare('PRAGMA journal_mode').get() as {
+          journal_mode: string;
+        };
+        if (mode !== 'wal') db.exec('PRAGMA journal_mode = WAL');
+        db.exec('PRAGMA synchronous = NORMAL');
+        db.exec(SCHEMA);
+      }, BUSY_TIMEOUT_MS);
+    } catch (error) {
+      db.close();
+      throw error;
+    }
+    return new HistoryStore(db);
+  }
+
+  /** Appends the entries in one transaction. */
+  append(entries: readonly HistoryEntry[]): void {
+    if (entries.length === 0) return;
+    const names = COLUMNS.map(([, column]) => column);
+    const insert = this.db.prepare(
+      `INSERT INTO writes (${names.join(', ')}) VALUES (${names.map(() => '?').join(', ')})`,
+    );
+    retryTransient(() => {
+      this.db.exec('BEGIN IMMEDIATE');
+      try {
+        for (const entry of entries) {
+          insert.run(...COLUMNS.map(([field]) => (entry[field] ?? null) as SQLInputValue));
+        }
+        this.db.exec('COMMIT');
+      } catch (error) {
+        this.db.exec('ROLLBACK');
+        throw error;
+      }
+    }, BUSY_TIMEOUT_MS);
+  }
+
+  list(filter: HistoryFilter): HistoryEntry[] {
+    const where: string[] = [];
+    const values: SQLInputValue[] = [];
+    if (filter.since !== undefined) {
+      where.push('at >= ?');
+      values.push(new Date(filter.since).toISOString());
+    }
+    for (const [column, value] of [
+      ['profile', filter.profile],
+      ['via', filter.via],
+      ['batch', filter.batch],
+    ] as const) {
+      if (value === undefined) continue;
+      where.push(`${column} = ?`);
+      values.push(value);
+    }
+    if (filter.outcomes !== undefined && filter.outcomes.length > 0) {
+      where.push(`outcome IN (${filter.outcomes.map(() => '?').join(', ')})`);
+      values.push(...filter.outcomes);
+    }
+    const sql = `SELECT * FROM writes ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY id DESC LIMIT ?`;
+    const rows = this.db.prepare(sql).all(...values, filter.limit);
+    return rows.map(entryOfRow);
+  }
+
+  get(id: number): HistoryEntry | undefined {
+    const row = this.db.prepare('SELECT * FROM writes WHERE id = ?').get(id);
+    return row === undefined ? undefined : entryOfRow(row);
+  }
+
+  /** Removes entries older than `before` (ms since the epoch); returns how many. */
+  prune(before: number): number {
+    const result = retryTransient(
+      () => this.db.prepare('DELETE FROM writes WHERE at < ?').run(new Date(before).toISOString()),
+      BUSY_TIMEOUT_MS,
+    );
+    return Number(result.changes);
+  }
+
+  close(): void {
+    this.db.close();
+  }
+}
+
+function entryOfRow(row: Record<string, unknown>): HistoryEntry {
+  const entry: Record<string, unknown> = { id: Number(row.id) };
+  for (const [field, column] of COLUMNS) {
+    const value = row[column];
+    entry[field] = value === null ? undefined : typeof value === 'bigint' ? Number(value) : value;
+  }
+  return entry as unknown as HistoryEntry;
+}

@@ -1,0 +1,37 @@
+import { stringifyJson } from '../core/json.js';
+import type { RefusedToolWrite } from './deps.js';
+
+/** What each writing tool would have sent: its operation and request. */
+const WRITES: Record<string, { operation: string; path: string }> = {
+  add_pet: { operation: 'pets add', path: '/pets' },
+  add_pets: { operation: 'pets import', path: '/pets' },
+  send_message: { operation: 'message send', path: '/messages' },
+};
+
+/**
+ * A refused call as the history keeps it: the pet's fields as the agent gave them; of a batch,
+ * how many pets; of a message, its length only (its text is never kept).
+ */
+export function refusedWrite(
+  tool: string,
+  args: Record<string, unknown>,
+  refusal: { outcome: 'refused' | 'declined'; message: string },
+): RefusedToolWrite {
+  const write = WRITES[tool] ?? { operation: tool, path: '' };
+  let sent: string | undefined;
+  if (tool === 'add_pet') {
+    sent = stringifyJson({ name: args.name, categoryId: args.category_id, status: args.status });
+  } else if (tool === 'add_pets' && Array.isArray(args.pets)) {
+    sent = stringifyJson({ pets: args.pets.length });
+  } else if (typeof args.message === 'string') {
+    sent = stringifyJson({ length: Buffer.byteLength(args.message) });
+  }
+  return {
+    outcome: refusal.outcome,
+    operation: write.operation,
+    method: 'POST',
+    path: write.path,
+    sent,
+    error: refusal.message,
+  };
+}

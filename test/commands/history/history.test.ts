@@ -1,0 +1,128 @@
+import { describe, expect, it } from 'vitest';
+import { runHistoryList } from '../../../src/commands/history/list.js';
+import { runHistoryPrune } from '../../../src/commands/history/prune.js';
+import { runHistoryShow } from '../../../src/commands/history/show.js';
+import { historyFile } from '../../../src/config/paths.js';
+import type { HistoryEntry } from '../../../src/history/entry.js';
+import { HistoryStore } from '../../../src/history/store.js';
+import { optionsOf, runF } from '../../helpers/run-f.js';
+import { verbContext } from '../../helpers/verb-context.js';
+
+const DAY = 86_400_000;
+
+function entry(fields: Partial<HistoryEntry>): HistoryEntry {
+  return {
+    at: new Date().toISOString(),
+    via: 'cli',
+    client: undefined,
+    profile: 'staging',
+    service: 'https://staging.example/v1',
+    operation: 'pets add',
+    method: 'POST',
+    path: '/v1/pets',
+    idempotencyKey: 'k',
+    requestId: undefined,
+    outcome: 'created',
+    status: 201,
+    resultId: '1',
+    batch: undefined,
+    record: undefined,
+    sent: undefined,
+    error: undefined,
+    attempts: 1,
+    durationMs: 5,
+    ...fields,
+  };
+}
+
+describe('history verbs: flags to options (runF)', () => {
+  it.each([
+    [['history'], {}],
+    [['history', '--since', '1h', '--limit', '10'], { since: 3_600_000, limit: 10 }],
+    [
+      ['history', '--via', 'mcp', '--outcome', 'refused, Declined', '--batch', 'b-1'],
+      { via: 'mcp', outcome: ['refused', 'declined'], batch: 'b-1' },
+    ],
+    [['history', '--fields', 'id,outcome'], { fields: ['id', 'outcome'] }],
+    [['history', 'show', '42'], { id: 42 }],
+    [['history', 'prune', '--older-than', '30d'], { olderThan: 30 * DAY }],
+  ])('%j', async (argv, options) => {
+    expect(await optionsOf(argv)).toEqual(options);
+  });
+
+  it.each([
+    [['history', '--since', 'soon'], '--since must be a duration'],
+    [['history', '--via', 'web'], 'Allowed choices are cli, mcp'],
+    [['history', '--outcome', 'lost'], '--outcome takes created'],
+    [['history', 'show', 'x'], 'ID must be a whole number'],
+    [['history', 'prune'], "required option '--older-than <duration>' not specified"],
+  ])('%j is refused before the verb runs', async (argv, message) => {
+    const result = await runF(argv);
+    expect(result.code).toBe(2);
+    expect(result.received).toEqual([]);
+    expect(result.err).toContain(message);
+  });
+});
+
+describe('history verbs, run with typed options', () => {
+  function seeded() {
+    const { ctx, io } = verbContext({ raw: { output: 'json' } });
+    const store = HistoryStore.open(historyFile(ctx.env));
+    store.append([
+      entry({ at: new Date(Date.now() - 2 * DAY).toISOString(), resultId: 'old' }),
+      entry({
+        via: 'mcp',
+        client: 'agent 1',
+        outcome: 'refused',
+        status: 0,
+        profile: 'production',
+      }),
+      entry({ resultId: 'new' }),
+    ]);
+    store.close();
+    return { ctx, io };
+  }
+
+  it('lists newest first, every field in JSON, as filtered', async () => {
+    const { ctx, io } = seeded();
+    await runHistoryList(ctx, { since: DAY });
+    const listed = JSON.parse(io.out()) as HistoryEntry[];
+    expect(listed.map((e) => e.id)).toEqual([3, 2]);
+    expect(listed[1]).toMatchObject({ via: 'mcp', client: 'agent 1', outcome: 'refused' });
+  });
+
+  it('--profile (a global option) lists only that profile’s writes', async () => {
+    const { ctx } = seeded();
+    const { ctx: production, io } = verbContext({
+      raw: { output: 'json', profile: 'production' },
+      env: { HOME: ctx.env.HOME! },
+    });
+    await runHistoryList(production, {});
+    expect((JSON.parse(io.out()) as HistoryEntry[]).map((e) => e.id)).toEqual([2]);
+  });
+
+  it('says when nothing was ever recorded, to a person; an empty list to a program', async () => {
+    const person = verbContext({ raw: { output: 'table' }, tty: true });
+    await runHistoryList(person.ctx, {});
+    expect(person.io.err()).toContain('No writes recorded that match.');
+    const program = verbContext({ raw: { output: 'json' } });
+    await runHistoryList(program.ctx, {});
+    expect(JSON.parse(program.io.out())).toEqual([]);
+  });
+
+  it('show gives one entry whole; an id not there is a usage error', async () => {
+    const { ctx, io } = seeded();
+    await runHistoryShow(ctx, { id: 1 });
+    expect(JSON.parse(io.out())).toMatchObject({ id: 1, resultId: 'old' });
+    await expect(runHistoryShow(ctx, { id: 9 })).rejects.toThrow('no write 9 in the history');
+  });
+
+  it('prune removes what is older than asked, and says how many', async () => {
+    const { ctx, io } = seeded();
+    await runHistoryPrune(ctx, { olderThan: DAY });
+    expect(io.err()).toContain('Removed 1 recorded write older than 24 h.');
+    const store = HistoryStore.open(historyFile(ctx.env));
+    expect(store.list({ limit: 10 }).map((e) => e.id)).toEqual([3, 2]);
+    store.close();
+  });
+});

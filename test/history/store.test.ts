@@ -1,0 +1,147 @@
+import { mkdtempSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { HistoryEntry } from '../../src/history/entry.js';
+import { HistoryRecorder } from '../../src/history/recorder.js';
+import { historyRetention } from '../../src/history/settings.js';
+import { HistoryStore } from '../../src/history/store.js';
+
+const DAY = 86_400_000;
+
+function entry(fields: Partial<HistoryEntry> = {}): HistoryEntry {
+  return {
+    at: new Date().toISOString(),
+    via: 'cli',
+    client: undefined,
+    profile: 'staging',
+    service: 'https://staging.example/v1',
+    operation: 'pets add',
+    method: 'POST',
+    path: '/v1/pets',
+    idempotencyKey: 'k-1',
+    requestId: undefined,
+    outcome: 'created',
+    status: 201,
+    resultId: '7',
+    batch: undefined,
+    record: undefined,
+    sent: '{"name":"Rex","categoryId":1}',
+    error: undefined,
+    attempts: 1,
+    durationMs: 12,
+    ...fields,
+  };
+}
+
+const file = () => join(mkdtempSync(join(tmpdir(), 'petstore-history-')), 'state', 'history.db');
+
+describe('HistoryStore', () => {
+  it('keeps entries in a private file and lists them newest first, as filtered', () => {
+    const path = file();
+    const store = HistoryStore.open(path);
+    const old = new Date(Date.now() - 3 * DAY).toISOString();
+    store.append([
+      entry({ at: old, resultId: '1' }),
+      entry({
+        via: 'mcp',
+        client: 'agent 1.0',
+        outcome: 'refused',
+        status: 0,
+        resultId: undefined,
+      }),
+      entry({ profile: 'production', batch: 'b-1', record: 2, resultId: '3' }),
+    ]);
+    expect(statSync(path).mode & 0o777).toBe(0o600);
+    expect(store.list({ limit: 10 }).map((e) => e.id)).toEqual([3, 2, 1]);
+    expect(store.list({ limit: 10, since: Date.now() - DAY })).toHaveLength(2);
+    expect(store.list({ limit: 10, via: 'mcp' })[0]).toMatchObject({ client: 'agent 1.0' });
+    expect(store.list({ limit: 10, profile: 'production' })[0]).toMatchObject({ record: 2 });
+    expect(store.list({ limit: 10, batch: 'b-1' })).toHaveLength(1);
+    expect(store.list({ limit: 10, outcomes: ['refused', 'failed'] })).toHaveLength(1);
+    expect(store.list({ limit: 1 })).toHaveLength(1);
+    expect(store.get(1)).toMatchObject({ resultId: '1', at: old, batch: undefined });
+    expect(store.get(99)).toBeUndefined();
+    expect(store.prune(Date.now() - DAY)).toBe(1);
+    expect(store.list({ limit: 10 })).toHaveLength(2);
+    store.close();
+  });
+
+  it('is shared: two stores on one file see each other’s entries', () => {
+    const path = file();
+    const a = HistoryStore.open(path);
+    const b = HistoryStore.open(path);
+    a.append([entry({ resultId: 'a' })]);
+    b.append([entry({ resultId: 'b' })]);
+    expect(a.list({ limit: 10 }).map((e) => e.resultId)).toEqual(['b', 'a']);
+    a.close();
+    b.close();
+  });
+});
+
+describe('HistoryRecorder', () => {
+  it('writes in batches and at close, and prunes past its retention when it opens', () => {
+    const path = file();
+    const seed = HistoryStore.open(path);
+    seed.append([entry({ at: new Date(Date.now() - 10 * DAY).toISOString(), resultId: 'old' })]);
+    seed.close();
+    const warnings: string[] = [];
+    const recorder = new HistoryRecorder(
+      () => HistoryStore.open(path),
+      (w) => warnings.push(w),
+      7 * DAY,
+    );
+    for (let i = 0; i < 1200; i++) recorder.record(entry({ resultId: String(i) }));
+    recorder.close();
+    const store = HistoryStore.open(path);
+    const kept = store.list({ limit: 5000 });
+    expect(kept).toHaveLength(1200);
+    expect(kept.some((e) => e.resultId === 'old')).toBe(false);
+    store.close();
+    expect(warnings).toEqual([]);
+  });
+
+  it('a store that cannot be written is one warning, and recording stops', () => {
+    // A state folder that is a file: no one, root included, can make a store under it.
+    const folder = mkdtempSync(join(tmpdir(), 'petstore-history-'));
+    const notAFolder = join(folder, 'state');
+    writeFileSync(notAFolder, 'a file');
+    const warnings: string[] = [];
+    let opened = 0;
+    const recorder = new HistoryRecorder(
+      () => {
+        opened++;
+        return HistoryStore.open(join(notAFolder, 'history.db'));
+      },
+      (w) => warnings.push(w),
+      undefined,
+    );
+    recorder.record(entry());
+    recorder.flush();
+    recorder.record(entry());
+    recorder.close();
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(
+      /^the history of writes could not be written \(.*(EEXIST|ENOTDIR).*\); this run.s writes go unrecorded$/,
+    );
+    expect(opened).toBe(1);
+  });
+});
+
+describe('historyRetention', () => {
+  it.each([
+    [{}, 90 * DAY],
+    [{ PETSTORE_HISTORY: 'off' }, 'off'],
+    [{ PETSTORE_HISTORY: 'on', PETSTORE_HISTORY_RETENTION: '30d' }, 30 * DAY],
+    [{ PETSTORE_HISTORY_RETENTION: 'forever' }, undefined],
+  ])('%j -> %s', (env, expected) => {
+    expect(historyRetention(env)).toBe(expected);
+  });
+
+  it.each([[{ PETSTORE_HISTORY: 'sometimes' }], [{ PETSTORE_HISTORY_RETENTION: 'a while' }]])(
+    '%j is refused, saying what it takes',
+    (env) => {
+      expect(() => historyRetention(env)).toThrow(/must be/);
+    },
+  );
+});
