@@ -76,7 +76,7 @@ async function outcome(argv: string[], wholeProgram: boolean) {
       const comparable = Object.fromEntries(
         Object.entries(options as Record<string, unknown>).map(([name, value]) => [
           name,
-          value instanceof Command ? definition(value) : value,
+          value instanceof Command ? definition(value as CommandUnknownOpts) : value,
         ]),
       );
       received.push({ verb, options: comparable });
