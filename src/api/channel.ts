@@ -216,7 +216,8 @@ export class HttpChannel {
       }
       this.noticeDeprecation(request, response);
       if (!safe && response.headers[IDEMPOTENT_REPLAYED_HEADER] === 'true') {
-        run.replayed = true;
+        // After this call's own unanswered send, the replay may be of that send: made now.
+        run.replayed = !unanswered;
         write.onReplayed?.({ afterUnansweredSend: unanswered });
       }
       // A write answered 5xx may have been carried out: sent again only when asked, with its key.

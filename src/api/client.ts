@@ -126,7 +126,7 @@ export class PetstoreClient {
     const request = this.sendMessageRequest(message, options);
     return this.write(
       request,
-      { ...options, label: options.label ?? { operation: 'message send' } },
+      { ...options, label: options.label ?? { operation: 'message send', length: message.length } },
       UNKNOWN_MESSAGE_OUTCOME,
       checkMessageReceipt,
       'a message receipt',

@@ -49,6 +49,23 @@ export type WriteFate = Pick<
 /** The largest answer whose `id` is read for the record: a pet or a receipt is far smaller. */
 const MAX_ID_READ_BYTES = 64 * 1024;
 
+/** Why a service refused a write, as its Error body says (code, message), or its status. */
+function refusalOf(response: HttpResponse): { code: string; message: string } {
+  try {
+    const body = parseJson(response.text.slice(0, MAX_ID_READ_BYTES)) as {
+      code?: unknown;
+      message?: unknown;
+    } | null;
+    if (typeof body?.message === 'string') {
+      const code = typeof body.code === 'string' ? body.code : `http_${response.status}`;
+      return { code, message: body.message };
+    }
+  } catch {
+    // Not the interface's Error body: the status says it.
+  }
+  return { code: `http_${response.status}`, message: `HTTP ${response.status}` };
+}
+
 /** What an answer says of a write: its status, request id, and the id of what it created. */
 export function answeredWriteOutcome(response: HttpResponse): WriteFate {
   let resultId: string | undefined;
@@ -69,7 +86,7 @@ export function answeredWriteOutcome(response: HttpResponse): WriteFate {
   return {
     outcome: 'answered',
     status: response.status,
-    error: undefined,
+    error: response.status >= 300 ? refusalOf(response) : undefined,
     requestId: response.headers[REQUEST_ID_HEADER],
     resultId,
   };
@@ -117,4 +134,6 @@ export interface WriteLabel {
   /** For a record of a bulk run: its batch, and its 1-based place in the input. */
   batch?: string | undefined;
   record?: number | undefined;
+  /** Of a message: its length in characters (the record keeps no text of it). */
+  length?: number | undefined;
 }

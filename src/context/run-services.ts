@@ -1,4 +1,3 @@
-import { historyRetention } from '../history/settings.js';
 import { runHistory } from './write-history.js';
 import type { DeprecationNotice, PetstoreClient } from '../api/client.js';
 import { proxyPasswords, proxySettingsFromEnv } from '../api/proxy-settings.js';
@@ -84,8 +83,6 @@ export function createRunServices(
           `the API key cannot be told from data (${unfindable}), so it is not masked where a service echoes it back`,
         );
       }
-      // A history setting that is wrong is said before anything is sent, not after.
-      historyRetention(env);
       const proxy = proxySettingsFromEnv(env);
       // A proxy's password is a secret of the run like the key: masked wherever it shows.
       for (const secret of proxyPasswords(proxy)) redactor.add(secret, { hidden: true });

@@ -4,7 +4,9 @@ import type { Env } from '../core/io.js';
 import type { SecretRedactor } from '../core/redaction/index.js';
 import { entryFromWrite, type HistorySource } from '../history/from-write.js';
 import { HistoryRecorder } from '../history/recorder.js';
-import { historyRetention } from '../history/settings.js';
+import { historySettings } from '../history/settings.js';
+import type { HistoryEntry } from '../history/entry.js';
+import { snippet } from '../core/sanitize.js';
 import { HistoryStore } from '../history/store.js';
 import type { RefusedWrite, WriteSource } from './parts.js';
 import type { Target } from './target.js';
@@ -24,34 +26,55 @@ export function runHistory(
   let recorder: HistoryRecorder | null | undefined;
   const opened = (): HistoryRecorder | null => {
     if (recorder !== undefined) return recorder;
-    const retention = historyRetention(env);
+    const { retention, problem } = historySettings(env);
+    if (problem !== undefined) warn(problem);
     if (retention === 'off') return (recorder = null);
     const made = new HistoryRecorder(() => HistoryStore.open(historyFile(env)), warn, retention);
-    cleanups.push(() => {
+    // First, and at once (no await before it): a run stopped at once (a second Ctrl-C) exits
+    // without waiting for the cleanups after this one.
+    cleanups.unshift(() => {
       made.close();
       return Promise.resolve();
     });
     return (recorder = made);
   };
-  const sourceOf = (target: Target): HistorySource => ({
+  /**
+   * Every text an entry keeps is masked (secrets the run knows of, anywhere: a pet's name, the
+   * agent's client name) and made one short line, whichever front end made it.
+   */
+  const record = (entry: HistoryEntry) => {
+    const safe = { ...entry } as Record<string, unknown>;
+    for (const [field, value] of Object.entries(safe)) {
+      if (typeof value !== 'string') continue;
+      const masked = redactor.redact(value);
+      safe[field] = field === 'sent' ? masked : snippet(masked, field === 'client' ? 100 : 2000);
+    }
+    opened()?.record(safe as unknown as HistoryEntry);
+  };
+  const sourceOf = (target: Target, url?: string): HistorySource => ({
     via: source.via,
     client: source.client?.(),
     profile: target.profile,
-    service: target.baseUrl === undefined ? undefined : redactor.redact(target.baseUrl),
+    service: serviceOf(target, url),
   });
   return {
     /** What a client for `target` tells of each write it sends. */
     onWriteTo: (target: Target) => (write: WriteRecord) => {
-      opened()?.record(entryFromWrite(write, sourceOf(target)));
+      record(entryFromWrite(write, sourceOf(target, write.url)));
     },
     recordWritesAs(given: WriteSource): void {
       source = given;
     },
     recordRefusal(target: Target, refusal: RefusedWrite): void {
-      opened()?.record({
+      const quickstart = refusal.path.startsWith('quickstart:');
+      const base = quickstart ? target.quickstartUrl : target.baseUrl;
+      const relative = refusal.path.replace(/^quickstart:/, '');
+      const url = base === undefined ? undefined : `${base.replace(/\/+$/, '')}/${relative}`;
+      record({
         at: new Date().toISOString(),
-        ...sourceOf(target),
+        ...sourceOf(target, url),
         ...refusal,
+        path: url === undefined ? relative : new URL(url).pathname,
         idempotencyKey: undefined,
         requestId: undefined,
         status: 0,
@@ -63,4 +86,19 @@ export function runHistory(
       });
     },
   };
+}
+
+/**
+ * The service a write went to: the target's base URL, or, for a write elsewhere (a message to
+ * the quickstart URL), that URL's origin and first path segment.
+ */
+function serviceOf(target: Target, url: string | undefined): string | undefined {
+  const base = target.baseUrl;
+  if (url === undefined || (base !== undefined && url.startsWith(base))) return base;
+  try {
+    const parsed = new URL(url);
+    return `${parsed.origin}/${parsed.pathname.split('/')[1] ?? ''}`;
+  } catch {
+    return base;
+  }
 }

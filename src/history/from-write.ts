@@ -21,11 +21,15 @@ function outcomeOf(write: WriteRecord, operation: string): HistoryOutcome {
   return 'answered';
 }
 
-/** Of a pet, its fields as sent; of anything else (a message's text), only its length. */
+/**
+ * Of a pet, its fields as sent; of a message, only its length in characters; of any other body,
+ * only its size in bytes.
+ */
 function sentOf(write: WriteRecord, operation: string): string | undefined {
+  if (write.label?.length !== undefined) return JSON.stringify({ length: write.label.length });
   if (write.body === undefined) return undefined;
   if (operation === 'pets add' || operation === 'pets import') return write.body;
-  return JSON.stringify({ length: Buffer.byteLength(write.body) });
+  return JSON.stringify({ bytes: Buffer.byteLength(write.body) });
 }
 
 export function entryFromWrite(write: WriteRecord, source: HistorySource): HistoryEntry {

@@ -29,3 +29,24 @@ export function historyRetention(env: Env): 'off' | number | undefined {
   }
   return ms;
 }
+
+/**
+ * The history's settings as a run uses them: a value it cannot read is said (the problem) and
+ * the default kept, so a history setting never stops a command, a read or the agent's server.
+ */
+export function historySettings(env: Env): {
+  retention: 'off' | number | undefined;
+  problem: string | undefined;
+} {
+  try {
+    return { retention: historyRetention(env), problem: undefined };
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    const recording = (env.PETSTORE_HISTORY ?? '').trim().toLowerCase();
+    const off = recording === 'off' || recording === '0' || recording === 'false';
+    return {
+      retention: off ? 'off' : HISTORY_RETENTION.defaultMs,
+      problem: `${reason}; the history keeps its default (on, 90 days)`,
+    };
+  }
+}

@@ -1,4 +1,4 @@
-import { closeSync, mkdirSync, openSync } from 'node:fs';
+import { chmodSync, closeSync, mkdirSync, openSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { DatabaseSync, SQLInputValue } from 'node:sqlite';
 import { loadSqlite, retryTransient } from '../core/sqlite.js';
@@ -80,7 +80,9 @@ export class HistoryStore {
   static open(path: string): HistoryStore {
     mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
     // Made 0600 before SQLite opens it: its WAL and shared-memory files take the same mode.
+    // One made wider (by hand, a copy) is made 0600 again where the system has modes.
     closeSync(openSync(path, 'a', 0o600));
+    if (process.platform !== 'win32' && (statSync(path).mode & 0o077) !== 0) chmodSync(path, 0o600);
     const { DatabaseSync } = loadSqlite();
     const db = new DatabaseSync(path);
     try {
@@ -141,7 +143,7 @@ export class HistoryStore {
       where.push(`outcome IN (${filter.outcomes.map(() => '?').join(', ')})`);
       values.push(...filter.outcomes);
     }
-    const sql = `SELECT * FROM writes ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY id DESC LIMIT ?`;
+    const sql = `SELECT * FROM writes ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY at DESC, id DESC LIMIT ?`;
     const rows = this.db.prepare(sql).all(...values, filter.limit);
     return rows.map(entryOfRow);
   }

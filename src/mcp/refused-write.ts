@@ -3,9 +3,10 @@ import type { RefusedToolWrite } from './deps.js';
 
 /** What each writing tool would have sent: its operation and request. */
 const WRITES: Record<string, { operation: string; path: string }> = {
-  add_pet: { operation: 'pets add', path: '/pets' },
-  add_pets: { operation: 'pets import', path: '/pets' },
-  send_message: { operation: 'message send', path: '/messages' },
+  // Paths under the service's URL (`pets`) or its quickstart URL (`quickstart:messages`).
+  add_pet: { operation: 'pets add', path: 'pets' },
+  add_pets: { operation: 'pets import', path: 'pets' },
+  send_message: { operation: 'message send', path: 'quickstart:messages' },
 };
 
 /**
@@ -20,11 +21,16 @@ export function refusedWrite(
   const write = WRITES[tool] ?? { operation: tool, path: '' };
   let sent: string | undefined;
   if (tool === 'add_pet') {
-    sent = stringifyJson({ name: args.name, categoryId: args.category_id, status: args.status });
+    // As a sent pet is kept: categoryId a number, as it goes on the wire.
+    const categoryId =
+      typeof args.category_id === 'string' && /^-?\d+$/.test(args.category_id)
+        ? BigInt(args.category_id)
+        : args.category_id;
+    sent = stringifyJson({ name: args.name, categoryId, status: args.status });
   } else if (tool === 'add_pets' && Array.isArray(args.pets)) {
     sent = stringifyJson({ pets: args.pets.length });
   } else if (typeof args.message === 'string') {
-    sent = stringifyJson({ length: Buffer.byteLength(args.message) });
+    sent = stringifyJson({ length: args.message.length });
   }
   return {
     outcome: refusal.outcome,

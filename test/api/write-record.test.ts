@@ -49,6 +49,9 @@ describe('every write a client sends is told once, with its fate', () => {
       ['answered', 201, true],
       ['answered', 400, false],
     ]);
+    // A refusal keeps why, as the service's Error body said it.
+    expect(writes[1]!.error).toEqual({ code: 'invalid', message: 'bad name' });
+    expect(writes[0]!.error).toBeUndefined();
   });
 
   it('no answer after sending is unknown; a refused connection is unsent, after its retries', async () => {
@@ -71,6 +74,27 @@ describe('every write a client sends is told once, with its fate', () => {
     expect(refused.writes).toHaveLength(1);
     expect(refused.writes[0]).toMatchObject({ outcome: 'unsent', attempts: sent });
     expect(sent).toBeGreaterThan(1);
+  });
+
+  it("a replay of its own unanswered send is this call's write, not an earlier one's", async () => {
+    let sends = 0;
+    const transport = {
+      send: () => {
+        sends++;
+        if (sends === 1) return Promise.reject(new NetworkError('ECONNRESET', 'reset after send'));
+        return Promise.resolve(json(201, PET, { 'idempotent-replayed': 'true' })());
+      },
+      close: () => Promise.resolve(),
+    };
+    const { instance, writes } = recording(transport);
+    await instance.createPet({ name: 'Rex', categoryId: 1 }, { resendWhenUnknown: true });
+    expect(writes).toHaveLength(1);
+    expect(writes[0]).toMatchObject({
+      outcome: 'answered',
+      status: 201,
+      replayed: false,
+      attempts: 2,
+    });
   });
 
   it('an observer that throws does not turn a created pet into a failure', async () => {

@@ -76,6 +76,7 @@ describe('the history of writes', () => {
     expect(batch.every((entry) => entry.outcome === 'created' && entry.idempotencyKey)).toBe(true);
     expect(all.find((entry) => entry.operation === 'message send')).toMatchObject({
       outcome: 'queued',
+      sent: JSON.stringify({ length: text.length }),
     });
     expect(all.find((entry) => entry.operation === 'api')).toMatchObject({
       method: 'POST',
@@ -131,7 +132,11 @@ describe('the history of writes', () => {
     expect(added.isError, JSON.stringify(added)).not.toBe(true);
     await allowed.close();
     const denied = await connectMcp({ env, args: ['--profile', 'production', '--allow-writes'] });
-    const refused = await call(denied, 'add_pet', { name: 'Nope', category_id: '3' });
+    // A key in what the agent sent is masked in the history as everywhere.
+    const refused = await call(denied, 'add_pet', {
+      name: `Nope ${sandbox.key}`,
+      category_id: '3',
+    });
     expect(refused.isError).toBe(true);
     await denied.close();
 

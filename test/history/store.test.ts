@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { HistoryEntry } from '../../src/history/entry.js';
 import { HistoryRecorder } from '../../src/history/recorder.js';
-import { historyRetention } from '../../src/history/settings.js';
+import { historyRetention, historySettings } from '../../src/history/settings.js';
 import { HistoryStore } from '../../src/history/store.js';
 
 const DAY = 86_400_000;
@@ -62,8 +62,11 @@ describe('HistoryStore', () => {
     expect(store.list({ limit: 1 })).toHaveLength(1);
     expect(store.get(1)).toMatchObject({ resultId: '1', at: old, batch: undefined });
     expect(store.get(99)).toBeUndefined();
+    // Newest first by when each was sent, whatever order they were written in.
+    store.append([entry({ at: new Date(Date.now() - DAY / 2).toISOString(), resultId: 'late' })]);
+    expect(store.list({ limit: 10 }).map((e) => e.id)).toEqual([3, 2, 4, 1]);
     expect(store.prune(Date.now() - DAY)).toBe(1);
-    expect(store.list({ limit: 10 })).toHaveLength(2);
+    expect(store.list({ limit: 10 }).map((e) => e.id)).toEqual([3, 2, 4]);
     store.close();
   });
 
@@ -125,6 +128,20 @@ describe('HistoryRecorder', () => {
       /^the history of writes could not be written \(.*(EEXIST|ENOTDIR).*\); this run.s writes go unrecorded$/,
     );
     expect(opened).toBe(1);
+  });
+});
+
+describe('historySettings', () => {
+  it('a value it cannot read is said, and the default kept: no command fails for it', () => {
+    const bad = historySettings({ PETSTORE_HISTORY_RETENTION: 'a while' });
+    expect(bad.retention).toBe(90 * DAY);
+    expect(bad.problem).toMatch(
+      /^PETSTORE_HISTORY_RETENTION must be a duration .*; the history keeps its default/,
+    );
+    expect(historySettings({ PETSTORE_HISTORY: 'off' })).toEqual({
+      retention: 'off',
+      problem: undefined,
+    });
   });
 });
 

@@ -17,7 +17,7 @@ export const HISTORY_COLUMNS: Column<HistoryEntry>[] = [
     tone: (entry) => (GOOD.has(entry.outcome) ? 'good' : 'warn'),
   },
   { header: 'status', value: (entry) => entry.status },
-  { header: 'result', value: (entry) => entry.resultId ?? null, placeholder: '-' },
+  { header: 'resultId', value: (entry) => entry.resultId ?? null, placeholder: '-' },
   { header: 'batch', value: (entry) => entry.batch ?? null, placeholder: '-', shrinkable: true },
   { header: 'record', value: (entry) => entry.record ?? null, placeholder: '-' },
   { header: 'method', value: (entry) => entry.method },
@@ -39,8 +39,6 @@ export const HISTORY_TABLE_FIELDS = [
   'profile',
   'operation',
   'outcome',
-  'status',
-  'result',
+  'resultId',
   'batch',
-  'record',
 ];

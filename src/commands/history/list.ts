@@ -9,7 +9,7 @@ import { UsageError } from '../../core/errors.js';
 import { HISTORY_OUTCOMES, HISTORY_VIAS, type HistoryOutcome } from '../../history/entry.js';
 import { formatSpec } from '../../output/formats.js';
 import { HISTORY_COLUMNS, HISTORY_TABLE_FIELDS } from './columns.js';
-import { historyDeps } from './open.js';
+import { readingHistory } from './open.js';
 
 /** Ten years: past it, an age is a typo. */
 const MAX_AGE_MS = 3650 * 86_400_000;
@@ -77,15 +77,17 @@ export async function runHistoryList(
   options: HistoryListOptions,
 ): Promise<void> {
   const { listHistory } = await import('../../operations/history/history.js');
-  const entries = listHistory(historyDeps(ctx.env), {
-    sinceMs: options.since,
-    // --profile given (or PETSTORE_PROFILE): that profile's writes only.
-    profile: ctx.settings.profile?.name,
-    via: options.via,
-    batch: options.batch,
-    outcomes: options.outcome,
-    limit: options.limit ?? DEFAULT_LIMIT,
-  });
+  const entries = readingHistory(ctx.env, (deps) =>
+    listHistory(deps, {
+      sinceMs: options.since,
+      // --profile given (or PETSTORE_PROFILE): that profile's writes only.
+      profile: ctx.settings.profile?.name,
+      via: options.via,
+      batch: options.batch,
+      outcomes: options.outcome,
+      limit: options.limit ?? DEFAULT_LIMIT,
+    }),
+  );
   const forPeople = formatSpec(ctx.settings.output).forPeople;
   if (entries.length === 0 && forPeople) {
     ctx.notice('No writes recorded that match.');

@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { historyFile } from '../../config/paths.js';
+import { UsageError } from '../../core/errors.js';
 import type { Env } from '../../core/io.js';
 import { HistoryStore } from '../../history/store.js';
 import type { HistoryDeps } from '../../operations/history/history.js';
@@ -11,4 +12,20 @@ export function historyDeps(env: Env): HistoryDeps {
     open: () => (existsSync(path) ? HistoryStore.open(path) : undefined),
     now: Date.now(),
   };
+}
+
+/**
+ * Runs a read of the history, a file that cannot be read as one (damaged, another program's)
+ * said as such, with what to do, not as a bug of petstore.
+ */
+export function readingHistory<T>(env: Env, read: (deps: HistoryDeps) => T): T {
+  try {
+    return read(historyDeps(env));
+  } catch (error) {
+    if (error instanceof UsageError) throw error;
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new UsageError(`the history ${historyFile(env)} cannot be read: ${reason}`, {
+      hint: 'Move it away to start a new history (petstore records the next write in a new one); petstore left it untouched.',
+    });
+  }
 }

@@ -3,7 +3,7 @@ import type { FlagsOf, RunVerb } from '../../cmdutil/run-verb.js';
 import type { RunOutput, RunServices } from '../../context/context.js';
 import { durationText, parseDuration } from '../../core/duration.js';
 import { UsageError } from '../../core/errors.js';
-import { historyDeps } from './open.js';
+import { readingHistory } from './open.js';
 
 /** Ten years: past it, an age is a typo. */
 const MAX_AGE_MS = 3650 * 86_400_000;
@@ -41,7 +41,7 @@ export async function runHistoryPrune(
   options: HistoryPruneOptions,
 ): Promise<void> {
   const { pruneHistory } = await import('../../operations/history/history.js');
-  const removed = pruneHistory(historyDeps(ctx.env), options.olderThan);
+  const removed = readingHistory(ctx.env, (deps) => pruneHistory(deps, options.olderThan));
   ctx.notice(
     `Removed ${removed} recorded write${removed === 1 ? '' : 's'} older than ${durationText(options.olderThan)}.`,
   );

@@ -4,7 +4,7 @@ import type { RunVerb } from '../../cmdutil/run-verb.js';
 import type { RunOutput, RunServices } from '../../context/context.js';
 import { UsageError } from '../../core/errors.js';
 import { HISTORY_COLUMNS } from './columns.js';
-import { historyDeps } from './open.js';
+import { readingHistory } from './open.js';
 
 export interface HistoryShowOptions {
   id: number;
@@ -15,7 +15,7 @@ export async function runHistoryShow(
   options: HistoryShowOptions,
 ): Promise<void> {
   const { historyEntry } = await import('../../operations/history/history.js');
-  const entry = historyEntry(historyDeps(ctx.env), options.id);
+  const entry = readingHistory(ctx.env, (deps) => historyEntry(deps, options.id));
   if (entry === undefined) {
     throw new UsageError(`no write ${options.id} in the history`, {
       hint: 'See the ids with: petstore history',
