@@ -2,6 +2,7 @@ import { BULK_CONCURRENCY } from '../core/contract.js';
 import { UsageError } from '../core/errors.js';
 import { parseInt64, type Int64 } from '../core/int64.js';
 import { isPetStatus, LIST_LIMIT, PET_STATUSES, type PetStatus } from '../core/interface.js';
+import { parseDuration } from '../core/duration.js';
 import { parseWholeNumber } from '../core/parse-number.js';
 import { parseFields } from './fields.js';
 
@@ -77,4 +78,23 @@ export function idempotencyKeyFlag(text: string): string {
     );
   }
   return text;
+}
+
+/** Ten years: past it, an age is a typo. */
+const MAX_AGE_MS = 3650 * 86_400_000;
+
+/**
+ * An age or a time back (--older-than, --since), e.g. 12h, 7d, 1h30m; with `zero`, 0s too
+ * (an age of none, asked for on purpose: every entry, however new).
+ */
+export function ageFlag(flag: string, options: { zero?: boolean } = {}): (text: string) => number {
+  return (text) => {
+    const ms = parseDuration(text, MAX_AGE_MS, options);
+    if (ms === undefined) {
+      throw new UsageError(
+        `${flag} must be a duration such as 12h, 7d or 30m (got ${JSON.stringify(text)})`,
+      );
+    }
+    return ms;
+  };
 }

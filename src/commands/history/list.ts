@@ -1,30 +1,17 @@
 import { Option, type Command } from '@commander-js/extra-typings';
-import { wholeNumberFlag } from '../../cmdutil/flags.js';
+import { ageFlag, wholeNumberFlag } from '../../cmdutil/flags.js';
 import { helpProse } from '../../cmdutil/help-text.js';
 import { fieldsOption } from '../../cmdutil/options.js';
 import type { FlagsOf, RunVerb } from '../../cmdutil/run-verb.js';
 import type { RunOutput, RunServices } from '../../context/context.js';
-import { parseDuration } from '../../core/duration.js';
 import { UsageError } from '../../core/errors.js';
 import { HISTORY_OUTCOMES, HISTORY_VIAS, type HistoryOutcome } from '../../history/entry.js';
 import { formatSpec } from '../../output/formats.js';
 import { HISTORY_COLUMNS, HISTORY_TABLE_FIELDS } from './columns.js';
 import { readingHistory } from './open.js';
 
-/** Ten years: past it, an age is a typo. */
-const MAX_AGE_MS = 3650 * 86_400_000;
 const LIMIT = { min: 1, max: 100_000 };
 const DEFAULT_LIMIT = 50;
-
-function parseSince(text: string): number {
-  const ms = parseDuration(text, MAX_AGE_MS);
-  if (ms === undefined) {
-    throw new UsageError(
-      `--since must be a duration such as 1h, 7d or 30m (got ${JSON.stringify(text)})`,
-    );
-  }
-  return ms;
-}
 
 function parseOutcomes(text: string): HistoryOutcome[] {
   const names = text.split(',').map((name) => name.trim().toLowerCase());
@@ -40,7 +27,11 @@ function parseOutcomes(text: string): HistoryOutcome[] {
 /** `petstore history` itself lists: its flags are the group's own. */
 export function declareHistoryList(history: Command) {
   return history
-    .option('--since <duration>', 'only writes in this time back (e.g. 1h, 7d, 30m)', parseSince)
+    .option(
+      '--since <duration>',
+      'only writes in this time back (e.g. 1h, 7d, 30m)',
+      ageFlag('--since'),
+    )
     .addOption(new Option('--via <front-end>', 'only writes through this').choices(HISTORY_VIAS))
     .option('--batch <id>', 'only the records of this bulk run (pets import)')
     .option(

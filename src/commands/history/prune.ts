@@ -1,23 +1,9 @@
+import { ageFlag } from '../../cmdutil/flags.js';
 import type { Command } from '@commander-js/extra-typings';
 import type { FlagsOf, RunVerb } from '../../cmdutil/run-verb.js';
 import type { RunOutput, RunServices } from '../../context/context.js';
-import { durationText, parseDuration } from '../../core/duration.js';
-import { UsageError } from '../../core/errors.js';
+import { durationText } from '../../core/duration.js';
 import { readingHistory } from './open.js';
-
-/** Ten years: past it, an age is a typo. */
-const MAX_AGE_MS = 3650 * 86_400_000;
-
-function parseAge(text: string): number {
-  // 0s: every entry, however new (asked for on purpose).
-  const ms = parseDuration(text, MAX_AGE_MS, { zero: true });
-  if (ms === undefined) {
-    throw new UsageError(
-      `--older-than must be a duration such as 30d, 12w or 0s (got ${JSON.stringify(text)})`,
-    );
-  }
-  return ms;
-}
 
 function declareHistoryPrune(history: Command) {
   return history
@@ -26,7 +12,7 @@ function declareHistoryPrune(history: Command) {
     .requiredOption(
       '--older-than <duration>',
       'remove writes older than this (e.g. 30d, 12w)',
-      parseAge,
+      ageFlag('--older-than', { zero: true }),
     )
     .addHelpText(
       'after',

@@ -1,26 +1,12 @@
+import { ageFlag } from '../../cmdutil/flags.js';
 import { DRY_RUN, dryRunOption } from '../../cmdutil/options.js';
 import { Option, type Command } from '@commander-js/extra-typings';
 import { helpProse } from '../../cmdutil/help-text.js';
 import type { FlagsOf, RunVerb } from '../../cmdutil/run-verb.js';
 import { journalsDir } from '../../config/paths.js';
 import type { RunOutput, RunServices } from '../../context/context.js';
-import { durationText, parseDuration } from '../../core/duration.js';
-import { UsageError } from '../../core/errors.js';
+import { durationText } from '../../core/duration.js';
 import { journalColumns } from './columns.js';
-
-/** Ten years: past it, an age is a typo. */
-const MAX_AGE_MS = 3650 * 24 * 3600 * 1000;
-
-function parseAge(text: string): number {
-  // 0s: every journal, however new (an age of none, asked for on purpose).
-  const ms = parseDuration(text, MAX_AGE_MS, { zero: true });
-  if (ms === undefined) {
-    throw new UsageError(
-      `--older-than must be a duration such as 12h, 7d or 30m (got ${JSON.stringify(text)})`,
-    );
-  }
-  return ms;
-}
 
 function declareJournalPrune(journal: Command) {
   return journal
@@ -29,7 +15,7 @@ function declareJournalPrune(journal: Command) {
     .option(
       '--older-than <duration>',
       'only journals last written longer ago than this (e.g. 7d, 2w, 1h30m)',
-      parseAge,
+      ageFlag('--older-than', { zero: true }),
     )
     .addOption(
       new Option(
