@@ -34,7 +34,7 @@ export const LAYERS = {
   // The agent interface (petstore mcp): an MCP server over the operations, loaded only by its
   // command.
   mcp: {
-    may: ['core', 'api', 'bulk', 'output', 'config/schema.ts', 'operations'],
+    may: ['core', 'api', 'bulk', 'output', 'config/schema.ts', 'history/entry.ts', 'operations'],
     packages: ['@modelcontextprotocol/server', 'zod'],
   },
   // The target resolution starts the embedded service, through its launcher only.

@@ -1,4 +1,4 @@
-import type { HistoryVia } from '../history/entry.js';
+import type { HistoryVia, RefusedWrite } from '../history/entry.js';
 import type { PetstoreClient } from '../api/client.js';
 import type { ClientFactory } from '../api/create-client.js';
 import type { Transport } from '../api/http.js';
@@ -93,16 +93,6 @@ export interface WriteSource {
   via: HistoryVia;
   /** The agent's client ("claude-code 1.2.0"), asked when a write is recorded. */
   client?: (() => string | undefined) | undefined;
-}
-
-/** A write refused before it was sent: what it was, and why. */
-export interface RefusedWrite {
-  outcome: 'refused' | 'declined';
-  operation: string;
-  method: string;
-  path: string;
-  sent: string | undefined;
-  error: string;
 }
 
 /** What a run records about itself: what it did, the secrets it learned, what it must release. */

@@ -8,7 +8,8 @@ import { historySettings } from '../history/settings.js';
 import type { HistoryEntry } from '../history/entry.js';
 import { snippet } from '../core/sanitize.js';
 import { HistoryStore } from '../history/store.js';
-import type { RefusedWrite, WriteSource } from './parts.js';
+import type { RefusedWrite } from '../history/entry.js';
+import type { WriteSource } from './parts.js';
 import type { Target } from './target.js';
 
 /**

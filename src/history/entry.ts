@@ -59,3 +59,14 @@ export const HISTORY_OUTCOMES = [
   'declined',
 ] as const;
 export type HistoryOutcome = (typeof HISTORY_OUTCOMES)[number];
+
+/** A write a front end refused before sending it (an agent's, by the write policy). */
+export interface RefusedWrite {
+  outcome: 'refused' | 'declined';
+  operation: string;
+  method: string;
+  /** Under the service's URL (`pets`) or its quickstart URL (`quickstart:messages`). */
+  path: string;
+  sent: string | undefined;
+  error: string;
+}

@@ -1,3 +1,4 @@
+import type { RefusedWrite } from '../history/entry.js';
 import type { McpServer } from '@modelcontextprotocol/server';
 import type { PetstoreClient } from '../api/client.js';
 import type { StopSignal } from '../core/io.js';
@@ -40,17 +41,7 @@ export interface McpDeps {
   /** Names the agent's client for the history of writes, asked as each write is recorded. */
   recordWritesBy?: ((client: () => string | undefined) => void) | undefined;
   /** Records a write the gate refused or the person declined (nothing was sent). */
-  recordRefusal?: ((refusal: RefusedToolWrite) => void) | undefined;
-}
-
-/** A tool's write refused before it was sent, as the history keeps it. */
-export interface RefusedToolWrite {
-  outcome: 'refused' | 'declined';
-  operation: string;
-  method: string;
-  path: string;
-  sent: string | undefined;
-  error: string;
+  recordRefusal?: ((refusal: RefusedWrite) => void) | undefined;
 }
 
 /** Where a tools file puts its tools: the server, offering only those the person chose. */

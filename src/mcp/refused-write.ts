@@ -1,5 +1,5 @@
 import { stringifyJson } from '../core/json.js';
-import type { RefusedToolWrite } from './deps.js';
+import type { RefusedWrite } from '../history/entry.js';
 
 /** What each writing tool would have sent: its operation and request. */
 const WRITES: Record<string, { operation: string; path: string }> = {
@@ -17,7 +17,7 @@ export function refusedWrite(
   tool: string,
   args: Record<string, unknown>,
   refusal: { outcome: 'refused' | 'declined'; message: string },
-): RefusedToolWrite {
+): RefusedWrite {
   const write = WRITES[tool] ?? { operation: tool, path: '' };
   let sent: string | undefined;
   if (tool === 'add_pet') {

@@ -116,38 +116,54 @@ describe('the history of writes', () => {
     expect(names.sort()).toEqual(Array.from({ length: 8 }, (_, i) => `at-once-${i}`).sort());
   }, 60_000);
 
-  it("records an agent's allowed write and its refused one, naming its client", async () => {
-    const sandbox = await sandboxService();
-    const home = await profileHome(sandbox.url, 'staging', 'allow');
-    expect(
-      (
-        await runCli(['profile', 'set', 'production', '--base-url', sandbox.url], {
-          env: { HOME: home },
-        })
-      ).code,
-    ).toBe(0);
-    const env = { HOME: home, PETSTORE_API_KEY: sandbox.key };
-    const allowed = await connectMcp({ env, args: ['--profile', 'staging', '--allow-writes'] });
-    const added = await call(allowed, 'add_pet', { name: 'Agent', category_id: '3' });
-    expect(added.isError, JSON.stringify(added)).not.toBe(true);
-    await allowed.close();
-    const denied = await connectMcp({ env, args: ['--profile', 'production', '--allow-writes'] });
-    // A key in what the agent sent is masked in the history as everywhere.
-    const refused = await call(denied, 'add_pet', {
-      name: `Nope ${sandbox.key}`,
-      category_id: '3',
-    });
-    expect(refused.isError).toBe(true);
-    await denied.close();
+  it.each([1, 2] as const)(
+    "records an agent's allowed write and its refused one, naming its client (SDK %i)",
+    async (sdk) => {
+      const sandbox = await sandboxService();
+      const home = await profileHome(sandbox.url, 'staging', 'allow');
+      expect(
+        (
+          await runCli(['profile', 'set', 'production', '--base-url', sandbox.url], {
+            env: { HOME: home },
+          })
+        ).code,
+      ).toBe(0);
+      const env = { HOME: home, PETSTORE_API_KEY: sandbox.key };
+      const allowed = await connectMcp({
+        env,
+        sdk,
+        args: ['--profile', 'staging', '--allow-writes'],
+      });
+      const added = await call(allowed, 'add_pet', { name: 'Agent', category_id: '3' });
+      expect(added.isError, JSON.stringify(added)).not.toBe(true);
+      await allowed.close();
+      const denied = await connectMcp({
+        env,
+        sdk,
+        args: ['--profile', 'production', '--allow-writes'],
+      });
+      // A key in what the agent sent is masked in the history as everywhere.
+      const refused = await call(denied, 'add_pet', {
+        name: `Nope ${sandbox.key}`,
+        category_id: '3',
+      });
+      expect(refused.isError).toBe(true);
+      await denied.close();
 
-    const entries = await history({ HOME: home }, ['--via', 'mcp']);
-    expect(entries).toHaveLength(2);
-    const [refusal, write] = entries;
-    expect(write).toMatchObject({ profile: 'staging', operation: 'pets add', outcome: 'created' });
-    expect(refusal).toMatchObject({ profile: 'production', outcome: 'refused', status: 0 });
-    expect(refusal!.sent).toContain('Nope');
-    for (const entry of entries) expect(entry.client).toMatch(/^petstore-tests/);
-    expect(sandbox.served.filter((request) => request.method === 'POST')).toHaveLength(1);
-    expect(stateFiles(home)).not.toContain(sandbox.key);
-  }, 60_000);
+      const entries = await history({ HOME: home }, ['--via', 'mcp']);
+      expect(entries).toHaveLength(2);
+      const [refusal, write] = entries;
+      expect(write).toMatchObject({
+        profile: 'staging',
+        operation: 'pets add',
+        outcome: 'created',
+      });
+      expect(refusal).toMatchObject({ profile: 'production', outcome: 'refused', status: 0 });
+      expect(refusal!.sent).toContain('Nope');
+      for (const entry of entries) expect(entry.client).toMatch(/^petstore-tests/);
+      expect(sandbox.served.filter((request) => request.method === 'POST')).toHaveLength(1);
+      expect(stateFiles(home)).not.toContain(sandbox.key);
+    },
+    60_000,
+  );
 });

@@ -2,37 +2,12 @@ import { mkdtempSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { HistoryEntry } from '../../src/history/entry.js';
 import { HistoryRecorder } from '../../src/history/recorder.js';
 import { historyRetention, historySettings } from '../../src/history/settings.js';
 import { HistoryStore } from '../../src/history/store.js';
+import { entry } from '../helpers/history-entry.js';
 
 const DAY = 86_400_000;
-
-function entry(fields: Partial<HistoryEntry> = {}): HistoryEntry {
-  return {
-    at: new Date().toISOString(),
-    via: 'cli',
-    client: undefined,
-    profile: 'staging',
-    service: 'https://staging.example/v1',
-    operation: 'pets add',
-    method: 'POST',
-    path: '/v1/pets',
-    idempotencyKey: 'k-1',
-    requestId: undefined,
-    outcome: 'created',
-    status: 201,
-    resultId: '7',
-    batch: undefined,
-    record: undefined,
-    sent: '{"name":"Rex","categoryId":1}',
-    error: undefined,
-    attempts: 1,
-    durationMs: 12,
-    ...fields,
-  };
-}
 
 const file = () => join(mkdtempSync(join(tmpdir(), 'petstore-history-')), 'state', 'history.db');
 

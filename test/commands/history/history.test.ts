@@ -5,35 +5,11 @@ import { runHistoryShow } from '../../../src/commands/history/show.js';
 import { historyFile } from '../../../src/config/paths.js';
 import type { HistoryEntry } from '../../../src/history/entry.js';
 import { HistoryStore } from '../../../src/history/store.js';
+import { entry } from '../../helpers/history-entry.js';
 import { optionsOf, runF } from '../../helpers/run-f.js';
 import { verbContext } from '../../helpers/verb-context.js';
 
 const DAY = 86_400_000;
-
-function entry(fields: Partial<HistoryEntry>): HistoryEntry {
-  return {
-    at: new Date().toISOString(),
-    via: 'cli',
-    client: undefined,
-    profile: 'staging',
-    service: 'https://staging.example/v1',
-    operation: 'pets add',
-    method: 'POST',
-    path: '/v1/pets',
-    idempotencyKey: 'k',
-    requestId: undefined,
-    outcome: 'created',
-    status: 201,
-    resultId: '1',
-    batch: undefined,
-    record: undefined,
-    sent: undefined,
-    error: undefined,
-    attempts: 1,
-    durationMs: 5,
-    ...fields,
-  };
-}
 
 describe('history verbs: flags to options (runF)', () => {
   it.each([
