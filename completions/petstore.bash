@@ -33,7 +33,7 @@ _petstore_words() {
     "pets") words="list add import get" ;;
     "pets list") words="--status --limit --all --max-items --fields" ;;
     "pets add") words="--name --category-id --status --idempotency-key --dry-run" ;;
-    "pets import") words="--input-format --template --concurrency --fail-fast --skip-invalid --rejects --batch-id --dry-run --journal --resume --retry-failed --retry-unknown --print-all --key-window --ignore-key-window" ;;
+    "pets import") words="--input-format --template --concurrency --fail-fast --skip-invalid --rejects --batch-id --shard --again --dry-run --journal --resume --retry-failed --retry-unknown --print-all --key-window --ignore-key-window" ;;
     "pets get") words="--fields" ;;
     "journal") words="list show prune" ;;
     "journal list") words="" ;;

@@ -35,6 +35,8 @@ complete -c petstore -n '__fish_seen_subcommand_from pets; and __fish_seen_subco
 complete -c petstore -n '__fish_seen_subcommand_from pets; and __fish_seen_subcommand_from import' -l skip-invalid
 complete -c petstore -n '__fish_seen_subcommand_from pets; and __fish_seen_subcommand_from import' -l rejects
 complete -c petstore -n '__fish_seen_subcommand_from pets; and __fish_seen_subcommand_from import' -l batch-id
+complete -c petstore -n '__fish_seen_subcommand_from pets; and __fish_seen_subcommand_from import' -l shard
+complete -c petstore -n '__fish_seen_subcommand_from pets; and __fish_seen_subcommand_from import' -l again
 complete -c petstore -n '__fish_seen_subcommand_from pets; and __fish_seen_subcommand_from import' -l dry-run
 complete -c petstore -n '__fish_seen_subcommand_from pets; and __fish_seen_subcommand_from import' -l journal
 complete -c petstore -n '__fish_seen_subcommand_from pets; and __fish_seen_subcommand_from import' -l resume

@@ -1,3 +1,4 @@
+import { boundHeap } from './core/heap-bounds.js';
 import { CommanderError, type CommandUnknownOpts as Command } from '@commander-js/extra-typings';
 import type { ClientFactory } from './api/create-client.js';
 import type { Transport } from './api/http.js';
@@ -128,6 +129,8 @@ export async function runMain(
   let verbose = verboseAsked(argv);
 
   const runVerb: RunVerb = async (command, toOptions, run) => {
+    // A verb may stream millions of records: V8's heap stays near what is live.
+    boundHeap();
     const raw = command.optsWithGlobals() as RawGlobalOptions;
     verbose = raw.verbose === true;
     // Known before any other setting is checked, so every error takes the requested form.

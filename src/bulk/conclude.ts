@@ -16,8 +16,6 @@ export interface RunAbout {
   journal: string;
   /** Why stdout could not be written, when it failed (not when its reader went away). */
   stdoutFailure: NodeJS.ErrnoException | undefined;
-  /** What earlier runs left that this one did not send again. */
-  skipped: { failed: number; unknown: number };
 }
 
 /**
@@ -32,8 +30,8 @@ export function concludeBulk(
   const summary = ledger.summary(about.target);
   const { notAttempted } = ledger.counts();
   if (result.signal !== undefined) {
-    const unfinished = ledger.unknown.length > 0 || notAttempted > 0;
-    const hint = ledger.unknown.length
+    const unfinished = ledger.unknownCount > 0 || notAttempted > 0;
+    const hint = ledger.unknownCount
       ? unknownHint(about.resumeCommand)
       : unfinished
         ? phrase`Complete the run with: ${resume({ words: about.resumeCommand })}`
@@ -44,7 +42,7 @@ export function concludeBulk(
     };
   }
   if (result.reason === 'cancelled') {
-    const hint = ledger.unknown.length
+    const hint = ledger.unknownCount
       ? unknownHint(about.resumeCommand)
       : notAttempted > 0
         ? phrase`Complete the run with: ${resume({ words: about.resumeCommand })}`

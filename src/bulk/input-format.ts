@@ -1,9 +1,13 @@
-import { option, phrase } from '../core/phrase.js';
-import { extname } from 'node:path';
 import type { InputFormat } from '../core/contract.js';
-import { UsageError } from '../core/errors.js';
-import { parseDelimitedPets } from './records-delimited.js';
-import { delimitedHeader, parsePetsFile, type PetRecords } from './records.js';
+import { delimitedRecords } from './read-delimited.js';
+import { jsonArrayRecords, ndjsonRecords, refuseNotArray } from './read-json.js';
+import {
+  formatOfName,
+  readAhead,
+  refuseJson,
+  sniffedFormat,
+  type InputRecords,
+} from './records.js';
 
 /**
  * The formats `pets import` reads: every format `pets list -o` writes data in, so a
@@ -12,60 +16,26 @@ import { delimitedHeader, parsePetsFile, type PetRecords } from './records.js';
  */
 export { INPUT_FORMATS, type InputFormat } from '../core/contract.js';
 
-const EXTENSIONS: Record<string, InputFormat> = {
-  '.json': 'json',
-  '.ndjson': 'ndjson',
-  '.jsonl': 'ndjson',
-  '.csv': 'csv',
-  '.tsv': 'tsv',
-  '.tab': 'tsv',
-};
-
-/** The format a file's name says, if it says one (`-`, standard input, says none). */
-export function formatOfName(path: string): InputFormat | undefined {
-  return path === '-' ? undefined : EXTENSIONS[extname(path).toLowerCase()];
-}
-
-function firstLine(text: string): string {
-  const start = text.replace(/^\uFEFF/, '').replace(/^\s*\n/, '');
-  const end = start.indexOf('\n');
-  return end === -1 ? start : start.slice(0, end);
-}
-
-/** The format of text whose name says none: by its first line. */
-function sniffed(text: string): InputFormat | undefined {
-  const trimmed = text.replace(/^\uFEFF/, '').trimStart();
-  if (trimmed.startsWith('[') || trimmed.startsWith('{')) return undefined; // JSON of either kind
-  return delimitedHeader(firstLine(trimmed));
-}
-
-/** Refuses JSON given as CSV or TSV (by name or by --input-format), saying what it looks like. */
-function refuseJson(text: string, source: string, format: InputFormat, given: boolean): void {
-  const by = given ? 'the format given' : 'by its name';
-  const trimmed = text.replace(/^\uFEFF/, '').trimStart();
-  if (!trimmed.startsWith('[') && !trimmed.startsWith('{')) return;
-  throw new UsageError(
-    `${source} looks like JSON, not ${format.toUpperCase()} (${by}); nothing was sent`,
-    { hint: phrase`Give ${option('inputFormat', trimmed.startsWith('[') ? 'json' : 'ndjson')}.` },
-  );
-}
-
 /**
- * The pets of an input, in the format given (--input-format), named (the extension) or seen.
- * Every record is checked before anything is sent: one bad record refuses the input, unless
- * asked to skip them (--skip-invalid), when they are set aside in `records.rejected`.
+ * The records of an input's text, in the format given (--input-format), named (the extension)
+ * or seen, as they stream. A format the text plainly is not is refused at once, by what it
+ * looks like; the records are checked one at a time as they are read.
  */
-export async function readPetRecords(
-  text: string,
+export async function readInputRecords(
+  text: AsyncIterable<string>,
   source: string,
-  options: { given?: InputFormat | undefined; name: string; skipInvalid?: boolean },
-): Promise<{ records: PetRecords; format: InputFormat | undefined }> {
-  const skip = { skipInvalid: options.skipInvalid === true };
-  const named = formatOfName(options.name);
-  const format = options.given ?? named ?? sniffed(text);
+  options: { given?: InputFormat | undefined; name: string },
+): Promise<InputRecords> {
+  const ahead = await readAhead(text);
+  const format = options.given ?? formatOfName(options.name) ?? sniffedFormat(ahead.start);
   if (format === 'csv' || format === 'tsv') {
-    refuseJson(text, source, format, options.given !== undefined);
-    return { records: await parseDelimitedPets(text, source, format, skip), format };
+    refuseJson(ahead.start, source, format, options.given !== undefined);
+    return delimitedRecords(ahead.text, source, format);
   }
-  return { records: parsePetsFile(text, source, format, skip), format };
+  const trimmed = ahead.start.trimStart();
+  if (format === 'json' && trimmed !== '' && !trimmed.startsWith('[')) {
+    refuseNotArray(trimmed.split(/\r\n|\n|\r/, 1)[0]!, source);
+  }
+  const records = format === 'json' ? jsonArrayRecords : ndjsonRecords;
+  return { format, records: records(ahead.text, source), header: () => undefined };
 }

@@ -10,8 +10,14 @@ import type { KeySent, Queued, RecordState } from './record-states.js';
  * record's state as a row and back. How its file is made, opened and locked: journal-file.ts.
  */
 
-/** The layout of this format; another is refused, never read as this one. */
-export const FORMAT = 1;
+/**
+ * The layout new journals are written in, and those this version reads: format 1 kept the
+ * input's digests in one header column (at most 50,000 records); format 2 keeps a row per
+ * record of the input (its position and digest) in `inputs`. Another is refused, never read
+ * as one of these.
+ */
+export const FORMAT = 2;
+export const READABLE_FORMATS: readonly unknown[] = [1, 2];
 
 export const SCHEMA = `
 CREATE TABLE journal (
@@ -26,14 +32,17 @@ CREATE TABLE journal (
   digests TEXT,
   named_batch INTEGER NOT NULL,
   input_format TEXT,
-  skip_invalid INTEGER
+  skip_invalid INTEGER,
+  shard TEXT,
+  client TEXT
 );
 CREATE TABLE runs (
   run INTEGER PRIMARY KEY,
   at TEXT NOT NULL,
   boot TEXT,
   service_ahead_ms REAL,
-  rejected INTEGER
+  rejected INTEGER,
+  trace TEXT
 );
 CREATE TABLE records (
   record INTEGER PRIMARY KEY,
@@ -49,11 +58,16 @@ CREATE TABLE records (
   error TEXT,
   prior TEXT
 );
+CREATE TABLE inputs (
+  record INTEGER PRIMARY KEY,
+  position INTEGER NOT NULL,
+  digest BLOB NOT NULL
+);
 `;
 
 /** The statements a journal is written with, each prepared once. */
 export type Statements = Record<
-  'begin' | 'commit' | 'upsert' | 'remove' | 'sent' | 'created' | 'printed' | 'clock',
+  'begin' | 'commit' | 'upsert' | 'remove' | 'sent' | 'created' | 'printed' | 'clock' | 'state',
   StatementSync
 >;
 
@@ -74,16 +88,16 @@ export function statements(db: DatabaseSync): Statements {
     ),
     printed: sql('UPDATE records SET printed = 1 WHERE record = ?'),
     clock: sql('UPDATE runs SET service_ahead_ms = ? WHERE run = ? AND service_ahead_ms IS NULL'),
+    state: sql('SELECT * FROM records WHERE record = ?'),
   };
 }
 
 export type Row = Record<string, unknown>;
 
-/** A new journal's tables, and the batch's header as its first run gives it. */
+/** The batch's header as its first run gives it, in a new journal's tables (see SCHEMA). */
 export function writeHeader(db: DatabaseSync, header: RunHeader): void {
-  db.exec(SCHEMA);
   db.prepare(
-    `INSERT INTO journal VALUES (:format, :batch, :input, :records, :target, :service, :started, :digest, :digests, :named, :inputFormat, :skipInvalid)`,
+    `INSERT INTO journal VALUES (:format, :batch, :input, :records, :target, :service, :started, :digest, :digests, :named, :inputFormat, :skipInvalid, :shard, :client)`,
   ).run({
     format: FORMAT,
     batch: header.batch,
@@ -97,24 +111,31 @@ export function writeHeader(db: DatabaseSync, header: RunHeader): void {
     named: Number(header.namedBatch === true),
     inputFormat: header.inputFormat ?? null,
     skipInvalid: Number(header.skipInvalid === true),
+    shard: header.shard ?? null,
+    client: header.client ?? null,
   });
 }
 
 /**
  * The columns later versions added to a format-1 journal (a run that set invalid records
- * aside, and how many), added to one an earlier version wrote when a run continues it. Read
- * alone, such a journal lacks them: read as none.
+ * aside, how many, its trace), added to one an earlier version wrote when a run continues it.
+ * Read alone, such a journal lacks them: read as none.
  */
 export function addLaterColumns(db: DatabaseSync): void {
   const has = (table: string, column: string) =>
     (db.prepare(`PRAGMA table_info(${table})`).all() as Row[]).some((row) => row.name === column);
-  if (!has('journal', 'skip_invalid'))
-    db.exec('ALTER TABLE journal ADD COLUMN skip_invalid INTEGER');
-  if (!has('runs', 'rejected')) db.exec('ALTER TABLE runs ADD COLUMN rejected INTEGER');
+  const later = [
+    ['journal', 'skip_invalid', 'INTEGER'],
+    ['runs', 'rejected', 'INTEGER'],
+    ['runs', 'trace', 'TEXT'],
+  ];
+  for (const [table, column, type] of later) {
+    if (!has(table!, column!)) db.exec(`ALTER TABLE ${table} ADD COLUMN ${column} ${type}`);
+  }
 }
 
 /** A state as a row, and back. */
-export function stateRow(record: number, state: RecordState | Queued, keyRun: number) {
+export function stateRow(record: number, state: RecordState | Queued) {
   const created = state.outcome === 'created' ? state : undefined;
   const failed = state.outcome === 'failed' || state.outcome === 'unknown' ? state : undefined;
   return {
@@ -123,7 +144,7 @@ export function stateRow(record: number, state: RecordState | Queued, keyRun: nu
     digest: state.digest,
     key: state.key,
     attempt: state.attempt,
-    key_run: keyRun,
+    key_run: state.keySent.run,
     queued_boot: state.outcome === 'queued' ? (state.boot ?? null) : null,
     pet: created ? stringifyJson(created.pet) : null,
     printed: created ? Number(created.printed) : null,
@@ -209,4 +230,26 @@ export function recordRow(
     throw new Error(`record ${record}: an earlier attempt that is not one`);
   }
   return { record, state, prior: rowState(prior.state, sentIn(prior.keyRun)) as RecordState };
+}
+
+/** How many rows a reader takes at a time: a run may write between two pages. */
+export const PAGE = 512;
+
+/**
+ * The input's records as a journal keeps them (format 2): each one's position in the input
+ * and the first 8 bytes of its digest (hex), in order from the one after `after`.
+ */
+export function* inputRows(
+  db: DatabaseSync,
+  after = 0,
+): Generator<{ record: number; position: number; digest: string }> {
+  const page = db.prepare(
+    'SELECT record, position, lower(hex(digest)) AS digest FROM inputs WHERE record > ? ORDER BY record LIMIT ?',
+  );
+  for (let from = after; ;) {
+    const rows = page.all(from, PAGE) as { record: number; position: number; digest: string }[];
+    yield* rows;
+    if (rows.length < PAGE) return;
+    from = rows.at(-1)!.record;
+  }
 }

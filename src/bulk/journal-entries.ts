@@ -19,7 +19,7 @@ export interface RunHeader {
   at: string;
   /** The batch every key of the run is made from. */
   batch: string;
-  /** The digest of the whole input, and each record's (8 bytes each, base64). */
+  /** The digest of the whole input; each record's (8 bytes each, base64) in format 1 only. */
   digest?: string | undefined;
   digests?: string | undefined;
   /** The machine's boot the run wrote in (see bootId): what a kill leaves is whole within it. */
@@ -32,6 +32,12 @@ export interface RunHeader {
   skipInvalid?: boolean | undefined;
   /** How many records this run set aside as invalid. */
   rejected?: number | undefined;
+  /** The part of the input its records are (--shard I/N): every Nth record from the Ith. */
+  shard?: string | undefined;
+  /** Who asked for the batch when it was not the command line: an agent's client, by name. */
+  client?: string | undefined;
+  /** The trace (W3C trace context) the run's requests carried. */
+  trace?: string | undefined;
 }
 
 export type RecordEntry =

@@ -8,15 +8,13 @@ import {
   openSync,
   readSync,
   realpathSync,
-  rmSync,
   statSync,
 } from 'node:fs';
 import type { DatabaseSync } from 'node:sqlite';
 import { getSystemErrorMessage } from 'node:util';
 import { UsageError } from '../core/errors.js';
-import { randomHex } from '../core/random-hex.js';
 import { loadSqlite, sqliteFailure } from '../core/sqlite.js';
-import { FORMAT } from './journal-db.js';
+import { READABLE_FORMATS } from './journal-db.js';
 
 /**
  * A journal's file: made whole or not at all, opened under SQLite's exclusive lock by one run
@@ -61,7 +59,7 @@ function notWhole(path: string): UsageError {
   );
 }
 
-function orphanLog(path: string, orphan: string): UsageError {
+export function orphanLog(path: string, orphan: string): UsageError {
   return new UsageError(
     `${orphan} is there without its journal: the last commits of a run killed while it used ${path}, which has since moved or gone; nothing was sent`,
     {
@@ -85,7 +83,7 @@ export function noJournal(path: string): UsageError {
   });
 }
 
-function cannot(doing: string, path: string, error: unknown, hint: Hint): UsageError {
+export function cannot(doing: string, path: string, error: unknown, hint: Hint): UsageError {
   const { code, errno } = error as NodeJS.ErrnoException;
   // The system's words for it (EROFS, read-only file system), not the path again.
   const why =
@@ -135,7 +133,7 @@ const OPEN_MARK = 1;
  * SQLite keeps a journal's last commits in these files beside the name a run opened it by,
  * until the run folds them in as it ends: a killed run leaves them.
  */
-const sidecars = (path: string) => [`${path}-wal`, `${path}-journal`];
+export const sidecars = (path: string) => [`${path}-wal`, `${path}-journal`];
 
 /**
  * The database at `path`, locked for this process alone until it is closed: SQLite's exclusive
@@ -197,7 +195,7 @@ export function closeJournal(db: DatabaseSync): void {
   }
 }
 
-function openDatabase(path: string): DatabaseSync {
+export function openDatabase(path: string): DatabaseSync {
   try {
     return new (loadSqlite().DatabaseSync)(path, { timeout: 0 });
   } catch (error) {
@@ -205,56 +203,8 @@ function openDatabase(path: string): DatabaseSync {
   }
 }
 
-/**
- * A new journal at `path`, whole or not at all: made beside it under a name of its own,
- * filled (`fill`, in one transaction) and closed, then linked into place, so a run killed at
- * any moment leaves either no journal or one that can be resumed. An existing file is never
- * overwritten, nor is a killed run's log that lost its journal taken for this one's.
- */
-export function createJournalFile(path: string, fill: (db: DatabaseSync) => void): void {
-  if (existsSync(path)) throw alreadyThere(path);
-  const orphan = sidecars(path).find((file) => existsSync(file));
-  if (orphan !== undefined) throw orphanLog(path, orphan);
-  const scratch = `${path}.${randomHex(6)}.new`;
-  try {
-    closeSync(openSync(scratch, 'wx', 0o600));
-  } catch (error) {
-    throw cannot(
-      'create',
-      path,
-      error,
-      phrase`Choose a writable place with ${option('journal', 'FILE')}.`,
-    );
-  }
-  try {
-    const db = openDatabase(scratch);
-    try {
-      // Small pages: most commits change one record's row, and write each page they touch.
-      db.exec(
-        'PRAGMA page_size = 1024; PRAGMA locking_mode = EXCLUSIVE; PRAGMA journal_mode = WAL; BEGIN',
-      );
-      fill(db);
-      db.exec('COMMIT');
-    } finally {
-      // Folds the log into the file and removes it: the file alone is the journal.
-      db.close();
-    }
-    linkInPlace(scratch, path);
-  } catch (error) {
-    if (error instanceof UsageError) throw error;
-    throw cannot(
-      'create',
-      path,
-      error,
-      phrase`Choose a writable place with ${option('journal', 'FILE')}.`,
-    );
-  } finally {
-    for (const file of [scratch, ...sidecars(scratch)]) rmSync(file, { force: true });
-  }
-}
-
 /** Gives the file `from` the name `to`, which must not exist; keeps `from`. */
-function linkInPlace(from: string, to: string): void {
+export function linkInPlace(from: string, to: string): void {
   try {
     linkSync(from, to);
   } catch (error) {
@@ -280,7 +230,7 @@ function notJournal(db: DatabaseSync): 'empty' | 'other' | undefined {
     const tables = db.prepare("SELECT count(*) AS n FROM sqlite_master WHERE type = 'table'").get();
     if (tables?.n === 0) return 'empty';
     const row = db.prepare('SELECT format FROM journal').get();
-    return row?.format === FORMAT ? undefined : 'other';
+    return READABLE_FORMATS.includes(row?.format) ? undefined : 'other';
   } catch {
     return 'other';
   }

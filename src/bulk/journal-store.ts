@@ -1,26 +1,11 @@
 import { realpathSync } from 'node:fs';
 import type { DatabaseSync } from 'node:sqlite';
-import { UsageError } from '../core/errors.js';
+import type { UsageError } from '../core/errors.js';
 import { parseHttpDate } from '../core/http-date.js';
 import { stringifyJson } from '../core/json.js';
-import {
-  addLaterColumns,
-  FORMAT,
-  recordRow,
-  writeHeader,
-  stateRow,
-  statements,
-  type Row,
-  type Statements,
-} from './journal-db.js';
-import {
-  closeJournal,
-  createJournalFile,
-  notThisFormat,
-  openLocked,
-  openLockedWaiting,
-  writeFailed,
-} from './journal-file.js';
+import { addLaterColumns, stateRow, statements, type Row, type Statements } from './journal-db.js';
+import { closeJournal, openLocked, openLockedWaiting, writeFailed } from './journal-file.js';
+import { damaged, JournalReader } from './journal-reader.js';
 import { LogSync } from './log-sync.js';
 import type {
   ClockEntry,
@@ -31,37 +16,41 @@ import type {
 } from './journal-entries.js';
 import {
   apply,
-  settleQueued,
   type BeforeAttempt,
-  type JournalContents,
-  type KeySent,
   type Queued,
   type RecordState,
   type RunRead,
-  type UnknownSinceQueued,
 } from './record-states.js';
 
+export { damaged, type JournalCounts } from './journal-reader.js';
+
 /**
- * A bulk run's journal as one SQLite database: the batch (its input, target, digests), one row
- * per run, and one row per record with its state, key, attempt and outcome. The run that opens
- * it holds SQLite's exclusive lock on the database file from start to end: a lock of the
- * file's inode, which every name of it meets (a hard link, a bind mount, another HOME), and
- * which the kernel drops the moment its holder ends, however it ends. Records change as the
- * runner's entries say (record-states.ts), committed as each turn of the event loop ends (or
- * at once: flush), where a kill cannot undo them; what must survive a power cut before a
- * request goes out is synced to disk too (syncedThrough, log-sync.ts).
+ * A bulk run's journal as one SQLite database: the batch (its input, target, digest), one row
+ * per run, one row per record of the input (its position and digest), and one row per record
+ * sent with its state, key, attempt and outcome. The run that opens it holds SQLite's exclusive
+ * lock on the database file from start to end: a lock of the file's inode, which every name of
+ * it meets (a hard link, a bind mount, another HOME), and which the kernel drops the moment its
+ * holder ends, however it ends. Records change as the runner's entries say (record-states.ts),
+ * committed as each turn of the event loop ends (or at once: flush), where a kill cannot undo
+ * them; what must survive a power cut before a request goes out is synced to disk too
+ * (syncedThrough, log-sync.ts).
+ *
+ * Nothing is kept in memory per record: a record's row is read when an entry concerns it and
+ * let go once the entries of that turn are committed, and readers walk the rows a page at a
+ * time, so a journal of millions of records is written and read in a few megabytes.
  */
 
 /**
- * One journal, open and locked. `create` makes a new one (never over an existing file);
- * `open` continues one, whose contents `read` gives as the planner wants them.
+ * One journal, open and locked. `create` opens a new one (made by a JournalDraft); `open`
+ * continues one; readers take its header, counts and records a page at a time.
  */
-export class JournalStore implements JournalSink {
-  private readonly states = new Map<number, RecordState | Queued>();
-  private readonly before: BeforeAttempt = new Map();
-  /** The run each record's key was first sent in. */
-  private readonly keyRuns = new WeakMap<KeySent, number>();
-  private readonly run: RunRead = { boot: undefined, at: 0, index: -1, keys: [] };
+export class JournalStore extends JournalReader implements JournalSink {
+  /** The records the entries being applied concern, read from their rows for the flush. */
+  private readonly working = new Map<number, RecordState | Queued>();
+  private readonly workingBefore: BeforeAttempt = new Map();
+  /** The records read for the flush under way: one withdrawn in it is not read back. */
+  private readonly touched = new Set<number>();
+  private readonly run: RunRead = { boot: undefined, at: 0, index: -1 };
   private readonly dirty = new Set<number>();
   private pending: JournalEntry[] = [];
   private closed = false;
@@ -76,27 +65,25 @@ export class JournalStore implements JournalSink {
   private flushScheduled = false;
   private readonly sql: Statements;
 
-  private constructor(
-    readonly path: string,
-    private readonly db: DatabaseSync,
-  ) {
+  private constructor(path: string, db: DatabaseSync) {
+    super(path, db);
     // SQLite names the log after the file's real path (a symlink resolved), as this must.
     this.log = new LogSync(realpathSync(path));
     this.sql = statements(db);
   }
 
-  /** A new journal holding the batch's header and its first run; an existing file is refused. */
+  /** The journal a JournalDraft made at `path`, opened for its first run. */
   static create(path: string, header: RunHeader): JournalStore {
-    createJournalFile(path, (db) => writeHeader(db, header));
     // Opened as any journal is: another run may have taken it in between (busy, then).
     const store = new JournalStore(path, openLocked(path));
+    store.load();
     store.startRun(header);
     return store;
   }
 
   /**
-   * An existing journal, locked, its records loaded; startRun() starts this run's row. A
-   * reader holding it for a moment is waited for (up to `waitMs`); a run holding it is busy.
+   * An existing journal, locked; startRun() starts this run's row. A reader holding it for a
+   * moment is waited for (up to `waitMs`); a run holding it is busy.
    */
   static async open(
     path: string,
@@ -107,109 +94,46 @@ export class JournalStore implements JournalSink {
     try {
       const store = new JournalStore(path, db);
       store.load();
+      // A run that continues it reads every row first: a damaged one stops it before it sends.
+      if (purpose === 'write') store.checkRows();
       return store;
     } catch (error) {
       closeJournal(db);
-      if (error instanceof UsageError) throw error;
-      throw new UsageError(`the journal ${path} is damaged: ${(error as Error).message}`, {
-        hint: 'Only petstore writes a journal; restore it from where it came.',
-      });
+      throw damaged(path, error);
     }
   }
 
-  /** What the journal at `path` holds, read under its lock and let go (see read()). */
-  static async readAt(
+  /** The journal at `path`, read under its lock by `use`, then let go. */
+  static async reading<T>(
     path: string,
-    boot: string | undefined,
+    use: (journal: JournalStore) => T | Promise<T>,
     waitMs = 1000,
-  ): Promise<JournalContents> {
+  ): Promise<T> {
     const store = await JournalStore.open(path, waitMs, 'read');
     try {
-      return store.read(boot);
+      return await use(store);
     } finally {
       closeJournal(store.db);
       store.closed = true;
     }
   }
 
+  protected override load(): void {
+    super.load();
+    this.run.index = this.lastRun;
+  }
+
   /** This run's row: its start and boot, which the records it queues and sends refer to. */
-  startRun(header: Pick<RunHeader, 'at' | 'boot' | 'skipInvalid' | 'rejected'>): void {
+  startRun(header: Pick<RunHeader, 'at' | 'boot' | 'skipInvalid' | 'rejected' | 'trace'>): void {
     this.flush();
     const index = this.run.index + 1;
     addLaterColumns(this.db);
     this.db
-      .prepare('INSERT INTO runs (run, at, boot, rejected) VALUES (?, ?, ?, ?)')
-      .run(index, header.at, header.boot ?? null, header.rejected ?? 0);
+      .prepare('INSERT INTO runs (run, at, boot, rejected, trace) VALUES (?, ?, ?, ?, ?)')
+      .run(index, header.at, header.boot ?? null, header.rejected ?? 0, header.trace ?? null);
     if (header.skipInvalid === true) this.db.exec('UPDATE journal SET skip_invalid = 1');
     Object.assign(this.run, { index, at: Date.parse(header.at), boot: header.boot });
-  }
-
-  private header(): Row {
-    let row: Row | undefined;
-    try {
-      row = this.db.prepare('SELECT * FROM journal').get();
-    } catch {
-      row = undefined;
-    }
-    if (row === undefined || row.format !== FORMAT) throw notThisFormat(this.path);
-    return row;
-  }
-
-  private load(): void {
-    const records = Number(this.header().records);
-    const runs = this.db.prepare('SELECT run, at FROM runs ORDER BY run').all() as Row[];
-    const at = new Map(runs.map((row) => [Number(row.run), Date.parse(row.at as string)]));
-    this.run.index = runs.length - 1;
-    // When a key was first sent: the start of the run that first sent it.
-    const sentIn = (keyRun: number): KeySent => {
-      const keySent: KeySent = { at: at.get(keyRun) ?? 0, byService: undefined };
-      this.keyRuns.set(keySent, keyRun);
-      return keySent;
-    };
-    for (const row of this.db.prepare('SELECT * FROM records').iterate() as Iterable<Row>) {
-      const { record, state, prior } = recordRow(row, records, sentIn);
-      this.states.set(record, state);
-      if (prior !== undefined) this.before.set(record, prior);
-    }
-  }
-
-  /** What the journal holds, as a resume plans from it (`boot`: this machine's now). */
-  read(boot: string | undefined): JournalContents {
-    this.flush();
-    const header = this.header();
-    const runs = this.db.prepare('SELECT * FROM runs ORDER BY run').all() as Row[];
-    const ahead = new Map(runs.map((row) => [Number(row.run), row.service_ahead_ms]));
-    // When each key was first sent by the service's clock, where its run journaled that clock.
-    const byService = <State extends RecordState | Queued>(state: State): State => {
-      const keyRun = this.keyRuns.get(state.keySent);
-      const serviceAhead = keyRun === undefined ? undefined : ahead.get(keyRun);
-      const { at } = state.keySent;
-      const later = typeof serviceAhead === 'number' ? at + serviceAhead : undefined;
-      return { ...state, keySent: { at, byService: later } };
-    };
-    const states = new Map<number, RecordState | Queued>();
-    for (const [record, state] of this.states) states.set(record, byService(state));
-    const before = new Map<number, RecordState>();
-    for (const [record, state] of this.before) before.set(record, byService(state));
-    const unknownSinceQueued: UnknownSinceQueued = { noBoot: [], otherBoot: [] };
-    const named = header.named_batch === 1;
-    return {
-      started: header.started as string,
-      input: header.input as string,
-      records: Number(header.records),
-      target: header.target as string,
-      service: (header.service as string | null) ?? undefined,
-      batch: header.batch as string,
-      digest: (header.digest as string | null) ?? undefined,
-      digests: (header.digests as string | null) ?? undefined,
-      namedBatch: named,
-      inputFormat: (header.input_format as string | null) ?? undefined,
-      skipInvalid: header.skip_invalid === 1,
-      // The last run's count: each run reads the input again, perhaps fixed.
-      rejected: Number(runs.at(-1)?.rejected ?? 0),
-      states: settleQueued(states, before, boot, unknownSinceQueued),
-      unknownSinceQueued,
-    };
+    this.runs.set(index, { at: this.run.at, ahead: undefined });
   }
 
   /** Takes the entry: applied to the records by the end of this turn, or an earlier flush(). */
@@ -230,7 +154,7 @@ export class JournalStore implements JournalSink {
   }
 
   /** Applies every entry taken so far, in one transaction (kept by a kill, not a power cut). */
-  flush(): void {
+  override flush(): void {
     if (this.broken !== undefined) throw this.broken;
     if (this.pending.length === 0) return;
     const entries = this.pending;
@@ -250,6 +174,10 @@ export class JournalStore implements JournalSink {
       throw this.broken;
     } finally {
       this.dirty.clear();
+      // Every row is on disk (or the journal broken): none is kept in memory past a flush.
+      this.working.clear();
+      this.workingBefore.clear();
+      this.touched.clear();
     }
     this.written += entries.length;
     waiting?.resolve(undefined);
@@ -267,17 +195,30 @@ export class JournalStore implements JournalSink {
     return this.waiting.promise;
   }
 
+  /** Reads a record's row into the flush's working states, once per flush. */
+  private touch(record: number): void {
+    if (this.touched.has(record)) return;
+    this.touched.add(record);
+    const row = this.sql.state.get(record) as Row | undefined;
+    if (row === undefined) return;
+    const { state, prior } = this.rowOf(row);
+    this.working.set(record, state);
+    if (prior !== undefined) this.workingBefore.set(record, prior);
+  }
+
   private applyEntry(entry: RecordEntry | ClockEntry): void {
     if (entry.type === 'clock') {
       const ahead = parseHttpDate(entry.service) - Date.parse(entry.at);
-      if (Number.isFinite(ahead)) this.sql.clock.run(ahead, this.run.index);
+      if (!Number.isFinite(ahead)) return;
+      this.sql.clock.run(ahead, this.run.index);
+      const run = this.runs.get(this.run.index);
+      if (run !== undefined) run.ahead ??= ahead;
       return;
     }
-    const was = this.states.get(entry.record)?.outcome;
-    const keysBefore = this.run.keys.length;
-    const problem = apply(this.states, this.before, entry, this.run);
+    this.touch(entry.record);
+    const was = this.working.get(entry.record)?.outcome;
+    const problem = apply(this.working, this.workingBefore, entry, this.run);
     if (problem !== undefined) throw new Error(`the journal ${this.path}: ${problem}`);
-    for (const { keySent, run } of this.run.keys.splice(keysBefore)) this.keyRuns.set(keySent, run);
     if (!this.narrowUpdate(entry, was)) this.dirty.add(entry.record);
   }
 
@@ -287,7 +228,9 @@ export class JournalStore implements JournalSink {
    * and the whole row is written at the end of the flush, as its state is then.
    */
   private narrowUpdate(entry: RecordEntry, was: string | undefined): boolean {
-    const state = this.states.get(entry.record);
+    // A row written whole in this flush is written whole again at its end.
+    if (this.dirty.has(entry.record)) return false;
+    const state = this.working.get(entry.record);
     if (entry.type === 'sending' && was === 'queued') {
       this.sql.sent.run(entry.record);
     } else if (entry.type === 'created' && was === 'unknown' && state?.outcome === 'created') {
@@ -301,21 +244,18 @@ export class JournalStore implements JournalSink {
   }
 
   private writeRecord(record: number): void {
-    const state = this.states.get(record);
+    const state = this.working.get(record);
     if (state === undefined) {
       this.sql.remove.run(record);
       return;
     }
-    const prior = this.before.get(record);
+    const prior = this.workingBefore.get(record);
     this.sql.upsert.run({
-      ...stateRow(record, state, this.keyRuns.get(state.keySent) ?? this.run.index),
+      ...stateRow(record, state),
       prior:
         prior === undefined
           ? null
-          : JSON.stringify({
-              state: stateRow(record, prior, 0),
-              keyRun: this.keyRuns.get(prior.keySent) ?? this.run.index,
-            }),
+          : JSON.stringify({ state: stateRow(record, prior), keyRun: prior.keySent.run }),
     });
   }
 

@@ -1,9 +1,9 @@
 import { command, option, phrase } from '../core/phrase.js';
 import { durationText } from '../core/duration.js';
 import { UsageError } from '../core/errors.js';
-import type { JournalContents } from './record-states.js';
-import type { KeySent } from './record-states.js';
-import type { SendList } from './plan.js';
+
+const SHOWN = 20;
+import type { KeySent, RecordState } from './record-states.js';
 
 /**
  * Exactly once across time: a service keeps an Idempotency-Key for a while (its window), then
@@ -27,17 +27,14 @@ export interface ResentKey {
   keySent: KeySent;
 }
 
-/** The records of `send` that go out again under a key an earlier run of the journal sent. */
-export function resentKeys(send: SendList, journal: JournalContents | undefined): ResentKey[] {
-  if (journal === undefined) return [];
-  const resent: ResentKey[] = [];
-  for (let position = 0; position < send.length; position++) {
-    const record = send.indexAt(position) + 1;
-    const state = journal.states.get(record);
-    if (state?.outcome !== 'unknown') continue;
-    if (send.record(position).key === state.key) resent.push({ record, keySent: state.keySent });
+/**
+ * The records a run with --retry-unknown sends again under a key an earlier run of the journal
+ * sent: those of unknown outcome, as the journal's states say (in record order).
+ */
+export function* resentKeys(states: Iterable<[number, RecordState]>): Generator<ResentKey> {
+  for (const [record, state] of states) {
+    if (state.outcome === 'unknown') yield { record, keySent: state.keySent };
   }
-  return resent;
 }
 
 /**
@@ -51,36 +48,41 @@ function ages(keySent: KeySent, now: { local: number; service?: number | undefin
   return [local, now.service - (keySent.byService ?? keySent.at)];
 }
 
-/** Keys past the window (less its margin) by any clock known, oldest first. */
+/** Keys past the window (less its margin) by any clock known: how many, the first, the oldest. */
+export interface Expired {
+  count: number;
+  /** The first records (in record order), at most SHOWN. */
+  records: number[];
+  oldestMs: number;
+}
+
 export function expiredKeys(
-  resent: ResentKey[],
+  resent: Iterable<ResentKey>,
   now: { local: number; service?: number | undefined },
   window: KeyWindow,
-): { record: number; ageMs: number }[] {
+): Expired {
   const limit = window.windowMs - window.marginMs;
-  const expired: { record: number; ageMs: number }[] = [];
+  const expired: Expired = { count: 0, records: [], oldestMs: -Infinity };
   for (const { record, keySent } of resent) {
     const age = Math.max(...ages(keySent, now));
     // A time that cannot be read is taken as past the window: safe, and said so.
-    if (!(age <= limit)) expired.push({ record, ageMs: age });
+    if (age <= limit) continue;
+    expired.count++;
+    if (expired.records.length < SHOWN) expired.records.push(record);
+    // A time that cannot be read is the oldest of all.
+    expired.oldestMs = Number.isNaN(age) ? NaN : Math.max(expired.oldestMs, age);
   }
-  return expired.sort((a, b) => b.ageMs - a.ageMs || a.record - b.record);
+  return expired;
 }
 
-const SHOWN = 20;
-
 /** The refusal: which records, how old their keys are, what could happen, what to do. */
-export function keyWindowError(
-  expired: { record: number; ageMs: number }[],
-  window: KeyWindow,
-): UsageError {
-  const records = expired.map((key) => key.record).sort((a, b) => a - b);
-  const shown = records.slice(0, SHOWN).join(', ') + (records.length > SHOWN ? ', …' : '');
-  const oldest = expired[0]!.ageMs;
+export function keyWindowError(expired: Expired, window: KeyWindow): UsageError {
+  const shown = expired.records.join(', ') + (expired.count > SHOWN ? ', …' : '');
+  const oldest = expired.oldestMs;
   const age = Number.isFinite(oldest)
     ? `up to ${durationText(oldest)} ago`
     : 'at a time the journal does not give';
-  const count = records.length === 1 ? '1 record' : `${records.length} records`;
+  const count = expired.count === 1 ? '1 record' : `${expired.count} records`;
   return new UsageError(
     `${count} of unknown outcome (record ${shown}) would be sent again with keys first sent ${age}, past the service's Idempotency-Key window (${durationText(window.windowMs)}, less ${durationText(window.marginMs)} of margin): the service may have forgotten them, and each may be created a second time; nothing was sent`,
     {

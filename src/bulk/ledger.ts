@@ -1,10 +1,13 @@
 import { ApiError, NetworkError } from '../core/errors.js';
 import type { Pet } from '../core/interface.js';
 import type { ErrorSummary } from './journal-entries.js';
-import type { EarlierOutcomes } from './plan.js';
 
 /** How many created ids a run that lost its stdout lists on stderr (the journal has all). */
 const MAX_LISTED_IDS = 1000;
+/** How many record positions a summary names; the rest are counted (the journal has all). */
+const NAMED_POSITIONS = 10;
+/** How many records earlier runs left failed or unknown a run lists by name (the journal has all). */
+export const LISTED_EARLIER = 1000;
 
 /** What became of the records of a run, in the JSON form of its summary. */
 export interface BulkCounts {
@@ -20,50 +23,62 @@ export interface BulkCounts {
   notAttempted: number;
 }
 
+/** How many records earlier runs of the journal left each way, that this run does not send. */
+export interface EarlierCounts {
+  created: number;
+  failed: number;
+  unknown: number;
+}
+
+/** A record earlier runs left failed or unknown, as the run passed it in the input. */
+export interface EarlierRecord {
+  index: number;
+  name: string;
+  /** Why it failed; undefined for one of unknown outcome. */
+  error: ErrorSummary | undefined;
+}
+
 function errorFromSummary(summary: ErrorSummary): Error {
   return summary.status > 0
     ? new ApiError(summary.status, summary.code, summary.message)
     : new NetworkError(summary.code, summary.message);
 }
 
-/** How many record positions a summary names; the rest are counted (the journal has all). */
-const NAMED_POSITIONS = 10;
-
-/** 1-based record positions, in order: the first few, then how many more. */
-export function positions(indexes: readonly number[]): string {
+/** 1-based record positions, in order: the first few, then how many more of `count`. */
+export function positions(indexes: readonly number[], count = indexes.length): string {
   const sorted = [...indexes].sort((a, b) => a - b).map((index) => index + 1);
-  if (sorted.length <= NAMED_POSITIONS) return sorted.join(', ');
-  return `${sorted.slice(0, NAMED_POSITIONS).join(', ')} and ${sorted.length - NAMED_POSITIONS} more`;
+  const named = sorted.slice(0, NAMED_POSITIONS);
+  const more = count - named.length;
+  return more > 0 ? `${named.join(', ')} and ${more} more` : named.join(', ');
 }
 
 /**
  * What each record of a run became: created now or answered from an earlier request, failed,
  * unknown, or not attempted; the summary a person reads and a script parses; the first record's
- * problem, which a front end maps to its exit code.
+ * problem, which a front end maps to its exit code. Counts, the first few of each kind and the
+ * first problem are kept, never a list of every record: a run of millions keeps a few numbers.
  */
 export class Ledger {
-  readonly failures: { index: number; error: unknown }[];
-  readonly unknown: number[];
-  /** Why this run's unknown records are unknown (none for earlier runs' or abandoned ones). */
-  private readonly unknownErrors = new Map<number, unknown>();
   private createdNow = 0;
   private replayed = 0;
+  private failedNow = 0;
+  private unknownNow = 0;
   /** Records of the send list whose request this run made. */
   started = 0;
   private readonly listedIds: string[] = [];
   private idCount = 0;
+  /** The lowest positions of unknown outcome seen, at most NAMED_POSITIONS of them. */
+  private readonly unknownFirst: number[] = [];
+  /** The record first in input order that did not end created, with its error (if this run's). */
+  private first: { index: number; error: unknown } | undefined;
+  /** Records earlier runs left failed or unknown, as the run passed them (the first ones). */
+  readonly earlierListed: EarlierRecord[] = [];
 
   constructor(
     readonly total: number,
     readonly sendCount: number,
-    private readonly earlier: EarlierOutcomes,
-  ) {
-    this.failures = earlier.failed.map(({ index, error }) => ({
-      index,
-      error: errorFromSummary(error),
-    }));
-    this.unknown = [...earlier.unknown];
-  }
+    private readonly earlier: EarlierCounts = { created: 0, failed: 0, unknown: 0 },
+  ) {}
 
   /** A pet this run created, or the service answered from an earlier request (`replayed`). */
   created(pet: Pet, replayed: boolean): void {
@@ -77,18 +92,42 @@ export class Ledger {
     if (this.idCount++ < MAX_LISTED_IDS) this.listedIds.push(pet.id.toString());
   }
 
-  failed(index: number, error: unknown): void {
-    this.failures.push({ index, error });
+  private problem(index: number, error: unknown): void {
+    if (this.first === undefined || index < this.first.index) this.first = { index, error };
   }
 
+  private noteUnknown(index: number): void {
+    if (this.unknownFirst.length === NAMED_POSITIONS && index > this.unknownFirst.at(-1)!) return;
+    this.unknownFirst.push(index);
+    this.unknownFirst.sort((a, b) => a - b);
+    this.unknownFirst.length = Math.min(this.unknownFirst.length, NAMED_POSITIONS);
+  }
+
+  failed(index: number, error: unknown): void {
+    this.failedNow++;
+    this.problem(index, error);
+  }
+
+  /** A record of this run whose outcome is unknown (`error`, why; none when abandoned). */
   outcomeUnknown(index: number, error?: unknown): void {
-    if (!this.unknown.includes(index)) this.unknown.push(index);
-    if (error === undefined) this.unknownErrors.delete(index);
-    else this.unknownErrors.set(index, error);
+    this.unknownNow++;
+    this.noteUnknown(index);
+    this.problem(index, error);
+  }
+
+  /** A record an earlier run left failed (`error`) or unknown, passed now and not sent. */
+  earlierOutcome(record: EarlierRecord): void {
+    if (this.earlierListed.length < LISTED_EARLIER) this.earlierListed.push(record);
+    if (record.error === undefined) this.noteUnknown(record.index);
+    this.problem(record.index, record.error && errorFromSummary(record.error));
+  }
+
+  get unknownCount(): number {
+    return this.earlier.unknown + this.unknownNow;
   }
 
   get allCreated(): boolean {
-    return this.failures.length === 0 && this.unknown.length === 0;
+    return this.earlier.failed + this.failedNow === 0 && this.unknownCount === 0;
   }
 
   /** The ids of the pets created or printed so far: the first ones, and how many more. */
@@ -101,9 +140,9 @@ export class Ledger {
       records: this.total,
       createdNow: this.createdNow,
       replayed: this.replayed,
-      createdEarlier: this.earlier.created.length,
-      failed: this.failures.length,
-      unknown: this.unknown.length,
+      createdEarlier: this.earlier.created,
+      failed: this.earlier.failed + this.failedNow,
+      unknown: this.unknownCount,
       notAttempted: this.sendCount - this.started,
     };
   }
@@ -118,9 +157,12 @@ export class Ledger {
         : '',
       counts.createdEarlier ? `${counts.createdEarlier} by earlier runs` : '',
     ].filter(Boolean);
+    const unknownAt = this.unknownFirst.length
+      ? ` (record ${positions(this.unknownFirst, counts.unknown)})`
+      : '';
     const rest = [
       counts.failed ? `${counts.failed} failed` : '',
-      counts.unknown ? `${counts.unknown} unknown (record ${positions(this.unknown)})` : '',
+      counts.unknown ? `${counts.unknown} unknown${unknownAt}` : '',
       counts.notAttempted ? `${counts.notAttempted} not attempted` : '',
     ].filter(Boolean);
     const records = counts.records === 1 ? '1 record' : `${counts.records} records`;
@@ -133,13 +175,6 @@ export class Ledger {
    * flight when the run was abandoned).
    */
   firstProblem(): unknown {
-    const firstFailure = this.failures.reduce<{ index: number; error: unknown }>(
-      (a, b) => (a.index < b.index ? a : b),
-      { index: Infinity, error: undefined },
-    );
-    const firstUnknown = Math.min(...this.unknown);
-    return firstFailure.index < firstUnknown
-      ? firstFailure.error
-      : this.unknownErrors.get(firstUnknown);
+    return this.first?.error;
   }
 }

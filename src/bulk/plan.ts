@@ -1,11 +1,20 @@
-import { option, phrase } from '../core/phrase.js';
+import { Cursor } from '../core/cursor.js';
 import { UsageError } from '../core/errors.js';
-import type { NewPet, Pet } from '../core/interface.js';
-import type { ErrorSummary } from './journal-entries.js';
-import type { JournalContents } from './record-states.js';
-import { firstChangedRecord, type InputDigests, type PetRecords } from './records.js';
+import type { NewPet } from '../core/interface.js';
+import { recordKey } from './batch.js';
+import { inShard, type Shard } from './check.js';
+import type { EarlierRecord } from './ledger.js';
+import type { RecordState } from './record-states.js';
+import { recordDigest, type ReadRecord } from './records.js';
 
-/** One record to send: its 0-based position in the input, and the key it is sent with. */
+/**
+ * Which records a run sends, decided as the input is read the second time: a new run sends
+ * every valid record of its shard; a resumed run skips those its journal has created and,
+ * unless asked, the failed and unknown (an unknown one goes again with its journaled key, a
+ * failed one with a new key). Each record's key is made from its place in the input.
+ */
+
+/** One record to send: its 0-based index (valid records counted) and the key it goes with. */
 export interface BulkRecord {
   index: number;
   pet: NewPet;
@@ -18,27 +27,6 @@ export interface BulkRecord {
   resendsUnknown: boolean;
 }
 
-/** What a resumed run found in its journal and does not send again. */
-export interface EarlierOutcomes {
-  /** `printed`: an earlier run wrote the pet to its stdout. */
-  created: { index: number; pet: Pet; printed: boolean; replayed: boolean }[];
-  failed: { index: number; error: ErrorSummary }[];
-  unknown: number[];
-}
-
-/** The records a run sends, in input order, each made (record and key) when it is needed. */
-export interface SendList {
-  readonly length: number;
-  /** The input index (0-based) of the record at this position of the list. */
-  indexAt(position: number): number;
-  record(position: number): BulkRecord;
-}
-
-export interface Plan {
-  send: SendList;
-  earlier: EarlierOutcomes;
-}
-
 export interface RetryChoices {
   /** Send again records the service rejected (the next attempt, with its own key). */
   retryFailed: boolean;
@@ -46,115 +34,75 @@ export interface RetryChoices {
   retryUnknown: boolean;
 }
 
-/** What a run plans from: the input and its digests, and the key of each record's first attempt. */
+/** What a run plans from. */
 export interface PlanInput {
-  records: PetRecords;
-  digests: InputDigests;
-  /** The key of an attempt (1: the first) at the record at this 1-based position. */
-  recordKey: (record: number, attempt?: number) => string;
+  /** The input's records, read again from its start. */
+  records: AsyncIterable<ReadRecord> | Iterable<ReadRecord>;
+  /** How many valid records the first reading found (of the shard). */
+  expected: number;
+  batch: string;
+  /** The input's name as the batch's first run read it: part of every key. */
+  inputName: string;
   /** The batch was named (--batch-id): a run before this one may have sent its keys. */
   namedBatch: boolean;
+  shard: Shard | undefined;
+  /** Each record read again is the one the first reading (or the journal) has: false if not. */
+  same(record: number, digest: string): boolean;
+  /** What the journal of the run this one completes says, record by record, in order. */
+  states?: Iterable<[number, RecordState]> | undefined;
 }
 
-function changed(why: string, batch: string): UsageError {
-  return new UsageError(`the input changed since the journaled run: ${why}; nothing was sent`, {
-    // A new run of another batch would send every record again, the created ones too.
-    hint: phrase`Resume with the input the run read (FILE). Records fixed where they were (none added, removed or moved) are sent by running the file again as the same batch, ${option('batchId', batch)}, without ${option('resume')}: each key stands for one place in the input.`,
-  });
+/** The input changed between its two readings: the run stops, what it sent journaled. */
+export function changedWhileRead(record: number): UsageError {
+  return new UsageError(
+    `the input changed while the run read it: record ${record} is not what its first reading found; no record after it was sent`,
+    {
+      hint: 'Keep the input as it is while a run reads it, then complete the run from its journal.',
+    },
+  );
 }
 
 /**
- * Refuses an input that is not, record for record, the one the journal was written for: any
- * record changed, added or removed, sent or not yet, is named (the first of them).
+ * The records to send, in input order, each made when it is asked for; records earlier runs
+ * left failed or unknown, and not sent now, are told to `earlier` as they are passed.
  */
-export function checkSameInput(input: PlanInput, journal: JournalContents): void {
-  const { records, digests } = input;
-  if (journal.records !== records.count) {
-    throw changed(
-      `it holds ${records.count} record${records.count === 1 ? '' : 's'}, the run read ${journal.records}`,
-      journal.batch,
-    );
-  }
-  let first: number | undefined;
-  if (journal.digest !== undefined && journal.digest !== digests.whole) {
-    first =
-      journal.digests === undefined ? undefined : firstChangedRecord(digests, journal.digests);
-    if (first === undefined) throw changed('its records differ', journal.batch);
-  }
-  // Journals of earlier versions have only the digests of the records they sent; a compacted
-  // one, the first 8 bytes of each (as its header).
-  for (const [record, state] of journal.states) {
-    if (
-      !digests.records[record - 1]!.startsWith(state.digest) &&
-      (first === undefined || record - 1 < first)
-    ) {
-      first = record - 1;
+export async function* planRecords(
+  input: PlanInput,
+  retry: RetryChoices,
+  earlier: (record: EarlierRecord) => void,
+): AsyncGenerator<BulkRecord> {
+  const states = new Cursor(input.states ?? []);
+  let record = 0;
+  const keyOf = (position: number, attempt?: number) =>
+    recordKey(input.batch, input.inputName, position, attempt);
+  for await (const read of input.records) {
+    if (read.pet === undefined || !inShard(input.shard, read.position)) continue;
+    const pet = read.pet;
+    const digest = recordDigest(pet);
+    if (++record > input.expected || !input.same(record, digest)) throw changedWhileRead(record);
+    const state = states.skipWhile(([at]) => at < record);
+    const known = state?.[0] === record ? state[1] : undefined;
+    const index = record - 1;
+    const send = (key: string, maybeSentBefore: boolean, resendsUnknown = false): BulkRecord => ({
+      index,
+      pet,
+      digest,
+      key,
+      maybeSentBefore,
+      resendsUnknown,
+    });
+    if (known === undefined) yield send(keyOf(read.position), input.namedBatch);
+    else if (known.outcome === 'failed') {
+      // The next attempt's key: one a copy of this journal, resumed too, makes alike.
+      if (retry.retryFailed) yield send(keyOf(read.position, known.attempt + 1), false);
+      else {
+        const error = known.error ?? { code: 'failed', message: 'failed earlier', status: 0 };
+        earlier({ index, name: pet.name, error });
+      }
+    } else if (known.outcome === 'unknown') {
+      if (retry.retryUnknown) yield send(known.key, true, true);
+      else earlier({ index, name: pet.name, error: undefined });
     }
   }
-  if (first !== undefined) throw changed(`record ${first + 1} differs`, journal.batch);
-}
-
-/** Keys other than the first attempt's: the journaled one of an unknown, a new one. */
-type Keys = Map<number, { key: string; sentBefore: boolean }>;
-
-function sendList(input: PlanInput, indexes: number[], keys: Keys): SendList {
-  return {
-    length: indexes.length,
-    indexAt: (position) => indexes[position]!,
-    record: (position) => {
-      const index = indexes[position]!;
-      const other = keys.get(index);
-      return {
-        index,
-        pet: input.records.at(index),
-        digest: input.digests.records[index]!,
-        key: other?.key ?? input.recordKey(index + 1),
-        // A first key no run of this journal sent (it journals each key before sending it):
-        // sent before only by a run of another journal with the same, named, batch.
-        maybeSentBefore: other?.sentBefore ?? input.namedBatch,
-        resendsUnknown: other?.sentBefore === true,
-      };
-    },
-  };
-}
-
-/**
- * Which records a run sends. A new run sends all. A resumed run checks first that the input is
- * the one journaled, then skips the created ones and, unless asked, the failed and unknown:
- * an unknown one is sent again with its journaled key, a failed one with a new key.
- */
-export function planRun(
-  input: PlanInput,
-  journal: JournalContents | undefined,
-  retry: RetryChoices,
-): Plan {
-  const earlier: EarlierOutcomes = { created: [], failed: [], unknown: [] };
-  const keys: Keys = new Map();
-  if (!journal) {
-    const all = Array.from({ length: input.records.count }, (_, index) => index);
-    return { send: sendList(input, all, keys), earlier };
-  }
-  checkSameInput(input, journal);
-  const indexes: number[] = [];
-  for (let index = 0; index < input.records.count; index++) {
-    const state = journal.states.get(index + 1);
-    if (!state) indexes.push(index);
-    else if (state.outcome === 'created') {
-      const { pet, printed, replayed } = state;
-      earlier.created.push({ index, pet, printed, replayed });
-    } else if (state.outcome === 'failed') {
-      if (retry.retryFailed) {
-        indexes.push(index);
-        // The next attempt's key: one a copy of this journal, resumed too, makes alike.
-        keys.set(index, { key: input.recordKey(index + 1, state.attempt + 1), sentBefore: false });
-      } else {
-        const error = state.error ?? { code: 'failed', message: 'failed earlier', status: 0 };
-        earlier.failed.push({ index, error });
-      }
-    } else if (retry.retryUnknown) {
-      indexes.push(index);
-      keys.set(index, { key: state.key, sentBefore: true });
-    } else earlier.unknown.push(index);
-  }
-  return { send: sendList(input, indexes, keys), earlier };
+  if (record < input.expected) throw changedWhileRead(record + 1);
 }

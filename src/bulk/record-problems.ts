@@ -1,8 +1,7 @@
 import { command, option, phrase } from '../core/phrase.js';
-import { BULK_MAX_RECORDS } from '../core/contract.js';
 import { UsageError } from '../core/errors.js';
 
-/** What is wrong with an input as a whole: no records, too many, bad ones. */
+/** What is wrong with an input as a whole: no records, or bad ones. */
 
 const MAX_REPORTED_PROBLEMS = 20;
 
@@ -13,21 +12,6 @@ export function noPets(source: string): UsageError {
   });
 }
 
-/**
- * An input of more records than one run takes (BULK_MAX_RECORDS): refused as soon as the
- * count is passed, before anything is planned or sent.
- */
-export function tooManyRecords(source: string): UsageError {
-  const most = BULK_MAX_RECORDS.toLocaleString('en-US');
-  return new UsageError(
-    `${source} holds more than ${most} records, the most one import takes; nothing was sent`,
-    {
-      hint: `Split it into parts of at most ${most} records (each CSV or TSV part with its header row) and import each part.`,
-    },
-  );
-}
-
-/** The error for an input with bad records: each named (up to a cap), nothing sent. */
 /**
  * The problems found in an input: the first few kept, to be said; all counted. Tens of
  * thousands of bad rows would otherwise each keep a message no one reads.
@@ -42,6 +26,7 @@ export class Problems {
   }
 }
 
+/** The error for an input with bad records: each named (up to a cap), nothing sent. */
 export function badRecords(source: string, problems: Problems, records: number): UsageError {
   const shown = problems.shown.join('; ');
   const more =
@@ -52,5 +37,24 @@ export function badRecords(source: string, problems: Problems, records: number):
   const count = records === 1 ? '1 bad record' : `${records} bad records`;
   return new UsageError(`${source}: ${count}: ${shown}${more}; nothing was sent`, {
     hint: phrase`Fix the records named and run again, or send the valid ones with ${option('skipInvalid')} (${option('rejects', 'FILE')} writes the others, with why, to fix and import again).`,
+  });
+}
+
+/**
+ * An input whose every record is invalid, set aside (--skip-invalid): nothing to send. Said
+ * with what became of them: written with why to the rejects file, or only counted.
+ */
+export function noValidRecords(
+  source: string,
+  problems: Problems,
+  records: number,
+  written: boolean,
+): UsageError {
+  const all = records === 1 ? 'its one record is invalid' : `all ${records} records are invalid`;
+  const shown = problems.shown.join('; ');
+  return new UsageError(`${source}: ${all}: ${shown}; nothing was sent`, {
+    hint: written
+      ? 'Fix them in the rejects file (its reason column says what is wrong) and import that file.'
+      : phrase`Fix the records named and run again (${option('rejects', 'FILE')} writes them, with why, to fix and import).`,
   });
 }

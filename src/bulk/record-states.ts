@@ -32,6 +32,8 @@ export type RecordState = (
 export interface KeySent {
   at: number;
   byService: number | undefined;
+  /** The run (its 0-based number in the journal) that first sent the key. */
+  run: number;
 }
 
 /** A record journaled as queued and not yet as sent, with the boot it was queued in. */
@@ -49,8 +51,6 @@ export interface RunRead {
   boot: string | undefined;
   at: number;
   index: number;
-  /** When each run's keys were sent, to be read by the service's clock once it is known. */
-  keys: { keySent: KeySent; run: number }[];
 }
 
 /**
@@ -63,8 +63,7 @@ function attemptOf(
   run: RunRead,
 ): { attempt: number; keySent: KeySent } {
   if (known?.key === key) return { attempt: known.attempt, keySent: known.keySent };
-  const keySent: KeySent = { at: run.at, byService: undefined };
-  run.keys.push({ keySent, run: run.index });
+  const keySent: KeySent = { at: run.at, byService: undefined, run: run.index };
   return { attempt: known ? known.attempt + 1 : 1, keySent };
 }
 
@@ -185,26 +184,37 @@ export function settleQueued(
 ): Map<number, RecordState> {
   const settled = new Map<number, RecordState>();
   for (const [record, state] of [...states].sort(([a], [b]) => a - b)) {
-    if (state.outcome !== 'queued') settled.set(record, state);
-    else if (state.boot === undefined || state.boot !== boot) {
-      if (state.boot === undefined || boot === undefined) widened.noBoot.push(record);
-      else widened.otherBoot.push(record);
-      const { digest, key, attempt, keySent } = state;
-      settled.set(record, { outcome: 'unknown', digest, key, attempt, keySent });
-    } else {
-      // Never sent: the record is what it was before (failed, say), or was never sent at all.
-      const earlier = before.get(record);
-      if (earlier) settled.set(record, earlier);
+    if (state.outcome !== 'queued') {
+      settled.set(record, state);
+      continue;
     }
+    const queued = settledQueued(state, before.get(record), boot);
+    if (queued.widened !== undefined) widened[queued.widened].push(record);
+    if (queued.state !== undefined) settled.set(record, queued.state);
   }
   return settled;
 }
 
-/** The batch's header as its first run wrote it, and the state of every record any run sent. */
-export interface JournalContents extends Omit<RunHeader, 'at' | 'boot'> {
-  states: Map<number, RecordState>;
+/**
+ * A record journaled as queued and not yet as sent, settled as a reader on this machine now
+ * sees it (see settleQueued): what it was before that attempt (undefined: never sent), or
+ * unknown, and why (`widened`).
+ */
+export function settledQueued(
+  state: Queued,
+  prior: RecordState | undefined,
+  boot: string | undefined,
+): { state: RecordState | undefined; widened?: 'noBoot' | 'otherBoot' } {
+  if (state.boot !== undefined && state.boot === boot) return { state: prior };
+  const { digest, key, attempt, keySent } = state;
+  const widened = state.boot === undefined || boot === undefined ? 'noBoot' : 'otherBoot';
+  return { state: { outcome: 'unknown', digest, key, attempt, keySent }, widened };
+}
+
+/** The batch's header as its first run wrote it (see RunHeader). */
+export interface JournalHeader extends Omit<RunHeader, 'at' | 'boot'> {
   /** When its first run started (ISO 8601). */
   started: string;
-  /** Records queued and never journaled as sent, counted unknown all the same, and why. */
-  unknownSinceQueued: UnknownSinceQueued;
+  /** The layout it is written in (journal-db.ts FORMAT). */
+  format: number;
 }

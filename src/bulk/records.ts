@@ -1,78 +1,41 @@
-import { option, phrase } from '../core/phrase.js';
-import { hash } from 'node:crypto';
-import {
-  duplicateKeys,
-  firstDuplicateKey,
-  JsonTooDeepError,
-  parseJson,
-  stringifyJson,
-} from '../core/json.js';
-import { BULK_MAX_RECORDS } from '../core/contract.js';
-import { badRecords, noPets, Problems, tooManyRecords } from './record-problems.js';
-import { isPetStatus, newPetProblem, type NewPet } from '../core/interface.js';
+import { createHash, hash } from 'node:crypto';
+import { extname } from 'node:path';
+import { RECORD_MAX_CHARS, type InputFormat } from '../core/contract.js';
 import { UsageError } from '../core/errors.js';
-
-/** What is wrong with a record, by the interface's NewPet (one check for every front end). */
-function recordProblem(value: unknown): string | undefined {
-  return newPetProblem(value)?.message;
-}
-
-function duplicateProblem(key: string): string {
-  return `"${key}" is given twice (only one value can be sent)`;
-}
-
-function parseProblem(error: unknown): string {
-  return error instanceof JsonTooDeepError ? error.message : 'not valid JSON';
-}
-
-/** The checked records of an input, read one at a time: nothing is kept per record. */
-export interface PetRecords {
-  readonly count: number;
-  /** The record at this 0-based position. */
-  at(index: number): NewPet;
-  /**
-   * How many records carried an `id` (a listing read back), which is ignored: the service
-   * assigns ids, so these records are created as new pets.
-   */
-  readonly ignoredIds: number;
-  /** How many records gave their status in another letter case (`Available`), sent as the
-   * interface spells it (`available`). */
-  readonly statusCaseChanged: number;
-  /** The records refused as read (kept only when asked to skip them), in input order. */
-  readonly rejected: readonly RejectedRecord[];
-  /** The header row's cells (CSV, TSV): what a rejects file starts with. */
-  readonly header?: readonly string[] | undefined;
-  /**
-   * The 1-based position in the input, every record counted, of the record at this 0-based
-   * index: what its Idempotency-Key is made from, so a row fixed in place and sent again does
-   * not move the keys of the rows after it.
-   */
-  inputPosition(index: number): number;
-}
-
-/** A record refused as read, kept for --rejects: where it is, why, and as it was written. */
-export interface RejectedRecord {
-  /** "line 5", "item 3". */
-  where: string;
-  reasons: string[];
-  /** Its cells (CSV, TSV), or its JSON text. */
-  cells?: readonly string[] | undefined;
-  text?: string | undefined;
-}
+import { isPetStatus, newPetProblem, type NewPet } from '../core/interface.js';
+import { stringifyJson } from '../core/json.js';
+import { option, phrase } from '../core/phrase.js';
 
 /**
- * The input position (1-based, every record counted) of the good record at a 0-based index,
- * given the positions of the rejected ones in ascending order.
+ * The records of an import's input, one at a time as they stream, each checked against the
+ * interface's NewPet: what a record is as read, as sent, and as digested. Nothing is kept per
+ * record; the readers of each format (read-json.ts, read-delimited.ts) yield them in order.
  */
-export function positionsAround(rejected: readonly number[]): (index: number) => number {
-  return (index) => {
-    let position = index + 1;
-    for (const skipped of rejected) {
-      if (skipped > position) break;
-      position++;
-    }
-    return position;
-  };
+
+/** One record of the input, valid or not, as read. */
+export interface ReadRecord {
+  /** Its 1-based place among the input's records, invalid ones counted: what its key is made from. */
+  position: number;
+  /** "line 5", "item 3". */
+  where: string;
+  /** The record as sent; undefined when it is invalid. */
+  pet: NewPet | undefined;
+  /** Why it is invalid (each naming its column where it has one); empty when valid. */
+  reasons: string[];
+  /** As written: its cells (CSV, TSV) or its JSON text, for a rejects file. */
+  written: readonly string[] | string;
+  /** It carried an `id` (a listing read back), which is ignored. */
+  hadId: boolean;
+  /** It gave its status in another letter case (`Available`), sent as the interface spells it. */
+  statusChanged: boolean;
+}
+
+/** An input's records in the format it was read in, and its header row (CSV, TSV). */
+export interface InputRecords {
+  format: InputFormat | undefined;
+  records: AsyncIterable<ReadRecord> | Iterable<ReadRecord>;
+  /** The header row's cells, once the first record is read (CSV, TSV). */
+  header: () => readonly string[] | undefined;
 }
 
 /**
@@ -85,154 +48,54 @@ export function statusInCase(text: string): string | undefined {
   return lower !== text && isPetStatus(lower) ? lower : undefined;
 }
 
-/** The record with its status in the interface's spelling, and whether it changed. */
-function withStatusInCase(value: unknown): { value: unknown; changed: boolean } {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    return { value, changed: false };
-  }
-  const status = (value as Record<string, unknown>).status;
-  const spelled = typeof status === 'string' ? statusInCase(status) : undefined;
-  if (spelled === undefined) return { value, changed: false };
-  return { value: { ...(value as Record<string, unknown>), status: spelled }, changed: true };
-}
-
-/** A record as read, as it is sent: without the id a listing carries, its status spelled. */
-function asSent(raw: unknown): { value: unknown; hadId: boolean; changed: boolean } {
-  const { value, hadId } = withoutId(raw);
-  return { ...withStatusInCase(value), hadId };
-}
-
 /**
- * The record without the `id` a listing carries (and whether it had one), and without the
- * `reason` a rejects file (--rejects) gives each record it holds.
+ * A JSON record as it is sent: without the `id` a listing carries and the `reason` a rejects
+ * file gives each record, its status in the interface's spelling; or why it is no NewPet.
  */
-function withoutId(value: unknown): { value: unknown; hadId: boolean } {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    return { value, hadId: false };
+export function jsonRecord(
+  value: unknown,
+  at: { position: number; where: string; written: string; problem?: string | undefined },
+): ReadRecord {
+  const base = { position: at.position, where: at.where, written: at.written };
+  const record: ReadRecord = {
+    ...base,
+    pet: undefined,
+    reasons: [],
+    hadId: false,
+    statusChanged: false,
+  };
+  if (at.problem !== undefined) return { ...record, reasons: [at.problem] };
+  let sent = value;
+  if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
+    const fields = { ...(value as Record<string, unknown>) };
+    record.hadId = Object.hasOwn(fields, 'id');
+    delete fields.id;
+    delete fields.reason;
+    const spelled = typeof fields.status === 'string' ? statusInCase(fields.status) : undefined;
+    if (spelled !== undefined) {
+      fields.status = spelled;
+      record.statusChanged = true;
+    }
+    sent = fields;
   }
-  const hadId = Object.hasOwn(value, 'id');
-  if (!hadId && !Object.hasOwn(value, 'reason')) return { value, hadId: false };
-  const rest = { ...(value as Record<string, unknown>) };
-  delete rest.id;
-  delete rest.reason;
-  return { value: rest, hadId };
+  const problem = newPetProblem(sent);
+  if (problem !== undefined) return { ...record, reasons: [problem.message] };
+  return { ...record, pet: sent as NewPet };
 }
 
-/**
- * Reads NewPet records from a JSON array or from NDJSON (one object per line), and checks all
- * of them before anything is sent. Every bad record is reported (up to a cap), a line that is
- * not JSON among them. int64 values keep every digit. An NDJSON record is parsed again when it
- * is sent, so the input's text and two offsets per record are all that is kept.
- */
-export function parsePetsFile(
-  text: string,
-  source: string,
-  format?: 'json' | 'ndjson',
-  options: { skipInvalid?: boolean } = {},
-): PetRecords {
-  const problems = new Problems();
-  const rejected: RejectedRecord[] = [];
-  const rejectedPositions: number[] = [];
-  let ignoredIds = 0;
-  let statusCaseChanged = 0;
-  /** The record as sent, counted; or its problem, the record set aside. */
-  const take = (
-    raw: unknown,
-    problem: string | undefined,
-    where: string,
-    written: () => string,
-  ) => {
-    const sent = asSent(raw);
-    problem ??= recordProblem(sent.value);
-    if (problem !== undefined) {
-      problems.add(`${where}: ${problem}`);
-      // Kept, as written, only to be set aside: refused, the input needs only the count.
-      if (options.skipInvalid === true)
-        rejected.push({ where, reasons: [problem], text: written() });
-      return false;
-    }
-    if (sent.hadId) ignoredIds++;
-    if (sent.changed) statusCaseChanged++;
-    return true;
-  };
-  let count: number;
-  let at: (index: number) => NewPet;
-  if (format === 'json' || (format === undefined && text.trimStart().startsWith('['))) {
-    let parsed: unknown;
-    try {
-      parsed = parseJson(text);
-    } catch (error) {
-      const first = text.trimStart().split('\n', 1)[0]!;
-      refuseDelimited(first, source);
-      const reason = error instanceof JsonTooDeepError ? error.message : (error as Error).message;
-      if (isJsonObject(first)) {
-        throw new UsageError(
-          `${source} is not one JSON array but one object a line (NDJSON); nothing was sent`,
-          {
-            hint: phrase`Give ${option('inputFormat', 'ndjson')}, or name the file .ndjson.`,
-          },
-        );
-      }
-      throw new UsageError(`${source} is not valid JSON: ${reason}; nothing was sent`);
-    }
-    if (!Array.isArray(parsed)) throw new UsageError(`${source} must hold a JSON array of pets`);
-    if (parsed.length > BULK_MAX_RECORDS) throw tooManyRecords(source);
-    // JSON.parse keeps the last of a key given twice: the record the user wrote is not the one
-    // that would be sent (the service itself refuses such a body).
-    const twice = new Map(duplicateKeys(text).map(({ key, item }) => [item, key]));
-    const items: NewPet[] = [];
-    parsed.forEach((value, index) => {
-      const key = twice.get(index);
-      const problem = key === undefined ? undefined : duplicateProblem(key);
-      if (take(value, problem, `item ${index + 1}`, () => stringifyJson(value))) {
-        items.push(asSent(value).value as NewPet);
-      } else rejectedPositions.push(index + 1);
-    });
-    count = items.length;
-    at = (index) => items[index]!;
-  } else {
-    const starts: number[] = [];
-    const ends: number[] = [];
-    let records = 0;
-    for (let start = 0, line = 1; start <= text.length; line++) {
-      const newline = text.indexOf('\n', start);
-      const end = newline === -1 ? text.length : newline;
-      const lineText = text.slice(start, end);
-      if (lineText.trim() !== '') {
-        if (++records > BULK_MAX_RECORDS) throw tooManyRecords(source);
-        let value: unknown;
-        let problem: string | undefined;
-        try {
-          value = parseJson(lineText);
-          const twice = firstDuplicateKey(lineText);
-          if (twice !== undefined) problem = duplicateProblem(twice);
-        } catch (error) {
-          if (records === 1) refuseDelimited(lineText, source);
-          problem = parseProblem(error);
-        }
-        if (take(value, problem, `line ${line}`, () => lineText.replace(/\r$/, ''))) {
-          starts.push(start);
-          ends.push(end);
-        } else rejectedPositions.push(records);
-      }
-      start = end + 1;
-    }
-    count = starts.length;
-    at = (index) => asSent(parseJson(text.slice(starts[index], ends[index]))).value as NewPet;
-  }
-  const refused = rejectedPositions.length;
-  if (count === 0 && refused === 0) throw noPets(source);
-  if (refused > 0 && (options.skipInvalid !== true || count === 0)) {
-    throw badRecords(source, problems, refused);
-  }
-  return {
-    count,
-    at,
-    ignoredIds,
-    statusCaseChanged,
-    rejected,
-    inputPosition: positionsAround(rejectedPositions),
-  };
+/** The digest a record is recognised by when a run is resumed (its content, as sent). */
+export function recordDigest(pet: NewPet): string {
+  return hash('sha256', stringifyJson(pet)).slice(0, 32);
+}
+
+/** A record longer than one record may be: the input as a whole is not bounded, one record is. */
+export function recordTooLong(source: string, where: string): UsageError {
+  return new UsageError(
+    `${source}, ${where}: a record longer than ${RECORD_MAX_CHARS / 1024 / 1024} MiB; nothing was sent`,
+    {
+      hint: 'One record is a pet: a name, a category and a status. A line this long is no record (a quote never closed, a file that is not the input?).',
+    },
+  );
 }
 
 /**
@@ -256,18 +119,9 @@ export function delimitedHeader(line: string): 'csv' | 'tsv' | undefined {
   return undefined;
 }
 
-function isJsonObject(line: string): boolean {
-  try {
-    const value = parseJson(line);
-    return typeof value === 'object' && value !== null && !Array.isArray(value);
-  } catch {
-    return false;
-  }
-}
-
 /** A JSON input whose first line is a CSV or TSV header: say so, rather than "not JSON". */
-function refuseDelimited(firstLine: string, source: string): void {
-  const format = delimitedHeader(firstLine.replace(/^\uFEFF/, ''));
+export function refuseDelimited(firstLine: string, source: string): void {
+  const format = delimitedHeader(firstLine);
   if (format === undefined) return;
   throw new UsageError(
     `${source} looks like ${format.toUpperCase()} (its first line is a header: ${firstLine.trim().slice(0, 80)}), not JSON; nothing was sent`,
@@ -275,51 +129,93 @@ function refuseDelimited(firstLine: string, source: string): void {
   );
 }
 
-/** The digest a record is recognised by when a run is resumed (its content, as given). */
-export function recordDigest(pet: NewPet): string {
-  return hash('sha256', stringifyJson(pet)).slice(0, 32);
+const EXTENSIONS: Record<string, InputFormat> = {
+  '.json': 'json',
+  '.ndjson': 'ndjson',
+  '.jsonl': 'ndjson',
+  '.csv': 'csv',
+  '.tsv': 'tsv',
+  '.tab': 'tsv',
+};
+
+/** The format a file's name says, if it says one (`-`, standard input, says none). */
+export function formatOfName(path: string): InputFormat | undefined {
+  return path === '-' ? undefined : EXTENSIONS[extname(path).toLowerCase()];
 }
 
-/** What a journal keeps of an input, so a resume can tell whether anything in it changed. */
-export interface InputDigests {
-  /** Each record's digest, by 0-based position. */
-  records: string[];
-  /** The digest of the whole input: every record, in order. */
-  whole: string;
-  /** The first 8 bytes of each record's digest, base64: enough to name the first change. */
-  compact: string;
+/** The format of text whose name says none, by its start: JSON of either kind, or a header. */
+export function sniffedFormat(start: string): InputFormat {
+  const trimmed = start.trimStart();
+  if (trimmed.startsWith('[')) return 'json';
+  if (trimmed.startsWith('{')) return 'ndjson';
+  const line = trimmed.split(/\r\n|\n|\r/, 1)[0]!;
+  return delimitedHeader(line) ?? 'ndjson';
 }
 
-/** Records given as data (each already checked): nothing set aside, each at its own place. */
-export function givenRecords(pets: readonly NewPet[]): PetRecords {
-  return {
-    count: pets.length,
-    at: (index) => pets[index]!,
-    ignoredIds: 0,
-    statusCaseChanged: 0,
-    rejected: [],
-    inputPosition: (index) => index + 1,
-  };
-}
-
-export function digestInput(records: PetRecords): InputDigests {
-  const digests = Array.from({ length: records.count }, (_, index) =>
-    recordDigest(records.at(index)),
+/** Refuses JSON given as CSV or TSV (by name or by --input-format), saying what it looks like. */
+export function refuseJson(start: string, source: string, format: InputFormat, given: boolean) {
+  const trimmed = start.trimStart();
+  if (!trimmed.startsWith('[') && !trimmed.startsWith('{')) return;
+  const by = given ? 'the format given' : 'by its name';
+  throw new UsageError(
+    `${source} looks like JSON, not ${format.toUpperCase()} (${by}); nothing was sent`,
+    { hint: phrase`Give ${option('inputFormat', trimmed.startsWith('[') ? 'json' : 'ndjson')}.` },
   );
-  const compact = Buffer.from(digests.map((digest) => digest.slice(0, 16)).join(''), 'hex');
-  return {
-    records: digests,
-    whole: hash('sha256', digests.join('\n')),
-    compact: compact.toString('base64'),
-  };
 }
 
-/** The 0-based position of the first record whose compact digest differs, if any does. */
-export function firstChangedRecord(digests: InputDigests, compact: string): number | undefined {
-  const journaled = Buffer.from(compact, 'base64');
-  for (let index = 0; index < digests.records.length; index++) {
-    const ours = digests.records[index]!.slice(0, 16);
-    if (journaled.subarray(index * 8, index * 8 + 8).toString('hex') !== ours) return index;
+/**
+ * The stream's text again from its start, after its first line (or as much as `most` of it)
+ * has been read ahead to tell its format: the start, and the whole text.
+ */
+export async function readAhead(
+  text: AsyncIterable<string>,
+  most = 64 * 1024,
+): Promise<{ start: string; text: AsyncIterable<string> }> {
+  const iterator = text[Symbol.asyncIterator]();
+  let start = '';
+  let done = false;
+  // Until a line with something on it has ended (its first line), or `most` was read.
+  const lineRead = () => {
+    const first = start.search(/\S/);
+    return first !== -1 && /[\n\r]/.test(start.slice(first));
+  };
+  while (!lineRead() && start.length < most) {
+    const next = await iterator.next();
+    if (next.done === true) {
+      done = true;
+      break;
+    }
+    start += next.value;
   }
-  return undefined;
+  async function* again(): AsyncGenerator<string> {
+    if (start !== '') yield start;
+    if (done) return;
+    for (let next = await iterator.next(); next.done !== true; next = await iterator.next()) {
+      yield next.value;
+    }
+  }
+  return { start, text: again() };
+}
+
+/** "1 record", "3 records". */
+export function recordsText(count: number): string {
+  return count === 1 ? '1 record' : `${count.toLocaleString('en-US')} records`;
+}
+
+/** The digests a run keeps of its records, as it reads them, and of the input as a whole. */
+export class InputDigest {
+  private readonly whole = createHash('sha256');
+  private count = 0;
+
+  /** The record's digest, counted into the whole. */
+  add(pet: NewPet): string {
+    const digest = recordDigest(pet);
+    this.whole.update(this.count++ === 0 ? digest : `\n${digest}`);
+    return digest;
+  }
+
+  /** The digest of every record added, in order (as journals have kept it since format 1). */
+  digest(): string {
+    return this.whole.digest('hex');
+  }
 }

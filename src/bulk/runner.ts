@@ -5,8 +5,9 @@ import { StopController, type SignalSource } from '../core/stop.js';
 import type { NewPet, Pet } from '../core/interface.js';
 import type { JournalSink } from './journal-entries.js';
 import { Ledger } from './ledger.js';
-import type { BulkRecord, EarlierOutcomes, SendList } from './plan.js';
+import type { BulkRecord } from './plan.js';
 import { Printer, type RowOutput } from './printer.js';
+import { QueuedAhead } from './queued-ahead.js';
 import { asError, concernsWholeRun, summarize, unknownHint } from './run-errors.js';
 
 /** Creates one pet: the API client's createPet, or a test's stand-in. */
@@ -41,17 +42,18 @@ export interface BulkPorts {
 }
 
 export interface BulkOptions {
-  /** How many records the input holds. */
-  total: number;
-  /** The records to send, in input order. */
-  send: SendList;
-  earlier: EarlierOutcomes;
+  /** What becomes of each record (made by the caller: the plan tells it what earlier runs left). */
+  ledger: Ledger;
+  /** The records to send, in input order, each made as it is asked for. */
+  send: AsyncIterable<BulkRecord>;
+  /** Pets earlier runs created to print first (none: they are not printed again, or a table). */
+  earlierToPrint?: Iterable<{ pet: Pet; record: number }> | undefined;
+  /** How many pets earlier runs printed that this one does not print again. */
+  printedEarlier?: number | undefined;
   concurrency: number;
   failFast: boolean;
   /** Send a record whose outcome turns unknown again, with its key (--retry-unknown). */
   resendUnknown: boolean;
-  /** Print the pets earlier runs printed too, not only those they did not. */
-  printAll: boolean;
   /** How the run names its target, for the summary. */
   target: string;
   /** The command that completes this run, for the hints. */
@@ -67,14 +69,6 @@ export interface BulkResult {
   signal: StopSignal | undefined;
   /** A failure that ended the whole run (a refused key, a journal that cannot be written). */
   fatal: Error | undefined;
-  /**
-   * The pets for the table (with their 1-based records), when there are no rows to print them
-   * as they come: those no earlier run printed, or all with --print-all. Printed (and
-   * journaled so) by the caller, once the run is over.
-   */
-  forTable: { pet: Pet; record: number }[];
-  /** Pets earlier runs printed, and this one did not again (no --print-all). */
-  printedEarlier: number;
 }
 
 /** How many records per worker are journaled as queued ahead of their requests. */
@@ -95,22 +89,22 @@ class BulkRun {
   private readonly ledger: Ledger;
   private readonly stop: StopController<StopReason>;
   private readonly printer: Printer | undefined;
-  private readonly forTable: { pet: Pet; record: number }[] = [];
-  private printedEarlier = 0;
   private readonly inFlight = new Set<number>();
   private fatal: Error | undefined;
   /** A second signal stopped the run at once: answers still coming in are not recorded. */
   private abandoned = false;
-  /** The next position of the send list to start, and how far `queued` was journaled. */
-  private next = 0;
-  private queuedUntil = 0;
-  private readonly queued = new Map<number, { record: BulkRecord; sequence: number }>();
+  /** The records journaled as queued, ahead of their requests. */
+  private readonly ahead: QueuedAhead;
 
   constructor(
     private readonly ports: BulkPorts,
     private readonly options: BulkOptions,
   ) {
-    this.ledger = new Ledger(options.total, options.send.length, options.earlier);
+    this.ledger = options.ledger;
+    this.ahead = new QueuedAhead(options.send, ports.journal, {
+      size: options.concurrency * QUEUED_PER_WORKER,
+      stopping: () => this.stop.stopping,
+    });
     this.stop = new StopController<StopReason>(ports.signals, {
       onFirst: (signal) =>
         ports.say(
@@ -132,16 +126,8 @@ class BulkRun {
     );
     try {
       // Whatever the format, a pet an earlier run printed is not printed again unasked.
-      for (const { index, pet, printed } of this.options.earlier.created) {
-        this.ledger.listId(pet);
-        if (this.options.printAll || !printed) this.emit(pet, index + 1);
-        else this.printedEarlier++;
-      }
-      await this.untilStoppedAtOnce(this.printer?.drain());
-      const { concurrency, send } = this.options;
-      const workers = Array.from({ length: Math.min(concurrency, send.length) }, () =>
-        this.worker(),
-      );
+      await this.untilStoppedAtOnce(this.printEarlier());
+      const workers = Array.from({ length: this.options.concurrency }, () => this.worker());
       await this.untilStoppedAtOnce(Promise.all(workers));
       // Signals are still handled while the last pets go out to a slow stdout: a first one
       // lets them finish, then the summary; a second stops at once.
@@ -149,16 +135,26 @@ class BulkRun {
     } finally {
       unlisten();
       this.stop.dispose();
-      this.withdrawUnsent();
+      await this.ahead.withdrawUnsent();
     }
     return {
       ledger: this.ledger,
       reason: this.stop.reason,
       signal: this.stop.signal,
       fatal: this.fatal,
-      forTable: this.forTable,
-      printedEarlier: this.printedEarlier,
     };
+  }
+
+  /** The pets earlier runs created and did not print, before anything is sent. */
+  private async printEarlier(): Promise<void> {
+    if (this.printer === undefined || this.options.earlierToPrint === undefined) return;
+    for (const { pet, record } of this.options.earlierToPrint) {
+      if (this.stop.stopping) break;
+      this.ledger.listId(pet);
+      this.printer.print(pet, record);
+      // A page at a time into stdout: a catch-up of millions is never held at once.
+      await this.printer.drain();
+    }
   }
 
   /** Waits for the work, unless a second signal stops the run at once (InterruptedError). */
@@ -167,50 +163,28 @@ class BulkRun {
   }
 
   private async worker(): Promise<void> {
-    const { send } = this.options;
-    while (!this.stop.stopping && this.next < send.length) {
-      const position = this.next++;
-      this.queue();
-      // queue() has just journaled this position, if no earlier call did.
-      const { record, sequence } = this.queued.get(position)!;
-      this.queued.delete(position);
-      await this.send(record, sequence);
-    }
-  }
-
-  /**
-   * Journals `queued` for the records about to go out, ahead of their requests, so a record
-   * rarely waits for a disk sync of its own: one sync covers many. Whether each was then sent
-   * is its `sending` line (see send). Those a stop leaves unsent are withdrawn at the end.
-   */
-  private queue(): void {
-    const { send, concurrency } = this.options;
-    const until = Math.min(send.length, this.next + concurrency * QUEUED_PER_WORKER);
-    for (; this.queuedUntil < until; this.queuedUntil++) {
-      const record = send.record(this.queuedUntil);
-      const { index, digest, key } = record;
-      const sequence = this.ports.journal.append({
-        type: 'queued',
-        record: index + 1,
-        digest,
-        key,
-      });
-      this.queued.set(this.queuedUntil, { record, sequence });
-    }
-  }
-
-  /** Journals the records queued but never sent as withdrawn: no resume need wonder. */
-  private withdrawUnsent(): void {
-    try {
-      for (let position = this.next; position < this.queuedUntil; position++) {
-        const record = this.options.send.indexAt(position) + 1;
-        this.ports.journal.append({ type: 'withdrawn', record });
+    while (!this.stop.stopping) {
+      let next: { record: BulkRecord; sequence: number } | undefined;
+      try {
+        next = await this.ahead.take();
+      } catch (error) {
+        // The input could not be read again as it was: no record after it is sent.
+        this.failRun(error);
+        return;
       }
-      this.ports.journal.flush();
-    } catch {
-      // A journal that cannot be written leaves them queued: a resume in this boot knows they
-      // were not sent (no `sending` line), one after a reboot takes them for unknown.
+      if (next === undefined) return;
+      // Stopped while it was being read: it goes back, to be withdrawn.
+      if (this.isStopping()) {
+        this.ahead.putBack(next);
+        return;
+      }
+      await this.send(next.record, next.sequence);
     }
+  }
+
+  /** Read anew each time: a signal may have come while the run waited. */
+  private isStopping(): boolean {
+    return this.stop.stopping;
   }
 
   private async send(
@@ -311,9 +285,9 @@ class BulkRun {
     this.fatal ??= asError(error);
   }
 
+  /** Prints a pet as it is created; for a table, the caller reads them from the journal. */
   private emit(pet: Pet, record: number): void {
-    if (this.printer) this.printer.print(pet, record);
-    else this.forTable.push({ pet, record });
+    this.printer?.print(pet, record);
   }
 
   /** The error of a second signal: the records in flight are unknown. */

@@ -1,6 +1,8 @@
 import { UsageError } from '../core/errors.js';
 import type { IO } from '../core/io.js';
-import { FileShapeError, readRegularFile } from '../core/read-file.js';
+import { createReadStream } from 'node:fs';
+import { FileShapeError, openRegularFile, readRegularFile } from '../core/read-file.js';
+import { notUtf8 } from '../core/utf8.js';
 
 const DEFAULT_MAX_BYTES = 1024 * 1024;
 
@@ -28,38 +30,6 @@ async function readBytes(
     chunks.push(buffer);
   }
   return Buffer.concat(chunks);
-}
-
-/** What a file that is not UTF-8 text most likely is, and how to make it so. */
-function notUtf8(bytes: Uint8Array, source: string): UsageError | undefined {
-  const starts = (...prefix: number[]) => prefix.every((byte, at) => bytes[at] === byte);
-  if (starts(0x50, 0x4b, 0x03, 0x04)) {
-    return new UsageError(
-      `${source} is a zip file (a spreadsheet workbook such as .xlsx?), not text; nothing was sent`,
-      { hint: 'Save the sheet as CSV (or "CSV UTF-8") from the spreadsheet, then add that file.' },
-    );
-  }
-  if (starts(0xff, 0xfe) || starts(0xfe, 0xff) || utf16WithoutMark(bytes)) {
-    return new UsageError(`${source} is UTF-16 text, not UTF-8; nothing was sent`, {
-      hint: 'Convert it first, e.g. iconv -f UTF-16 -t UTF-8 FILE > FILE.utf8 (or save the sheet as "CSV UTF-8").',
-    });
-  }
-  return undefined;
-}
-
-/**
- * UTF-16 text without a byte order mark: ASCII in it has a NUL in every other byte. A stray
- * NUL elsewhere is a character like any other (JSON input can carry one too).
- */
-function utf16WithoutMark(bytes: Uint8Array): boolean {
-  const head = bytes.subarray(0, 64);
-  if (head.length < 4) return false;
-  for (const parity of [0, 1]) {
-    let nuls = 0;
-    for (let at = parity; at < head.length; at += 2) if (head[at] === 0) nuls++;
-    if (nuls >= Math.floor(head.length / 2) * 0.75) return true;
-  }
-  return false;
 }
 
 /**
@@ -103,6 +73,29 @@ export interface InputUse {
   piped: string;
 }
 
+/** Why an input cannot be read, said with what to do. */
+function cannotRead(error: unknown, path: string, use: InputUse): UsageError {
+  if (error instanceof FileShapeError) {
+    const larger = error.message.includes('larger');
+    return new UsageError(larger ? `${error.message}; nothing was sent` : error.message, {
+      hint: larger
+        ? 'Split the input into smaller parts.'
+        : `Give a regular file, or pipe what it holds, e.g. ${use.piped}`,
+    });
+  }
+  const code = (error as NodeJS.ErrnoException).code ?? 'unknown error';
+  const hint =
+    code === 'ENOENT' ? `Check the path; use ${use.flag} - to read standard input.` : undefined;
+  return new UsageError(`cannot read ${path}: ${code}`, { hint, cause: error });
+}
+
+function refuseTerminal(io: IO, use: InputUse): void {
+  if (!io.stdinIsTTY) return;
+  throw new UsageError(`${use.flag} - reads standard input, but it is a terminal`, {
+    hint: `Pipe the input in, e.g. ${use.piped}`,
+  });
+}
+
 /** Reads a file, or `-` (stdin), as strict UTF-8 text of at most `maxBytes`. */
 export async function readInputFile(
   path: string,
@@ -111,29 +104,37 @@ export async function readInputFile(
   maxBytes = DEFAULT_MAX_BYTES,
 ): Promise<string> {
   if (path === '-') {
-    if (io.stdinIsTTY) {
-      throw new UsageError(`${use.flag} - reads standard input, but it is a terminal`, {
-        hint: `Pipe the input in, e.g. ${use.piped}`,
-      });
-    }
+    refuseTerminal(io, use);
     return decodeUtf8(await readBytes(io.stdin, 'standard input', maxBytes), 'standard input');
   }
   let bytes: Buffer;
   try {
     bytes = readRegularFile(path, maxBytes);
   } catch (error) {
-    if (error instanceof FileShapeError) {
-      const larger = error.message.includes('larger');
-      throw new UsageError(larger ? `${error.message}; nothing was sent` : error.message, {
-        hint: larger
-          ? 'Split the input into smaller parts.'
-          : `Give a regular file, or pipe what it holds, e.g. ${use.piped}`,
-      });
-    }
-    const code = (error as NodeJS.ErrnoException).code ?? 'unknown error';
-    const hint =
-      code === 'ENOENT' ? `Check the path; use ${use.flag} - to read standard input.` : undefined;
-    throw new UsageError(`cannot read ${path}: ${code}`, { hint, cause: error });
+    throw cannotRead(error, path, use);
   }
   return decodeUtf8(bytes, path);
+}
+
+/**
+ * The bytes of a file, or `-` (stdin), as they stream, of any size: the file checked to be a
+ * regular one first (a FIFO or a device is refused, as when it is read whole).
+ */
+export function openInputStream(
+  path: string,
+  io: IO,
+  use: InputUse,
+): Promise<AsyncIterable<Uint8Array>> {
+  if (path === '-') {
+    refuseTerminal(io, use);
+    return Promise.resolve(io.stdin as AsyncIterable<Uint8Array>);
+  }
+  let fd: number;
+  try {
+    fd = openRegularFile(path);
+  } catch (error) {
+    return Promise.reject(cannotRead(error, path, use));
+  }
+  // The stream closes the descriptor at its end, or when its reader stops early.
+  return Promise.resolve(createReadStream('', { fd }));
 }

@@ -25,13 +25,12 @@ export type InputFormat = (typeof INPUT_FORMATS)[number];
 /** `pets import FILE --concurrency N`. */
 export const BULK_CONCURRENCY = { min: 1, max: 16, default: 4 } as const;
 /**
- * Largest `pets import` input, in bytes and in records: what one run holds in memory (its
- * records, their digests and states, the rows it sets aside) stays within 400 MB. Measured
- * (docs/decisions/0007): 50,000 valid records of 8 MiB peak at 258 MB; 50,000 invalid rows
- * set aside with --rejects at 380 MB. A larger input is split into parts.
+ * The most one record of a `pets import` input may take, in characters: a pet is a name, a
+ * category and a status, and a record far longer is no record (a quote never closed). The
+ * input as a whole has no limit: it is read as it streams, and memory stays flat in its size
+ * (docs/decisions/0011).
  */
-export const BULK_MAX_BYTES = 8 * 1024 * 1024;
-export const BULK_MAX_RECORDS = 50_000;
+export const RECORD_MAX_CHARS = 1024 * 1024;
 
 /** `--timeout SECONDS`, per request. */
 export const TIMEOUT_SECONDS = { min: 0.001, max: 3600, default: 30 } as const;

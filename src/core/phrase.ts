@@ -10,6 +10,7 @@ export type OptionName =
   | 'all'
   | 'allowInsecureHttp'
   | 'allowWrites'
+  | 'again'
   | 'baseUrl'
   | 'batchId'
   | 'file'
@@ -31,6 +32,7 @@ export type OptionName =
   | 'resume'
   | 'retryFailed'
   | 'retryUnknown'
+  | 'shard'
   | 'skipInvalid'
   | 'status'
   | 'template'
@@ -53,7 +55,7 @@ export type CommandName =
 
 /** The call that completes a journaled run: the front end's own words for it, and what to add. */
 export interface ResumeRef {
-  /** As the front end that started the run words it (AddBatchDeps.resumeCommand). */
+  /** As the front end that started the run words it (ImportPorts.resumeCommand). */
   readonly words: string;
   readonly retryUnknown?: boolean;
   readonly retryFailed?: boolean;

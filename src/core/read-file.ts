@@ -28,15 +28,26 @@ function describe(bytes: number): string {
 }
 
 /**
+ * A descriptor of the regular file at `path`, following links, for reading. Opened without
+ * blocking (a FIFO's open waits for a writer otherwise) and checked on the open descriptor, so
+ * what is checked is what is read. Throws FileShapeError, or the system's error (ENOENT).
+ */
+export function openRegularFile(path: string): number {
+  const fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY);
+  const info = fstatSync(fd);
+  if (info.isFile()) return fd;
+  closeSync(fd);
+  throw new FileShapeError(path, `is ${kindOf(info)}, not a regular file`);
+}
+
+/**
  * The bytes of a regular file of at most `maxBytes`, following links. Opened without blocking
  * (a FIFO's open waits for a writer otherwise) and checked on the open descriptor, so what is
  * checked is what is read. Throws FileShapeError, or the system's error (ENOENT, EACCES).
  */
 export function readRegularFile(path: string, maxBytes: number): Buffer {
-  const fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY);
+  const fd = openRegularFile(path);
   try {
-    const info = fstatSync(fd);
-    if (!info.isFile()) throw new FileShapeError(path, `is ${kindOf(info)}, not a regular file`);
     const chunks: Buffer[] = [];
     let total = 0;
     for (;;) {

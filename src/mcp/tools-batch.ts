@@ -6,7 +6,6 @@ import type { RequestPreview } from '../api/request.js';
 import { parseBatchId, recordKey } from '../bulk/batch.js';
 import { JournalBusyError } from '../bulk/journal-file.js';
 import { tryLock } from '../core/kernel-lock.js';
-import { locksFolder } from '../operations/pets/batch-journal.js';
 import { BULK_CONCURRENCY, IDEMPOTENCY_KEY_WINDOW } from '../core/contract.js';
 import { CancelledError } from '../core/errors.js';
 import { stoppedBeforeSending } from './stopping.js';
@@ -14,7 +13,7 @@ import { parseInt64 } from '../core/int64.js';
 import type { NewPet, Pet } from '../core/interface.js';
 import { stringifyJson } from '../core/json.js';
 import { journalOfBatch } from '../operations/journal/find.js';
-import { addBatch, type AddBatchRequest } from '../operations/pets/add-batch.js';
+import { importPets, locksFolder, type ImportRequest } from '../operations/pets/import.js';
 import { checkedPet } from '../operations/pets/add.js';
 import { commandLineHint } from '../output/wording.js';
 import { agentPet, agentValue, type AgentRecord } from './agent-data.js';
@@ -222,7 +221,7 @@ async function sendJournaled(
     stop: AbortSignal;
   },
 ) {
-  const request: AddBatchRequest = {
+  const request: ImportRequest = {
     file: undefined,
     pets,
     resume: run.journal,
@@ -248,7 +247,7 @@ async function sendJournaled(
   let requestCount = 0;
   let journaled = run.batch;
   const batchOf = () => journaled;
-  const outcome = await addBatch(
+  const outcome = await importPets(
     {
       connect: async () => ({
         client: await deps.client(),
@@ -295,11 +294,12 @@ async function sendJournaled(
   if (outcome.kind === 'dry run') {
     return dataResult({ batchId: outcome.batch, dryRun: true, requests, requestCount });
   }
-  for (const failed of outcome.earlier.failed) {
+  for (const { index, name, error } of outcome.earlier) {
+    if (error === undefined) continue;
     notCreated.push({
-      record: failed.index + 1,
-      name: agentValue(outcome.nameOf(failed.index)),
-      error: agentValue({ ...failed.error, note: 'refused by the service in an earlier call' }),
+      record: index + 1,
+      name: agentValue(name),
+      error: agentValue({ ...error, note: 'refused by the service in an earlier call' }),
     });
   }
   deps.log(`add_pets: ${outcome.summary}`);

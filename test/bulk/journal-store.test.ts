@@ -26,6 +26,7 @@ import {
   type RunRead,
 } from '../../src/bulk/record-states.js';
 import { UsageError } from '../../src/core/errors.js';
+import { newJournal, readJournalAt } from '../helpers/journal-file.js';
 
 const folder = () => mkdtempSync(join(tmpdir(), 'petstore-store-'));
 
@@ -128,31 +129,39 @@ function plan(steps: Step[]): { header: RunHeader; entries: JournalEntry[] }[] {
 function model(runs: ReturnType<typeof plan>, bootNow: string | undefined) {
   const states = new Map<number, RecordState | Queued>();
   const before: BeforeAttempt = new Map();
-  const run: RunRead = { boot: undefined, at: 0, index: -1, keys: [] };
+  const run: RunRead = { boot: undefined, at: 0, index: -1 };
+  /** How far ahead the service's clock was, by run: once per run, its first clock entry. */
+  const ahead = new Map<number, number>();
   for (const { header: started, entries } of runs) {
     Object.assign(run, { boot: started.boot, at: Date.parse(started.at), index: run.index + 1 });
-    const ahead = entries.find((entry) => entry.type === 'clock');
-    const keysBefore = run.keys.length;
+    const clock = entries.find((entry) => entry.type === 'clock');
     for (const entry of entries) {
       if (entry.type === 'clock') continue;
       expect(apply(states, before, entry, run)).toBeUndefined();
     }
-    // The service's clock, once per run: when this run's keys were sent by it.
-    if (ahead?.type === 'clock') {
-      const by = Date.parse(new Date(ahead.service).toISOString()) - Date.parse(ahead.at);
-      for (const { keySent } of run.keys.slice(keysBefore)) keySent.byService = keySent.at + by;
+    if (clock?.type === 'clock') {
+      ahead.set(
+        run.index,
+        Date.parse(new Date(clock.service).toISOString()) - Date.parse(clock.at),
+      );
     }
   }
   const widened = { noBoot: [], otherBoot: [] };
-  return { states: settleQueued(states, before, bootNow, widened), unknownSinceQueued: widened };
+  const settled = settleQueued(states, before, bootNow, widened);
+  // When each key was first sent by the service's clock, where its run gave that clock.
+  for (const [record, state] of settled) {
+    const by = ahead.get(state.keySent.run);
+    const byService = by === undefined ? undefined : state.keySent.at + by;
+    settled.set(record, { ...state, keySent: { ...state.keySent, byService } });
+  }
+  return { states: settled, unknownSinceQueued: widened };
 }
 
 /** The runs written to the store, each run opening it again as a resume does. */
 async function asStore(runs: ReturnType<typeof plan>, dir: string): Promise<string> {
   const path = join(dir, 'store.journal');
   for (const [index, run] of runs.entries()) {
-    const store =
-      index === 0 ? JournalStore.create(path, run.header) : await JournalStore.open(path);
+    const store = index === 0 ? newJournal(path, run.header) : await JournalStore.open(path);
     if (index > 0) store.startRun(run.header);
     for (const entry of run.entries) store.append(entry);
     await store.close();
@@ -169,7 +178,7 @@ describe('the SQLite journal store', () => {
         async (steps, bootNow) => {
           const runs = plan(steps);
           const expected = model(runs, bootNow);
-          const read = await JournalStore.readAt(await asStore(runs, folder()), bootNow);
+          const read = await readJournalAt(await asStore(runs, folder()), bootNow);
           expect(read.states).toEqual(expected.states);
           expect(read.unknownSinceQueued).toEqual(expected.unknownSinceQueued);
           expect(read).toMatchObject({
@@ -189,7 +198,7 @@ describe('the SQLite journal store', () => {
   it('holds its lock from open to close: a second open, by any name of the file, is refused', async () => {
     const dir = folder();
     const path = join(dir, 'run.journal');
-    const held = JournalStore.create(path, header('run', Date.now(), 'boot-1'));
+    const held = newJournal(path, header('run', Date.now(), 'boot-1'));
     const hard = join(dir, 'hard.journal');
     linkSync(path, hard);
     for (const name of [path, hard, join(dir, '.', 'run.journal')]) {
@@ -200,7 +209,7 @@ describe('the SQLite journal store', () => {
     await held.close();
     // Free: through either name, the same journal.
     const viaLink = await JournalStore.open(hard, 0);
-    expect(viaLink.read('boot-1').batch).toBe('batch-1');
+    expect(viaLink.header().batch).toBe('batch-1');
     await viaLink.close();
     const again = await JournalStore.open(path, 0);
     await again.close();
@@ -209,7 +218,7 @@ describe('the SQLite journal store', () => {
   it('is taken at once after its holder is killed with SIGKILL', async () => {
     const dir = folder();
     const path = join(dir, 'run.journal');
-    await JournalStore.create(path, header('run', Date.now(), 'boot-1')).close();
+    await newJournal(path, header('run', Date.now(), 'boot-1')).close();
     const holder = spawn(
       process.execPath,
       [
@@ -229,7 +238,7 @@ describe('the SQLite journal store', () => {
     holder.kill('SIGKILL');
     await ended;
     const taken = await JournalStore.open(path, 0);
-    expect(taken.read('boot-1').batch).toBe('batch-1');
+    expect(taken.header().batch).toBe('batch-1');
     await taken.close();
   });
 
@@ -258,9 +267,7 @@ describe('the SQLite journal store', () => {
       await expect(JournalStore.open(path)).rejects.toThrow(/nothing was changed/);
       expect(readFileSync(path).equals(bytes), path).toBe(true);
       expect(existsSync(`${path}-wal`)).toBe(false);
-      expect(() => JournalStore.create(path, header('run', Date.now(), 'boot-1'))).toThrow(
-        /already exists/,
-      );
+      expect(() => newJournal(path, header('run', Date.now(), 'boot-1'))).toThrow(/already exists/);
       expect(readFileSync(path).equals(bytes), path).toBe(true);
     }
   });
@@ -268,7 +275,7 @@ describe('the SQLite journal store', () => {
   it('refuses, as damaged and never with a crash, any row petstore would not have written', async () => {
     const dir = folder();
     const good = join(dir, 'good.journal');
-    await JournalStore.create(good, header('run', Date.now(), 'boot-1')).close();
+    await newJournal(good, header('run', Date.now(), 'boot-1')).close();
     const value = fc.oneof(
       fc.constant(null),
       fc.integer({ min: -2, max: 5 }),
@@ -317,7 +324,7 @@ describe('the SQLite journal store', () => {
             db.close();
           }
           try {
-            const read = await JournalStore.readAt(path, 'boot-1', 0);
+            const read = await readJournalAt(path, 'boot-1', 0);
             expect(read.states.size).toBeLessThanOrEqual(1);
           } catch (error) {
             expect(error).toBeInstanceOf(UsageError);
@@ -332,7 +339,7 @@ describe('the SQLite journal store', () => {
   it('is made whole or not at all, and leaves nothing beside it', async () => {
     const dir = folder();
     const path = join(dir, 'run.journal');
-    const store = JournalStore.create(path, header('run', Date.now(), 'boot-1'));
+    const store = newJournal(path, header('run', Date.now(), 'boot-1'));
     // Made aside and linked into place: nothing of the making is left.
     expect(readdirSync(dir).filter((name) => !name.startsWith('run.journal-wal'))).toEqual([
       'run.journal',
@@ -345,7 +352,7 @@ describe('the SQLite journal store', () => {
     const dir = folder();
     const path = join(dir, 'run.journal');
     writeFileSync(`${path}-wal`, 'the last commits of a journal since moved');
-    expect(() => JournalStore.create(path, header('run', Date.now(), 'boot-1'))).toThrow(
+    expect(() => newJournal(path, header('run', Date.now(), 'boot-1'))).toThrow(
       `${path}-wal is there without its journal`,
     );
     expect(existsSync(path)).toBe(false);
@@ -355,7 +362,7 @@ describe('the SQLite journal store', () => {
   it('a journal its last run did not close, without its log beside it, is refused unchanged', async () => {
     const dir = folder();
     const path = join(dir, 'moved.journal');
-    await JournalStore.create(path, header('run', Date.now(), 'boot-1')).close();
+    await newJournal(path, header('run', Date.now(), 'boot-1')).close();
     // As a killed run leaves it, moved away from its log: marked in use, and no log here.
     const raw = new DatabaseSync(path);
     raw.exec('PRAGMA user_version = 1');
@@ -369,20 +376,20 @@ describe('the SQLite journal store', () => {
 
   it('is read by journal list and show without a write: its age stays its own', async () => {
     const path = join(folder(), 'run.journal');
-    await JournalStore.create(path, header('run', Date.now(), 'boot-1')).close();
+    await newJournal(path, header('run', Date.now(), 'boot-1')).close();
     const bytes = readFileSync(path);
     // Dated an hour back: any write now would date it to now.
     const hourAgo = new Date(Date.now() - 3_600_000);
     utimesSync(path, hourAgo, hourAgo);
     const before = statSync(path).mtimeMs;
-    expect((await JournalStore.readAt(path, 'boot-1')).batch).toBe('batch-1');
+    expect((await readJournalAt(path, 'boot-1')).batch).toBe('batch-1');
     expect(statSync(path).mtimeMs).toBe(before);
     expect(readFileSync(path).equals(bytes)).toBe(true);
   });
 
   it('starts "SQLite format 3"', async () => {
     const path = join(folder(), 'run.journal');
-    await JournalStore.create(path, header('run', Date.now(), 'boot-1')).close();
+    await newJournal(path, header('run', Date.now(), 'boot-1')).close();
     expect(readFileSync(path).subarray(0, 15).toString()).toBe('SQLite format 3');
   });
 });
@@ -390,20 +397,20 @@ describe('the SQLite journal store', () => {
 describe('a journal in use', () => {
   it('a reader holding it for a moment is waited for; a run holding it is not', async () => {
     const path = join(folder(), 'run.journal');
-    const held = JournalStore.create(path, header('run', Date.now(), 'boot-1'));
+    const held = newJournal(path, header('run', Date.now(), 'boot-1'));
     // Its first try is made at the call, refused; the journal let go after it, a later one reads.
-    const waiting = JournalStore.readAt(path, 'boot-1', 5_000);
+    const waiting = readJournalAt(path, 'boot-1', 5_000);
     await held.close();
     const waited = await waiting;
     expect(waited.batch).toBe('batch-1');
-    const again = JournalStore.create(join(folder(), 'run.journal'), header('run', 0, 'b'));
-    await expect(JournalStore.readAt(again.path, 'b', 100)).rejects.toThrow(JournalBusyError);
+    const again = newJournal(join(folder(), 'run.journal'), header('run', 0, 'b'));
+    await expect(readJournalAt(again.path, 'b', 100)).rejects.toThrow(JournalBusyError);
     await again.close();
   });
 
   it('commits an entry by the end of the turn, and syncs it when asked', async () => {
     const path = join(folder(), 'run.journal');
-    const store = JournalStore.create(path, header('run', Date.now(), 'boot-1'));
+    const store = newJournal(path, header('run', Date.now(), 'boot-1'));
     const queued = store.append({ type: 'queued', record: 1, digest: 'd1', key: 'k1' });
     const sending = store.append({ type: 'sending', record: 1 });
     await store.syncedThrough(queued);
@@ -413,7 +420,7 @@ describe('a journal in use', () => {
     await committed;
     expect(sending).toBeLessThan(queued + 2);
     await store.close();
-    const read = await JournalStore.readAt(path, 'boot-1');
+    const read = await readJournalAt(path, 'boot-1');
     expect(read.states.get(1)).toMatchObject({ outcome: 'failed', key: 'k1', attempt: 1 });
     expect(existsSync(`${path}-wal`)).toBe(false);
   });
@@ -422,7 +429,7 @@ describe('a journal in use', () => {
 /** A journal of one run holding these entries, closed. */
 async function journalOf(entries: JournalEntry[], boot = 'boot-1'): Promise<string> {
   const path = join(folder(), 'run.journal');
-  const store = JournalStore.create(path, header('run', Date.UTC(2026, 10, 24), boot));
+  const store = newJournal(path, header('run', Date.UTC(2026, 10, 24), boot));
   for (const entry of entries) store.append(entry);
   await store.close();
   return path;
@@ -439,9 +446,9 @@ describe('records queued and never sent', () => {
       { type: 'queued', record: 3, digest: 'd3', key: 'k3' },
       { type: 'sending', record: 1 },
     ]);
-    const same = await JournalStore.readAt(path, 'boot-1');
+    const same = await readJournalAt(path, 'boot-1');
     expect(outcomes(same.states)).toEqual([[1, 'unknown']]);
-    const rebooted = await JournalStore.readAt(path, 'boot-2');
+    const rebooted = await readJournalAt(path, 'boot-2');
     expect(outcomes(rebooted.states)).toEqual([
       [1, 'unknown'],
       [2, 'unknown'],
@@ -451,7 +458,7 @@ describe('records queued and never sent', () => {
     // Each such record is named, with why: a new boot, or a boot that cannot be told.
     expect(same.unknownSinceQueued).toEqual({ noBoot: [], otherBoot: [] });
     expect(rebooted.unknownSinceQueued).toEqual({ noBoot: [], otherBoot: [2, 3] });
-    const noBoot = await JournalStore.readAt(path, undefined);
+    const noBoot = await readJournalAt(path, undefined);
     expect(noBoot.unknownSinceQueued).toEqual({ noBoot: [2, 3], otherBoot: [] });
   });
 });
@@ -478,7 +485,7 @@ describe('each record’s attempt', () => {
       store.append(entry);
     }
     await store.close();
-    const contents = await JournalStore.readAt(first, 'boot-1');
+    const contents = await readJournalAt(first, 'boot-1');
     expect(contents.states.get(2)).toMatchObject({ outcome: 'failed', key: 'k2b', attempt: 2 });
   });
 
@@ -489,10 +496,7 @@ describe('each record’s attempt', () => {
       [retry, { type: 'withdrawn', record: 2 }],
       [retry, { type: 'sending', record: 2 }, { type: 'withdrawn', record: 2 }],
     ] as JournalEntry[][]) {
-      const contents = await JournalStore.readAt(
-        await journalOf([...failedOnce, ...tail]),
-        'boot-1',
-      );
+      const contents = await readJournalAt(await journalOf([...failedOnce, ...tail]), 'boot-1');
       expect(contents.states.get(2), JSON.stringify(tail)).toMatchObject({
         outcome: 'failed',
         key: 'k2a',
@@ -505,7 +509,7 @@ describe('each record’s attempt', () => {
 describe('a journal an earlier version wrote', () => {
   it('without the columns of records set aside: read as none, gains them when a run continues it', async () => {
     const path = join(folder(), 'old.journal');
-    const store = JournalStore.create(path, {
+    const store = newJournal(path, {
       ...header('run', 1_000, 'boot-a'),
       skipInvalid: true,
       rejected: 2,
@@ -514,7 +518,7 @@ describe('a journal an earlier version wrote', () => {
     const raw = new DatabaseSync(path);
     raw.exec('ALTER TABLE journal DROP COLUMN skip_invalid; ALTER TABLE runs DROP COLUMN rejected');
     raw.close();
-    const read = await JournalStore.readAt(path, 'boot-a');
+    const read = await readJournalAt(path, 'boot-a');
     expect([read.skipInvalid, read.rejected]).toEqual([false, 0]);
     const resumed = await JournalStore.open(path);
     resumed.startRun({
@@ -524,7 +528,7 @@ describe('a journal an earlier version wrote', () => {
       rejected: 1,
     });
     await resumed.close();
-    const after = await JournalStore.readAt(path, 'boot-a');
+    const after = await readJournalAt(path, 'boot-a');
     expect([after.skipInvalid, after.rejected]).toEqual([true, 1]);
   });
 });

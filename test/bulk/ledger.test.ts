@@ -9,7 +9,7 @@ describe('a run summary', () => {
     expect(positions(Array.from({ length: 534 }, (_, i) => 533 - i))).toBe(
       '1, 2, 3, 4, 5, 6, 7, 8, 9, 10 and 524 more',
     );
-    const ledger = new Ledger(3000, 3000, { created: [], failed: [], unknown: [] });
+    const ledger = new Ledger(3000, 3000);
     for (let index = 0; index < 534; index++) ledger.outcomeUnknown(index * 5);
     const summary = ledger.summary('profile faulty');
     expect(summary).toContain(
@@ -24,13 +24,13 @@ describe('the first problem of a run', () => {
   const timedOut = new NetworkError('timeout', 'timed out', { outcomeUnknown: true });
 
   it('is the error of the first record in input order, failed or unknown', () => {
-    const ledger = new Ledger(5, 5, { created: [], failed: [], unknown: [] });
+    const ledger = new Ledger(5, 5);
     ledger.failed(3, refused);
     ledger.outcomeUnknown(1, timedOut);
     expect(ledger.firstProblem()).toBe(timedOut);
     expect(exitCodeFor(new BulkFailedError('', ledger.firstProblem()))).toBe(7);
 
-    const refusedFirst = new Ledger(5, 5, { created: [], failed: [], unknown: [] });
+    const refusedFirst = new Ledger(5, 5);
     refusedFirst.outcomeUnknown(4, timedOut);
     refusedFirst.failed(2, refused);
     expect(refusedFirst.firstProblem()).toBe(refused);
@@ -38,9 +38,21 @@ describe('the first problem of a run', () => {
   });
 
   it('is none for a record an earlier run left unknown, which maps to the network code', () => {
-    const ledger = new Ledger(3, 1, { created: [], failed: [], unknown: [0] });
+    const ledger = new Ledger(3, 1, { created: 0, failed: 0, unknown: 1 });
+    // Passed as the run reads the input: before the record it sends.
+    ledger.earlierOutcome({ index: 0, name: 'A', error: undefined });
     ledger.failed(2, refused);
     expect(ledger.firstProblem()).toBeUndefined();
     expect(exitCodeFor(new BulkFailedError('', undefined))).toBe(7);
+    expect(ledger.summary('t')).toContain('1 failed, 1 unknown (record 1)');
+  });
+
+  it("is an earlier run's refusal, by its summary, when that record comes first", () => {
+    const ledger = new Ledger(3, 1, { created: 0, failed: 1, unknown: 0 });
+    const summary = { code: 'invalid', message: 'bad category', status: 422 };
+    ledger.earlierOutcome({ index: 0, name: 'A', error: summary });
+    ledger.outcomeUnknown(2, new NetworkError('timeout', 'timed out', { outcomeUnknown: true }));
+    expect(exitCodeFor(new BulkFailedError('', ledger.firstProblem()))).toBe(5);
+    expect(ledger.earlierListed).toEqual([{ index: 0, name: 'A', error: summary }]);
   });
 });

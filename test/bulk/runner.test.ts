@@ -4,9 +4,10 @@ import type { HttpRequest, Transport } from '../../src/api/http.js';
 import { UndiciTransport } from '../../src/api/transport.js';
 import { concludeBulk } from '../../src/bulk/conclude.js';
 import type { JournalEntry, JournalSink } from '../../src/bulk/journal-entries.js';
-import { planRun } from '../../src/bulk/plan.js';
+import { Ledger } from '../../src/bulk/ledger.js';
+import type { BulkRecord } from '../../src/bulk/plan.js';
 import type { RowOutput } from '../../src/bulk/printer.js';
-import { digestInput, parsePetsFile } from '../../src/bulk/records.js';
+import { recordDigest } from '../../src/bulk/records.js';
 import { runBulk, type BulkPorts } from '../../src/bulk/runner.js';
 import { stringifyJson } from '../../src/core/json.js';
 import type { StopSignal } from '../../src/core/io.js';
@@ -167,24 +168,15 @@ function client(
   return created;
 }
 
-function ndjson(names: string[]): string {
-  return names.map((name) => `{"name":"${name}","categoryId":1}`).join('\n');
-}
-
+/** The records of a new run of these pets, each with the key of its place. */
 function setup(names: string[], batch = 'unit-batch', namedBatch = true) {
-  const records = parsePetsFile(ndjson(names), 'input');
-  const digests = digestInput(records);
-  const plan = planRun(
-    {
-      records,
-      digests,
-      recordKey: (record, attempt = 1) => `key-${batch}-${record}-${attempt}`,
-      namedBatch,
-    },
-    undefined,
-    { retryFailed: false, retryUnknown: false },
-  );
-  return { plan, total: records.count };
+  const records: BulkRecord[] = names.map((name, index) => {
+    const pet = { name, categoryId: 1 };
+    const key = `key-${batch}-${index + 1}-1`;
+    const digest = recordDigest(pet);
+    return { index, pet, digest, key, maybeSentBefore: namedBatch, resendsUnknown: false };
+  });
+  return { plan: { records }, total: names.length };
 }
 
 function ports(
@@ -208,13 +200,13 @@ function ports(
 }
 
 const options = (plan: ReturnType<typeof setup>['plan'], total: number, concurrency = 4) => ({
-  total,
-  send: plan.send,
-  earlier: plan.earlier,
+  ledger: new Ledger(total, plan.records.length),
+  send: (async function* () {
+    for (const record of plan.records) yield await Promise.resolve(record);
+  })(),
   concurrency,
   failFast: false,
   resendUnknown: false,
-  printAll: false,
   target: 'the sandbox',
   resumeCommand: 'petstore pets import --resume J',
 });
@@ -363,7 +355,6 @@ describe('the bulk runner', () => {
       resumeCommand: 'petstore pets import --resume J',
       journal: journal.path,
       stdoutFailure: undefined,
-      skipped: { failed: 0, unknown: 0 },
     });
     expect(error?.message).toMatch(
       /^SIGINT: 40 records to the sandbox: created \d+ now; \d+ not attempted$/,

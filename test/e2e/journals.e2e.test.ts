@@ -77,7 +77,7 @@ describe('journals', () => {
       name.endsWith('.journal'),
     );
     expect(journal).toMatch(
-      /^\d{4}-\d\d-\d\dT[\d-]+Z-[0-9a-f]{8}-s[0-9a-f]{8}\.[0-9a-f-]{36}\.journal$/,
+      /^\d{4}-\d\d-\d\dT[\d-]+Z-[0-9a-f]{8}-s[0-9a-f]{8}\.b[0-9a-f]{12}\.journal$/,
     );
 
     const home = await setup();

@@ -69,8 +69,13 @@ describe('the built-in sandbox profile, on a fresh machine', () => {
     const count = async () =>
       (JSON.parse((await runCli(['pets', 'list', '--json'], { env })).stdout) as unknown[]).length;
     expect(await count()).toBe(3);
-    // Unnamed, each run is a batch of its own: another three pets.
-    expect((await runCli(args, { env, input })).code).toBe(0);
+    // Unnamed, the same input again is refused as imported before: with --again, it is a
+    // batch of its own, another three pets.
+    const refused = await runCli(args, { env, input });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('standard input was imported in full before');
+    expect(await count()).toBe(3);
+    expect((await runCli([...args, '--again'], { env, input })).code).toBe(0);
     expect(await count()).toBe(6);
   });
 

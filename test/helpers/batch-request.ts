@@ -1,8 +1,8 @@
 import { IDEMPOTENCY_KEY_WINDOW } from '../../src/core/contract.js';
-import type { AddBatchRequest } from '../../src/operations/pets/add-batch.js';
+import type { ImportRequest } from '../../src/operations/pets/import.js';
 
 /** A batch add as `pets import` asks for one by default, with `overrides`. */
-export function batchRequest(overrides: Partial<AddBatchRequest> = {}): AddBatchRequest {
+export function batchRequest(overrides: Partial<ImportRequest> = {}): ImportRequest {
   return {
     file: undefined,
     resume: undefined,

@@ -214,7 +214,7 @@ describe('--query sees what -o json would print, whatever the format', () => {
     const { env: sandboxEnv } = await sandboxService();
     for (const format of ['table', 'json', 'csv']) {
       const io = fakeIO({ stdin: '{"name":"A","categoryId":1}\n{"name":"B","categoryId":2}\n' });
-      const args = ['pets', 'import', '-', '--concurrency', '1', '-o', format];
+      const args = ['pets', 'import', '-', '--again', '--concurrency', '1', '-o', format];
       expect(await main([...args, '--query', 'name'], io, sandboxEnv)).toBe(0);
       expect(io.out(), format).toBe('"A"\n"B"\n');
     }

@@ -1,7 +1,7 @@
 import { durationText } from '../../core/duration.js';
 import type { Column } from '../../output/render.js';
 import { MIN_BATCH_START } from '../../operations/journal/find.js';
-import type { JournalSummary } from '../../operations/journal/list.js';
+import type { JournalSummary } from '../../bulk/journal-list.js';
 
 /** How long ago a journal was last written, as a person reads it. */
 const age = (journal: JournalSummary, now: number) =>

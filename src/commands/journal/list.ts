@@ -10,7 +10,7 @@ import { batchStarts, journalColumns } from './columns.js';
 export async function runJournalList(ctx: RunOutput & Pick<RunServices, 'env'>): Promise<void> {
   const folder = journalsDir(ctx.env);
   // Loaded when the command runs: building the program for another command reads no journal code.
-  const { listJournals } = await import('../../operations/journal/list.js');
+  const { listJournals } = await import('../../bulk/journal-list.js');
   const journals = await listJournals(folder);
   if (journals.length === 0 && formatSpec(ctx.settings.output).forPeople) {
     ctx.notice(`No journals in ${folder}.`);

@@ -4,7 +4,7 @@ import type { RunVerb } from '../../cmdutil/run-verb.js';
 import { journalsDir } from '../../config/paths.js';
 import type { RunOutput, RunServices } from '../../context/context.js';
 import type { Column } from '../../output/render.js';
-import type { JournalRecord } from '../../operations/journal/show.js';
+import type { JournalRecord, ShownJournal } from '../../operations/journal/show.js';
 
 export interface JournalShowOptions {
   /** A journal's path, or the batch id of one in the journals folder. */
@@ -43,18 +43,25 @@ export async function runJournalShow(
 ): Promise<void> {
   // Loaded when the command runs: building the program for another command reads no journal code.
   const { showJournal } = await import('../../operations/journal/show.js');
-  const shown = await showJournal(options.journal, journalsDir(ctx.env));
-  const { contents } = shown;
-  const input = contents.input === '-' ? 'standard input' : contents.input;
+  const rows = await ctx.openRows(RECORD_COLUMNS);
+  const shown = await showJournal(options.journal, journalsDir(ctx.env), (records, journal) => {
+    // Said before the first row: which journal this is.
+    if (rows.count === 0) ctx.notice(aboutJournal(journal));
+    rows.write(records);
+  });
+  if (rows.count === 0) ctx.notice(aboutJournal(shown));
+  rows.end();
+}
+
+/** The journal, in one line: its batch, input, target, and what its last run set aside. */
+function aboutJournal({ path, header }: ShownJournal): string {
+  const input = header.input === '-' ? 'standard input' : header.input;
   // Records set aside (--skip-invalid) are not among its records: said, counted, once.
   const aside =
-    contents.skipInvalid === true
-      ? `; its last run set ${contents.rejected ?? 0} invalid record(s) aside, not sent`
+    header.skipInvalid === true
+      ? `; its last run set ${header.rejected ?? 0} invalid record(s) aside, not sent`
       : '';
-  ctx.notice(
-    `Journal ${shown.path}: batch ${contents.batch}, ${contents.records} records of ${input}, sent to ${contents.target}${aside}.`,
-  );
-  await ctx.render(shown.records, RECORD_COLUMNS);
+  return `Journal ${path}: batch ${header.batch}, ${header.records} records of ${input}, sent to ${header.target}${aside}.`;
 }
 
 export function registerJournalShow(journal: Command, runVerb: RunVerb): void {

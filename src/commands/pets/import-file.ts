@@ -1,26 +1,25 @@
 import { commandLineHint } from '../../output/wording.js';
 import { bulkProgress } from './import-progress.js';
 import type { BulkCounts } from '../../bulk/ledger.js';
-import { readInputFile } from '../../cmdutil/read-input.js';
+import { openInputStream } from '../../cmdutil/read-input.js';
 import { journalsDir } from '../../config/paths.js';
 import type { RunOutput, RunServices, RunState } from '../../context/context.js';
-import { BULK_MAX_BYTES } from '../../core/contract.js';
 import { realpathSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { UsageError } from '../../core/errors.js';
 import { stringifyJson } from '../../core/json.js';
-import { writeReportFile } from '../../core/report-file.js';
+import { openReportFile } from '../../core/report-file.js';
 import {
-  addBatch,
-  type AddBatchOutcome,
-  type AddBatchRequest,
-} from '../../operations/pets/add-batch.js';
-import { NotCreatedReport } from './add-report.js';
+  importPets,
+  type ImportOutcome,
+  type ImportRequest,
+} from '../../operations/pets/import.js';
+import { NotCreatedReport } from './import-report.js';
 import { PET_COLUMNS } from './columns.js';
 import { resumeCommand } from './resume-command.js';
 
 /** What `pets import` is asked to do. */
-export type PetsImportFileOptions = AddBatchRequest & {
+export type PetsImportFileOptions = ImportRequest & {
   /** --rejects: where to write the records set aside by --skip-invalid. */
   rejects?: string | undefined;
 };
@@ -49,7 +48,7 @@ export async function runPetsImportFile(
   };
   let reachedWith: readonly string[] = [];
   const use = { flag: 'pets import', piped: 'cat pets.ndjson | petstore pets import -' };
-  const outcome = await addBatch(
+  const outcome = await importPets(
     {
       // Reached once the input is checked: a bad input is refused as such, whatever the key.
       connect: async () => {
@@ -60,7 +59,11 @@ export async function runPetsImportFile(
         return { client, target: { label: target.label, service } };
       },
       checkTarget: () => ctx.checkTarget(),
-      readInput: (input) => readInputFile(input, ctx.io, use, BULK_MAX_BYTES),
+      readInput: (input) => openInputStream(input, ctx.io, use),
+      openRejects:
+        options.rejects === undefined
+          ? undefined
+          : () => openReportFile(options.rejects!, 'rejects file'),
       journalsDir: journalsDir(ctx.env),
       signals: ctx.io,
       // A run that set invalid records aside is resumed alike: its journal says so.
@@ -87,11 +90,16 @@ export async function runPetsImportFile(
         );
       },
       rows: resumedRows(ctx.lineRows(PET_COLUMNS), options),
-      printTable: async (pets) => {
+      printTable: async (pets, more) => {
         // The run is over: its progress line goes before the table, not among its rows.
         progress.done();
         await ctx.render(pets, PET_COLUMNS);
         await ctx.io.stdoutFlushed();
+        if (more > 0) {
+          ctx.notice(
+            `… and ${more.toLocaleString('en-US')} more pets, not shown (petstore journal show ${run.batch} -o ndjson lists every one).`,
+          );
+        }
         return !ctx.io.stdoutClosed();
       },
       reportRecord: (error, record, note) => notCreated.record(error, record, note),
@@ -102,13 +110,17 @@ export async function runPetsImportFile(
         progress.done();
         writeJsonSummary(counts);
       },
-      onDryRun: (record, request) => ctx.printRequest({ record, ...request }, { oneLine: true }),
+      onDryRun: async (record, request) => {
+        ctx.printRequest({ record, ...request }, { oneLine: true });
+        // Now and then, until stdout has taken what was written: a pipe read slowly holds
+        // a few hundred lines, not a million.
+        if (record % 256 === 0) await ctx.io.stdoutFlushed();
+      },
       warn: (message) => ctx.warn(commandLineHint(message)),
-      onRejected: async (count, rejects, dryRun) => {
+      onRejected: (count, dryRun) => {
         run.rejected = count;
         const records = count === 1 ? '1 invalid record' : `${count} invalid records`;
         const where = options.rejects;
-        if (where !== undefined && !dryRun) await writeReportFile(where, rejects, 'rejects file');
         const written =
           where === undefined
             ? ' (--rejects FILE writes them, with why, to fix and import again)'
@@ -144,7 +156,7 @@ function resumedRows(
 /** What the run did: the earlier prints, the records not created, the summary, the error. */
 function report(
   ctx: RunOutput,
-  outcome: AddBatchOutcome,
+  outcome: ImportOutcome,
   notCreated: NotCreatedReport,
   writeJsonSummary: (counts: BulkCounts) => void,
 ): void {
@@ -155,7 +167,7 @@ function report(
       `${earlier} printed by earlier runs of this journal (--print-all prints them again).`,
     );
   }
-  notCreated.list(outcome.earlier, outcome.nameOf);
+  notCreated.list(outcome.earlier);
   const { counts, error, summary } = outcome;
   if (ctx.settings.errorsAsJson) writeJsonSummary(counts);
   else if (error === undefined || (outcome.fatal && counts.createdNow + counts.replayed > 0)) {

@@ -7,8 +7,6 @@ import type { FlagsOf } from '../../cmdutil/run-verb.js';
 // From the contract, not the input readers: declaring a flag loads no parser.
 import {
   BULK_CONCURRENCY,
-  BULK_MAX_BYTES,
-  BULK_MAX_RECORDS,
   IDEMPOTENCY_KEY_WINDOW,
   INPUT_FORMATS,
   type InputFormat,
@@ -17,6 +15,7 @@ import { durationText, parseDuration } from '../../core/duration.js';
 import { UsageError } from '../../core/errors.js';
 import type { Env } from '../../core/io.js';
 import type { PetsImportFileOptions } from './import-file.js';
+import type { Shard } from '../../bulk/check.js';
 
 /**
  * `pets import`'s argument and flags, each declared once (name, help, parser): their parsed
@@ -65,6 +64,15 @@ export function declarePetsImport(pets: Command) {
       'the batch its keys are made from (env PETSTORE_BATCH_ID; default: a new one); the same batch and input send the same keys, so re-running a CI job creates nothing twice',
       (text) => parseBatchId(text, '--batch-id'),
     )
+    .option(
+      '--shard <i/n>',
+      'send only the i-th of n parts of the input (every n-th record from the i-th), as one machine of n; needs --batch-id, the same on every machine',
+      (text) => parseShard(text, '--shard'),
+    )
+    .option(
+      '--again',
+      'import an input that was imported into this service before, as new pets (by default it is refused)',
+    )
     .addOption(dryRunOption(DRY_RUN.requests))
     .option(
       '--journal <file>',
@@ -112,14 +120,20 @@ stdout (one JSON line) as soon as the service confirms it, so an interrupted run
 a record of what it created. The run's journal (named on stderr) lets --resume complete it
 without creating any record twice; it prints only the pets earlier runs did not, so the
 outputs of all runs together hold one line per record (--print-all prints every one).
-One input holds at most ${BULK_MAX_RECORDS.toLocaleString('en-US')} records and ${BULK_MAX_BYTES / 1024 / 1024} MiB: split a larger one into parts.
+An input may hold any number of records: it is read as it streams, twice (to check, then to
+send; standard input is copied to a private scratch file for that), and memory stays flat.
+The same input (by content) imported again into the same service as a new batch is refused,
+naming the earlier batch: --again imports it again on purpose.
 
 Each record's Idempotency-Key stands for one attempt to create that one record: it comes from
 the run's batch, the input's file name and the record's position, never from its content, so
 two records alike are two pets. A new run is a new batch; --resume continues its journal's.
 To re-run a CI job safely where its journal is gone, name the batch: the same --batch-id and
 input send the same keys, and a service that honours them creates nothing twice (the sandbox
-does), e.g. PETSTORE_BATCH_ID="pets-$CI_PIPELINE_ID" petstore pets import pets.ndjson`),
+does), e.g. PETSTORE_BATCH_ID="pets-$CI_PIPELINE_ID" petstore pets import pets.ndjson
+Several machines share one input by --shard I/N with the same --batch-id: each sends its
+part, and a part sent twice (two machines, or one again after a crash) is answered from the
+service's key store, never created twice (docs/bulk.md).`),
     );
 }
 
@@ -148,6 +162,20 @@ function parseKeyWindow(text: string, source: string): number {
 function fromEnv<T>(env: Env, variable: string, parse: (text: string, source: string) => T) {
   const value = env[variable];
   return value === undefined || value === '' ? undefined : parse(value, variable);
+}
+
+/** `--shard I/N`: 1 <= I <= N <= 10,000. */
+function parseShard(text: string, source: string): Shard {
+  const match = /^(\d{1,5})\/(\d{1,5})$/.exec(text.trim());
+  const index = Number(match?.[1]);
+  const count = Number(match?.[2]);
+  if (match === null || index < 1 || count < 1 || index > count || count > 10_000) {
+    throw new UsageError(
+      `${source} must be I/N, a part I of N parts (1 <= I <= N <= 10000), such as 2/4 (got ${JSON.stringify(text)})`,
+      { hint: 'Give each of N machines its own part, 1/N to N/N, with the same --batch-id.' },
+    );
+  }
+  return { index, count };
 }
 
 /** The file and parsed flags (and the variables that stand in for them) as a batch's options. */
@@ -179,6 +207,15 @@ export function toPetsImportOptions(
       hint: `Run: petstore pets import ${file ?? 'FILE'} --skip-invalid --rejects ${flags.rejects}`,
     });
   }
+  const batchId = flags.batchId ?? fromEnv(env, 'PETSTORE_BATCH_ID', parseBatchId);
+  if (flags.shard !== undefined && batchId === undefined && flags.resume === undefined) {
+    throw new UsageError(
+      '--shard needs --batch-id (or PETSTORE_BATCH_ID): the same on every machine',
+      {
+        hint: `Name the job, e.g. petstore pets import ${file ?? 'FILE'} --shard ${flags.shard.index}/${flags.shard.count} --batch-id import-2026-12-07`,
+      },
+    );
+  }
   const resumeOnly = (['retryFailed', 'printAll'] as const).filter((key) => flags[key]);
   if (resumeOnly.length > 0 && flags.resume === undefined) {
     throw new UsageError(
@@ -198,7 +235,9 @@ export function toPetsImportOptions(
     printAll: flags.printAll === true,
     skipInvalid: flags.skipInvalid === true,
     rejects: flags.rejects,
-    batchId: flags.batchId ?? fromEnv(env, 'PETSTORE_BATCH_ID', parseBatchId),
+    batchId,
+    shard: flags.shard,
+    again: flags.again === true,
     keyWindow: {
       windowMs:
         flags.keyWindow ??

@@ -1,10 +1,9 @@
 import { command, option, phrase } from '../../core/phrase.js';
 import { stat } from 'node:fs/promises';
-import { createHash } from 'node:crypto';
 import { basename } from 'node:path';
 import { journalInUse } from '../../bulk/journal-file.js';
 import { UsageError } from '../../core/errors.js';
-import { listJournals } from './list.js';
+import { listJournals, namedForBatch, serviceTag } from '../../bulk/journal-list.js';
 
 /** A batch id that names more than one journal (two runs of the batch at once): which to complete? */
 export class ManyJournalsError extends UsageError {
@@ -91,15 +90,4 @@ export async function journalOfBatch(
     );
   }
   return matching[0]?.path;
-}
-
-/** Whether a journal's file name is one a run of this batch gives its journal. */
-export function namedForBatch(batch: string): (name: string) => boolean {
-  const named = `.${batch.replace(/[/:]/g, '_')}.journal`;
-  return (name) => name.endsWith(named);
-}
-
-/** A short name of a service, in the names of its journals: which service a held one sends to. */
-export function serviceTag(service: string): string {
-  return createHash('sha256').update(service).digest('hex').slice(0, 8);
 }

@@ -2,7 +2,7 @@ import { rm } from 'node:fs/promises';
 import { JournalBusyError } from '../../bulk/journal-file.js';
 import { JournalStore } from '../../bulk/journal-store.js';
 import { bootId } from '../../core/boot-id.js';
-import { listJournals, summaryOf, type JournalSummary } from './list.js';
+import { listJournals, summaryOf, type JournalSummary } from '../../bulk/journal-list.js';
 
 /** What `journal prune` is asked to remove. */
 export interface PruneRequest {
@@ -77,7 +77,9 @@ export async function pruneJournals(
     try {
       // Damaged since it was listed: judged as listed (kept, unless --force).
       const journal =
-        held === null ? listed : summaryOf(listed.path, listed.updated, held.read(bootId()));
+        held === null
+          ? listed
+          : summaryOf(listed.path, listed.updated, held.header(), held.counts(bootId()));
       await decide(journal, request, outcome, async () => {
         // Removed while held: no run can open it between the judgment and the removal. Its
         // log goes with it (a killed run's), where it opened beside it, so was its own; one it

@@ -1,7 +1,8 @@
 import { bootId } from '../../core/boot-id.js';
+import { Cursor } from '../../core/cursor.js';
 import type { Pet } from '../../core/interface.js';
 import type { ErrorSummary } from '../../bulk/journal-entries.js';
-import type { JournalContents } from '../../bulk/record-states.js';
+import type { JournalHeader, RecordState } from '../../bulk/record-states.js';
 import { JournalStore } from '../../bulk/journal-store.js';
 import { findJournal } from './find.js';
 
@@ -24,47 +25,65 @@ export interface JournalRecord {
   error: ErrorSummary | undefined;
 }
 
-/** A journal, whole: its batch and where it sent, then every record of its input, in order. */
+/** A journal: where it is, and its batch and where it sent (its records go to `onRecords`). */
 export interface ShownJournal {
   path: string;
-  contents: JournalContents;
-  records: JournalRecord[];
+  header: JournalHeader;
 }
+
+/** How many records are handed on at a time. */
+const BATCH = 500;
 
 /**
  * The journal `given` names (a path, or a batch id of the journals folder), read as a person
- * or a script reads it: one entry for every record of the input, sent or not.
+ * or a script reads it: one entry for every record of the input, sent or not, handed to
+ * `onRecords` a few hundred at a time (a journal of millions is never held at once).
  */
-export async function showJournal(given: string, journalsDir: string): Promise<ShownJournal> {
+export async function showJournal(
+  given: string,
+  journalsDir: string,
+  onRecords: (records: JournalRecord[], journal: ShownJournal) => void,
+): Promise<ShownJournal> {
   const path = await findJournal(given, journalsDir);
-  const contents = await JournalStore.readAt(path, bootId());
-  const records: JournalRecord[] = [];
-  for (let record = 1; record <= contents.records; record++) {
-    const state = contents.states.get(record);
-    if (state === undefined) {
-      records.push({
-        record,
-        outcome: 'unsent',
-        key: undefined,
-        attempt: undefined,
-        pet: undefined,
-        printed: undefined,
-        replayed: undefined,
-        error: undefined,
-      });
-      continue;
+  return JournalStore.reading(path, (journal) => {
+    const header = journal.header();
+    const states = new Cursor(journal.states(bootId()));
+    let batch: JournalRecord[] = [];
+    for (let record = 1; record <= header.records; record++) {
+      const state = states.skipWhile(([at]) => at < record);
+      batch.push(entryOf(record, state?.[0] === record ? state[1] : undefined));
+      if (batch.length === BATCH) {
+        onRecords(batch, { path, header });
+        batch = [];
+      }
     }
-    const created = state.outcome === 'created';
-    records.push({
+    if (batch.length > 0) onRecords(batch, { path, header });
+    return { path, header };
+  });
+}
+
+function entryOf(record: number, state: RecordState | undefined): JournalRecord {
+  if (state === undefined) {
+    return {
       record,
-      outcome: state.outcome,
-      key: state.key,
-      attempt: state.attempt,
-      pet: created ? state.pet : undefined,
-      printed: created ? state.printed : undefined,
-      replayed: created ? state.replayed : undefined,
-      error: created ? undefined : state.error,
-    });
+      outcome: 'unsent',
+      key: undefined,
+      attempt: undefined,
+      pet: undefined,
+      printed: undefined,
+      replayed: undefined,
+      error: undefined,
+    };
   }
-  return { path, contents, records };
+  const created = state.outcome === 'created';
+  return {
+    record,
+    outcome: state.outcome,
+    key: state.key,
+    attempt: state.attempt,
+    pet: created ? state.pet : undefined,
+    printed: created ? state.printed : undefined,
+    replayed: created ? state.replayed : undefined,
+    error: created ? undefined : state.error,
+  };
 }

@@ -24,7 +24,7 @@ describe('petstore completion', () => {
       '"pets add") words="--name --category-id --status --idempotency-key --dry-run"',
     );
     expect(out).toContain(
-      '"pets import") words="--input-format --template --concurrency --fail-fast --skip-invalid --rejects --batch-id --dry-run --journal --resume --retry-failed --retry-unknown --print-all --key-window --ignore-key-window"',
+      '"pets import") words="--input-format --template --concurrency --fail-fast --skip-invalid --rejects --batch-id --shard --again --dry-run --journal --resume --retry-failed --retry-unknown --print-all --key-window --ignore-key-window"',
     );
     expect(out).toContain('compgen -W "available pending sold"');
     // Choices declared on a flag are offered without a list of their own.

@@ -8,7 +8,7 @@ import { runJournalList } from '../../../src/commands/journal/list.js';
 import { runJournalPrune } from '../../../src/commands/journal/prune.js';
 import { runJournalShow } from '../../../src/commands/journal/show.js';
 import { runPetsImportFile } from '../../../src/commands/pets/import-file.js';
-import type { JournalSummary } from '../../../src/operations/journal/list.js';
+import type { JournalSummary } from '../../../src/bulk/journal-list.js';
 import { batchRequest } from '../../helpers/batch-request.js';
 import { sandboxService } from '../../helpers/sandbox-service.js';
 import { optionsOf, runF } from '../../helpers/run-f.js';
@@ -99,7 +99,7 @@ describe('journal list, show and prune', () => {
     const folder = mkdtempSync(join(tmpdir(), 'petstore-a-long-folder-name-for-every-export-'));
     for (const year of ['2025', '2026']) {
       const input = join(folder, `spring-adoption-export-${year}.csv`);
-      writeFileSync(input, 'name,categoryId\nA,1\n');
+      writeFileSync(input, `name,categoryId\nA,${year}\n`);
       expect(await main(['pets', 'import', input], fakeIO(), env)).toBe(0);
     }
     const io = fakeIO({ tty: true, columns: 80 });

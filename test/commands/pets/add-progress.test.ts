@@ -117,7 +117,8 @@ describe('pets import progress', () => {
     expect(await main(['pets', 'import', input()], io, dumb)).toBe(0);
     expect(io.err()).not.toContain('\r');
     const forced = fakeIO({ tty: true });
-    expect(await main(['pets', 'import', input(), '--progress', 'always'], forced, dumb)).toBe(0);
+    const again = ['pets', 'import', input(), '--again', '--progress', 'always'];
+    expect(await main(again, forced, dumb)).toBe(0);
     expect(forced.err()).toContain(ERASE);
   });
 

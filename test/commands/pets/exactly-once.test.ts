@@ -42,32 +42,38 @@ function journalNamed(stderr: string): string {
 }
 
 describe('distinct pets never collapse into one', () => {
-  it('two unrelated runs reading stdin, with the same record, create two pets', async () => {
+  it('two runs reading stdin, with the same record: the second is refused, or creates it with --again', async () => {
     const { env, pets } = await sandbox();
     const first = fakeIO({ stdin: MAX });
     expect(await main(['pets', 'import', '-'], first, env)).toBe(0);
     const second = fakeIO({ stdin: MAX });
-    expect(await main(['pets', 'import', '-'], second, env)).toBe(0);
+    expect(await main(['pets', 'import', '-'], second, env)).toBe(2);
+    expect(second.err()).toContain('standard input was imported in full before: batch');
+    const again = fakeIO({ stdin: MAX });
+    expect(await main(['pets', 'import', '-', '--again'], again, env)).toBe(0);
     expect((await pets()).map((pet) => pet.name)).toEqual(['Max', 'Max']);
-    expect(second.err()).not.toContain('answered from');
+    expect(again.err()).not.toContain('answered from');
   });
 
-  it('two files of the same name in different folders, with the same records, create all', async () => {
+  it('two files of the same name in different folders, with the same records, create all with --again', async () => {
     const { env, pets } = await sandbox();
     for (let run = 0; run < 2; run++) {
       const file = join(folder(), 'pets.ndjson');
       writeFileSync(file, MAX + MAX);
-      expect(await main(['pets', 'import', file], fakeIO(), env)).toBe(0);
+      const args = ['pets', 'import', file, ...(run === 0 ? [] : ['--again'])];
+      expect(await main(args, fakeIO(), env)).toBe(0);
     }
     expect(await pets()).toHaveLength(4);
   });
 
-  it('the same file run again without --resume is a new batch: its pets are created again', async () => {
+  it('the same file run again without --resume is refused; --again makes it a new batch', async () => {
     const { env, pets } = await sandbox();
     const file = join(folder(), 'pets.ndjson');
     writeFileSync(file, MAX);
     expect(await main(['pets', 'import', file], fakeIO(), env)).toBe(0);
-    expect(await main(['pets', 'import', file], fakeIO(), env)).toBe(0);
+    expect(await main(['pets', 'import', file], fakeIO(), env)).toBe(2);
+    expect(await pets()).toHaveLength(1);
+    expect(await main(['pets', 'import', file, '--again'], fakeIO(), env)).toBe(0);
     expect(await pets()).toHaveLength(2);
   });
 });
@@ -218,7 +224,7 @@ describe('a damaged journal is exit 2 saying what is wrong, never a crash', () =
     ['a table gone', 'DROP TABLE records', /is damaged: no such table/],
     [
       'another format',
-      'UPDATE journal SET format = 2',
+      'UPDATE journal SET format = 3',
       /is not a petstore journal of this version/,
     ],
   ];

@@ -23,6 +23,8 @@ const NEW_BULK_RUN = {
   skipInvalid: false,
   rejects: undefined,
   batchId: undefined,
+  shard: undefined,
+  again: false,
   keyWindow: { windowMs: 24 * 3_600_000, marginMs: 3_600_000, ignore: false },
 };
 
@@ -62,6 +64,16 @@ describe('pets import: flags to options (runF)', () => {
         keyWindow: { windowMs: 2 * 3_600_000, marginMs: 3_600_000, ignore: true },
       },
     ],
+    [
+      ['pets', 'import', 'x.csv', '--shard', '2/4', '--batch-id', 'job-7', '--again'],
+      {
+        ...NEW_BULK_RUN,
+        file: 'x.csv',
+        shard: { index: 2, count: 4 },
+        batchId: 'job-7',
+        again: true,
+      },
+    ],
     [['pets', 'import', '--template', 'csv'], { template: 'csv' }],
   ])('%j', async (argv, options) => {
     expect(await optionsOf(argv)).toEqual(options);
@@ -74,6 +86,10 @@ describe('pets import: flags to options (runF)', () => {
     ],
     [['pets', 'import', 'x', '--print-all'], '--print-all goes with --resume JOURNAL'],
     [['pets', 'import', '--template', 'xml'], '--template'],
+    [['pets', 'import', 'x', '--shard', '2/4'], '--shard needs --batch-id'],
+    [['pets', 'import', 'x', '--shard', '5/4', '--batch-id', 'b'], '--shard must be I/N'],
+    [['pets', 'import', 'x', '--shard', '0/4', '--batch-id', 'b'], '--shard must be I/N'],
+    [['pets', 'import', 'x', '--shard', 'two', '--batch-id', 'b'], '--shard must be I/N'],
   ])('%j is refused before the verb runs', async (argv, message) => {
     const result = await runF(argv);
     expect(result.code).toBe(2);

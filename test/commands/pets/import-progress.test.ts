@@ -1,10 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Ledger } from '../../../src/bulk/ledger.js';
-import type { EarlierOutcomes } from '../../../src/bulk/plan.js';
 import { bulkProgress } from '../../../src/commands/pets/import-progress.js';
 import { Progress, duration } from '../../../src/output/progress.js';
-
-const NONE: EarlierOutcomes = { created: [], failed: [], unknown: [] };
 
 function clock() {
   const time = { now: 0 };
@@ -16,7 +13,7 @@ describe('the bulk progress line', () => {
     const drawn: (string | undefined)[] = [];
     const { time, now } = clock();
     const progress = new Progress((text) => drawn.push(text), now);
-    const ledger = new Ledger(2000, 2000, NONE);
+    const ledger = new Ledger(2000, 2000);
     const settled = bulkProgress(progress, 2000);
     // One record a millisecond: 1,000/s; drawn at 1 ms, 101 ms, … 1,001 ms.
     for (let id = 1; id <= 1001; id++) {
@@ -33,7 +30,7 @@ describe('the bulk progress line', () => {
     const drawn: (string | undefined)[] = [];
     const { time, now } = clock();
     const progress = new Progress((text) => drawn.push(text), now);
-    const ledger = new Ledger(100_000, 100_000, NONE);
+    const ledger = new Ledger(100_000, 100_000);
     const settled = bulkProgress(progress, 100_000);
     for (let id = 1; id <= 10_000; id++) {
       time.now = id / 10; // 10,000 records in one second
@@ -52,14 +49,14 @@ describe('the bulk progress line', () => {
       (text) => drawn.push(text),
       () => 500,
     );
-    const ledger = new Ledger(100, 100, NONE);
+    const ledger = new Ledger(100, 100);
     ledger.created({ id: 1, name: 'p', categoryId: 1 }, false);
     bulkProgress(progress, 100)(ledger, { stopping: true, inFlight: 3 });
     expect(drawn).toEqual(['stopping: 3 in flight · created 1 · failed 0 · unknown 0 · of 100']);
   });
 
   it('draws nothing when progress is off', () => {
-    const ledger = new Ledger(1, 1, NONE);
+    const ledger = new Ledger(1, 1);
     const settled = bulkProgress(new Progress(undefined), 1);
     ledger.created({ id: 1, name: 'p', categoryId: 1 }, false);
     expect(() => settled(ledger)).not.toThrow();

@@ -1,12 +1,12 @@
+import { newJournal } from '../../helpers/journal-file.js';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { JournalStore } from '../../../src/bulk/journal-store.js';
 import { bootId } from '../../../src/core/boot-id.js';
 import { journalOfBatch, ManyJournalsError } from '../../../src/operations/journal/find.js';
-import { listJournals } from '../../../src/operations/journal/list.js';
+import { listJournals } from '../../../src/bulk/journal-list.js';
 import { pruneJournals } from '../../../src/operations/journal/prune.js';
 
 const SERVICE = 'https://staging.example/v1';
@@ -18,7 +18,7 @@ async function journal(
   run: { batch: string; records: number; created: number; service?: string },
 ): Promise<string> {
   const path = join(folder, `${name}.${run.batch}.journal`);
-  const store = JournalStore.create(path, {
+  const store = newJournal(path, {
     input: '/in/pets.csv',
     records: run.records,
     target: 'profile staging',

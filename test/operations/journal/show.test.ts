@@ -3,14 +3,22 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { JournalStore } from '../../../src/bulk/journal-store.js';
+import { newJournal } from '../../helpers/journal-file.js';
 import { bootId } from '../../../src/core/boot-id.js';
-import { showJournal } from '../../../src/operations/journal/show.js';
+import { showJournal as show, type JournalRecord } from '../../../src/operations/journal/show.js';
+
+/** The journal as `journal show` reads it: where, its header, and every record. */
+async function showJournal(given: string, folder: string) {
+  const records: JournalRecord[] = [];
+  const shown = await show(given, folder, (some) => records.push(...some));
+  return { ...shown, records };
+}
 
 /** A journal of four records as a run leaves it: created, failed, unknown, never sent. */
 async function journalOfFour(): Promise<{ folder: string; path: string }> {
   const folder = mkdtempSync(join(tmpdir(), 'petstore-show-'));
   const path = join(folder, '2026-11-28T00-00-00-000Z.batch-show.journal');
-  const journal = JournalStore.create(path, {
+  const journal = newJournal(path, {
     input: '/in/pets.csv',
     records: 4,
     target: 'profile staging',
@@ -45,7 +53,7 @@ describe('showJournal', () => {
     for (const given of [path, 'batch-show']) {
       const shown = await showJournal(given, folder);
       expect(shown.path).toBe(path);
-      expect(shown.contents).toMatchObject({ batch: 'batch-show', records: 4 });
+      expect(shown.header).toMatchObject({ batch: 'batch-show', records: 4 });
       expect(shown.records).toEqual([
         {
           record: 1,

@@ -1,6 +1,6 @@
 import { commandLineHint } from '../../output/wording.js';
 import type { Hint } from '../../core/phrase.js';
-import type { EarlierOutcomes } from '../../bulk/plan.js';
+import type { EarlierRecord } from '../../bulk/ledger.js';
 import type { RunOutput } from '../../context/context.js';
 import { PetstoreError } from '../../core/errors.js';
 import { sanitizeLine, snippet } from '../../core/sanitize.js';
@@ -66,22 +66,17 @@ export class NotCreatedReport {
 
   /**
    * At a terminal, the list: this run's, then those earlier runs left that this one did not
-   * send again. `nameOf` gives a record's name by its 0-based index.
+   * send again (as the run passed them).
    */
-  list(earlier: EarlierOutcomes, nameOf: (index: number) => string): void {
+  list(earlier: readonly EarlierRecord[]): void {
     if (!this.atEnd) return;
-    const left = [
-      ...earlier.failed.map(({ index, error }) => ({
-        position: index + 1,
-        name: nameOf(index),
-        what: `not created (an earlier run): ${error.message}`,
-      })),
-      ...earlier.unknown.map((index) => ({
-        position: index + 1,
-        name: nameOf(index),
-        what: 'outcome unknown (an earlier run)',
-      })),
-    ];
+    const left = earlier.map(({ index, name, error }) => ({
+      position: index + 1,
+      name,
+      what: error
+        ? `not created (an earlier run): ${error.message}`
+        : 'outcome unknown (an earlier run)',
+    }));
     const all = [...this.gathered, ...left].sort((a, b) => a.position - b.position);
     if (all.length === 0) return;
     const width = String(all.at(-1)!.position).length;

@@ -1,10 +1,11 @@
 import { readJournalFile } from '../../helpers/journal-file.js';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { createReadStream, existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Pet } from '../../../src/core/interface.js';
-import { addBatch, type AddBatchEvents } from '../../../src/operations/pets/add-batch.js';
+import type { RequestPreview } from '../../../src/api/request.js';
+import { importPets, type ImportEvents } from '../../../src/operations/pets/import.js';
 import { batchRequest } from '../../helpers/batch-request.js';
 import { sandboxService } from '../../helpers/sandbox-service.js';
 import { useTestClients } from '../../helpers/test-client.js';
@@ -22,7 +23,7 @@ function recorder(options: { table?: boolean } = {}) {
     reported: [] as number[],
     dryRun: [] as number[],
   };
-  const events: AddBatchEvents = {
+  const events: ImportEvents<RequestPreview> = {
     onJournal: ({ journal, toSend }) => said.journals.push({ journal, toSend }),
     rows: options.table
       ? undefined
@@ -42,7 +43,7 @@ function recorder(options: { table?: boolean } = {}) {
     say: () => undefined,
     onSettled: () => undefined,
     onAbandoned: () => undefined,
-    onDryRun: (record) => said.dryRun.push(record),
+    onDryRun: (record) => void said.dryRun.push(record),
     warn: () => undefined,
     stdoutFailure: () => undefined,
   };
@@ -63,7 +64,10 @@ async function setup(names: string[]) {
   };
   const deps = {
     connect: () => Promise.resolve(reached),
-    readInput: (path: string) => Promise.resolve(readFileSync(path, 'utf8')),
+    readInput: (path: string) =>
+      existsSync(path)
+        ? Promise.resolve(createReadStream(path))
+        : Promise.reject(Object.assign(new Error(`ENOENT: ${path}`), { code: 'ENOENT' })),
     journalsDir: join(folder, 'state', 'journals'),
     signals: { onSignal: () => () => undefined },
     resumeCommand: (journal: string) => `resume ${journal}`,
@@ -71,12 +75,12 @@ async function setup(names: string[]) {
   return { service, input, deps };
 }
 
-describe('addBatch', () => {
+describe('importPets', () => {
   it('creates every record once, prints each as it is confirmed, and journals the run', async () => {
     const names = Array.from({ length: 30 }, (_, i) => `pet ${i}`);
     const { service, input, deps } = await setup(names);
     const { said, events } = recorder();
-    const outcome = await addBatch(deps, request({ file: input }), events);
+    const outcome = await importPets(deps, request({ file: input }), events);
     expect(outcome.kind).toBe('sent');
     if (outcome.kind !== 'sent') return;
     expect(outcome.error).toBeUndefined();
@@ -92,10 +96,10 @@ describe('addBatch', () => {
 
   it('a resume of a finished run sends nothing and prints nothing again', async () => {
     const { service, input, deps } = await setup(['A', 'B', 'C']);
-    const first = await addBatch(deps, request({ file: input }), recorder().events);
+    const first = await importPets(deps, request({ file: input }), recorder().events);
     if (first.kind !== 'sent') throw new Error('not sent');
     const { said, events } = recorder();
-    const again = await addBatch(deps, request({ resume: first.journal }), events);
+    const again = await importPets(deps, request({ resume: first.journal }), events);
     if (again.kind !== 'sent') throw new Error('not sent');
     expect(again.counts).toMatchObject({ createdNow: 0, createdEarlier: 3 });
     expect(again.printedEarlier).toBe(3);
@@ -104,17 +108,18 @@ describe('addBatch', () => {
     expect(await service.names()).toHaveLength(3);
   });
 
-  it('with no line output, gives the pets for one table at the end', async () => {
-    const { input, deps } = await setup(['A', 'B']);
+  it('with no line output, gives the pets for one table at the end, in input order', async () => {
+    const names = Array.from({ length: 40 }, (_, i) => `pet ${i}`);
+    const { input, deps } = await setup(names);
     const { said, events } = recorder({ table: true });
-    await addBatch(deps, request({ file: input }), events);
-    expect(said.table.map((pet) => pet.name).sort()).toEqual(['A', 'B']);
+    await importPets(deps, request({ file: input, concurrency: 16 }), events);
+    expect(said.table.map((pet) => pet.name)).toEqual(names);
   });
 
   it('a dry run says each request and how many, and neither sends nor journals', async () => {
     const { service, input, deps } = await setup(['A', 'B', 'C']);
     const { said, events } = recorder();
-    const outcome = await addBatch(deps, request({ file: input, dryRun: true }), events);
+    const outcome = await importPets(deps, request({ file: input, dryRun: true }), events);
     expect(outcome).toMatchObject({ kind: 'dry run', requests: 3 });
     expect(said.dryRun).toEqual([1, 2, 3]);
     expect(said.journals).toEqual([]);
@@ -128,13 +133,13 @@ describe('addBatch', () => {
     let connected = 0;
     const counting = { ...deps, connect: () => (connected++, deps.connect()) };
     for (const bad of [input, `${input}.missing`]) {
-      await expect(addBatch(counting, request({ file: bad }), recorder().events)).rejects.toThrow(
+      await expect(importPets(counting, request({ file: bad }), recorder().events)).rejects.toThrow(
         /line 2: "categoryId" is required; nothing was sent|ENOENT/,
       );
     }
-    await expect(addBatch(counting, request({ resume: input }), recorder().events)).rejects.toThrow(
-      /not a petstore journal/,
-    );
+    await expect(
+      importPets(counting, request({ resume: input }), recorder().events),
+    ).rejects.toThrow(/not a petstore journal/);
     expect(connected).toBe(0);
     expect(await service.names()).toEqual([]);
   });

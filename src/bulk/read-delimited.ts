@@ -1,12 +1,13 @@
+import { once } from 'node:events';
 import { command, option, phrase } from '../core/phrase.js';
+import { RECORD_MAX_CHARS } from '../core/contract.js';
 import { UsageError } from '../core/errors.js';
 import { unguardFormula } from '../core/formula-guard.js';
 import { parseInt64 } from '../core/int64.js';
 import { newPetProblem, type NewPet } from '../core/interface.js';
 import { closestNames } from '../core/did-you-mean.js';
-import { BULK_MAX_RECORDS } from '../core/contract.js';
-import { badRecords, noPets, Problems, tooManyRecords } from './record-problems.js';
-import { positionsAround, statusInCase, type PetRecords, type RejectedRecord } from './records.js';
+import { linesOf } from './input-text.js';
+import { recordTooLong, statusInCase, type InputRecords, type ReadRecord } from './records.js';
 
 /**
  * CSV and TSV input for `pets import`: a header row naming the columns, then one pet per
@@ -40,83 +41,116 @@ const CSV_PROBLEMS: Record<string, string> = {
     'a quote inside a field that is not quoted (quote the whole field and write the quote twice)',
 };
 
-/** Rows of CSV, by csv-parse (loaded only for CSV input). */
-async function csvRows(text: string, source: string): Promise<Row[]> {
-  const { parse } = await import('csv-parse/sync');
-  const lineOf = lineCounter(Buffer.from(text));
-  let lastEnd = 0;
-  try {
-    // With info, each record comes with the byte offset it ends at.
-    const parsed = parse(text, {
-      bom: true,
-      info: true,
-      skip_empty_lines: true,
-      relax_column_count: true,
-      // RFC 4180 quoting, strictly: a quote out of place is refused, never taken as text that
-      // would change a name without a word.
-      relax_quotes: false,
-      // Where the last whole record ended: an unclosed quote opens in the record after it.
-      on_record: (record: string[], context: { bytes: number }) => {
-        lastEnd = context.bytes;
-        return record;
-      },
-      // Every line end, in any mix: rows added by hand to a CRLF file (a template) end in LF.
-      record_delimiter: ['\r\n', '\n', '\r'],
-    }) as unknown as { record: string[]; info: { bytes: number } }[];
-    let end = 0;
-    return parsed.map(({ record, info }) => {
-      const line = lineOf(end);
-      end = info.bytes;
-      return { cells: record, line };
-    });
-  } catch (error) {
-    const { code, lines } = error as { code?: string; lines?: number };
-    // An unclosed quote runs to the end of the file: say where its record starts.
-    const line = code === 'CSV_QUOTE_NOT_CLOSED' ? lineOf(lastEnd) : lines;
-    const where = line === undefined ? '' : `, line ${line}`;
-    const reason = CSV_PROBLEMS[code ?? ''] ?? (error as Error).message;
-    throw new UsageError(`${source}${where}: not valid CSV: ${reason}; nothing was sent`, {
-      hint: 'Quote a field that holds a comma, a quote or a line break ("a ""b"", c"), as RFC 4180 does.',
-    });
+/** How much text csv-parse is given at once (see csvRows). */
+const FEED_CHARS = 16 * 1024;
+
+/** Line ends inside a cell: CR LF counts as one, and as two for csv-parse's count. */
+function lineEnds(cells: readonly string[]): { ends: number; crlf: number } {
+  let ends = 0;
+  let crlf = 0;
+  for (const cell of cells) {
+    for (const match of cell.matchAll(/\r\n|\n|\r/g)) {
+      ends++;
+      if (match[0].length === 2) crlf++;
+    }
   }
+  return { ends, crlf };
 }
 
 /**
- * The line a record starts on, from the byte offset the one before it ended at: the lines up to
- * there, and the empty lines after it (which the parser skips). Offsets only grow, so counting
- * goes once over the input.
+ * Rows of CSV as they stream, by csv-parse (loaded only for CSV input), each with the line it
+ * starts on. csv-parse counts the lines each record ends on, a CR LF inside quotes as two: that
+ * is taken back, and a record's own line breaks give where it starts.
  */
-function lineCounter(bytes: Buffer): (offset: number) => number {
-  // A line ends at LF, at CR, or at CR LF (one end, not two).
-  const endsAt = (at: number) =>
-    bytes[at] === 0x0a || (bytes[at] === 0x0d && bytes[at + 1] !== 0x0a);
-  let position = 0;
-  let line = 1;
-  return (offset) => {
-    for (; position < offset; position++) if (endsAt(position)) line++;
-    let blank = 0;
-    for (let at = offset; bytes[at] === 0x0a || bytes[at] === 0x0d; at++) {
-      if (endsAt(at)) blank++;
+async function* csvRows(text: AsyncIterable<string>, source: string): AsyncGenerator<Row> {
+  const { parse } = await import('csv-parse');
+  /** Where the last whole record ended: an unclosed quote opens on the line after it. */
+  const last = { line: 0, empty: 0, crlf: 0 };
+  /** The line each record parsed and not yet read starts on, in order. */
+  const starts: number[] = [];
+  const parser = parse({
+    bom: true,
+    skip_empty_lines: true,
+    relax_column_count: true,
+    // RFC 4180 quoting, strictly: a quote out of place is refused, never taken as text that
+    // would change a name without a word.
+    relax_quotes: false,
+    // Every line end, in any mix: rows added by hand to a CRLF file (a template) end in LF.
+    record_delimiter: ['\r\n', '\n', '\r'],
+    max_record_size: RECORD_MAX_CHARS,
+    // As each record is parsed (those parsed before an error included, which never reach
+    // the reader): where it starts and ends.
+    on_record: (record: string[], context) => {
+      const { ends, crlf } = lineEnds(record);
+      last.crlf += crlf;
+      last.line = context.lines - last.crlf;
+      last.empty = context.empty_lines;
+      starts.push(last.line - ends);
+      return record;
+    },
+  });
+  const stop = new AbortController();
+  const feeding = (async () => {
+    for await (const chunk of text) {
+      // A few kilobytes at a time: csv-parse makes every record of what it is given at once.
+      for (let at = 0; at < chunk.length; at += FEED_CHARS) {
+        if (stop.signal.aborted) return;
+        const piece = chunk.slice(at, at + FEED_CHARS);
+        if (!parser.write(piece)) await once(parser, 'drain', { signal: stop.signal });
+      }
     }
-    return line + blank;
-  };
+    parser.end();
+  })().catch((error: unknown) => {
+    if (!stop.signal.aborted) parser.destroy(error as Error);
+  });
+  try {
+    for await (const cells of parser as AsyncIterable<string[]>) {
+      yield { cells, line: starts.shift()! };
+    }
+  } catch (error) {
+    const {
+      code,
+      lines,
+      empty_lines: empty,
+    } = error as {
+      code?: string;
+      lines?: number;
+      empty_lines?: number;
+    };
+    // Anything else (the input could not be read, say) is no CSV error of the input.
+    if (code === undefined || !/^(CSV|INVALID)_/.test(code)) throw error;
+    // The record after the last whole one starts after the blank lines that follow it.
+    const next = last.line + 1 + Math.max(0, (empty ?? last.empty) - last.empty);
+    if (code === 'CSV_MAX_RECORD_SIZE') throw recordTooLong(source, `line ${next}`);
+    const line = code === 'CSV_QUOTE_NOT_CLOSED' ? next : (lines ?? next) - last.crlf;
+    const reason = CSV_PROBLEMS[code] ?? (error as Error).message;
+    throw new UsageError(`${source}, line ${line}: not valid CSV: ${reason}; nothing was sent`, {
+      hint: 'Quote a field that holds a comma, a quote or a line break ("a ""b"", c"), as RFC 4180 does.',
+    });
+  } finally {
+    stop.abort();
+    parser.destroy();
+  }
+  await feeding;
 }
 
 const TSV_ESCAPES: Record<string, string> = { t: '\t', n: '\n', r: '\r', '\\': '\\' };
 
 /** Rows of TSV: one per line, cells split at tabs, `\t \n \r \\` undone. */
-function tsvRows(text: string): Row[] {
-  const rows: Row[] = [];
+async function* tsvRows(text: AsyncIterable<string>, source: string): AsyncGenerator<Row> {
   // Any line end, in any mix (CR alone too): -o tsv escapes a CR inside a cell.
-  const lines = text.split(/\r\n|\n|\r/);
-  lines.forEach((line, index) => {
-    if (line.trim() === '') return;
-    const cells = line
+  const lines = linesOf(text, {
+    anyEnd: true,
+    maxChars: RECORD_MAX_CHARS,
+    tooLong: (line) => recordTooLong(source, `line ${line}`),
+  });
+  for await (const line of lines) {
+    if (line.text.trim() === '') continue;
+    const cells = line.text
       .split('\t')
       .map((cell) => cell.replace(/\\([tnr\\])/g, (_, c: string) => TSV_ESCAPES[c]!));
-    rows.push({ cells, line: index + 1 });
-  });
-  return rows;
+    yield { cells, line: line.number };
+  }
 }
 
 /** What a column holds: a field of NewPet, the id a listing carries, or nothing (no name). */
@@ -223,65 +257,49 @@ function cellValue(
   };
 }
 
-/** Reads CSV or TSV pets; every bad row is reported by line and column before anything is sent. */
-export async function parseDelimitedPets(
-  text: string,
+/**
+ * Reads CSV or TSV pets as they stream: the header row first (an unknown or missing column
+ * refuses the input at once), then one record a row, each bad cell named by line and column.
+ */
+export function delimitedRecords(
+  text: AsyncIterable<string>,
   source: string,
   format: DelimitedFormat,
-  options: { skipInvalid?: boolean } = {},
-): Promise<PetRecords> {
-  const rows = format === 'csv' ? await csvRows(text, source) : tsvRows(text);
-  const header = rows.shift();
-  if (header === undefined) throw noPets(source);
-  const columns = columnsOf(header, source, format);
-  const pets: NewPet[] = [];
-  const problems = new Problems();
-  const rejected: RejectedRecord[] = [];
-  const rejectedPositions: number[] = [];
-  let ids = 0;
-  let statusCaseChanged = 0;
-  let position = 0;
-  const plural = (count: number, noun: string) => `${count} ${noun}${count === 1 ? '' : 's'}`;
-  for (const row of rows) {
-    // A row a sheet left empty (separators only, or blanks): no record.
-    if (row.cells.every((cell) => cell.trim() === '')) continue;
-    if (++position > BULK_MAX_RECORDS) throw tooManyRecords(source);
-    const { pet, reasons, hadId, changed } = rowPet(row, columns, plural);
-    if (reasons.length > 0) {
-      for (const reason of reasons) {
-        problems.add(`line ${row.line}${reason.startsWith('column') ? ', ' : ': '}${reason}`);
+): InputRecords {
+  let header: readonly string[] | undefined;
+  async function* records(): AsyncGenerator<ReadRecord> {
+    const rows = format === 'csv' ? csvRows(text, source) : tsvRows(text, source);
+    let columns: ColumnKind[] | undefined;
+    let position = 0;
+    for await (const row of rows) {
+      if (columns === undefined) {
+        columns = columnsOf(row, source, format);
+        header = row.cells;
+        continue;
       }
-      // Kept, as written, only to be set aside: refused, the input needs only the count.
-      if (options.skipInvalid === true) {
-        rejected.push({ where: `line ${row.line}`, reasons, cells: row.cells });
-      }
-      rejectedPositions.push(position);
-      continue;
+      // A row a sheet left empty (separators only, or blanks): no record.
+      if (row.cells.every((cell) => cell.trim() === '')) continue;
+      const { pet, reasons, hadId, changed } = rowPet(row, columns);
+      yield {
+        position: ++position,
+        where: `line ${row.line}`,
+        pet: reasons.length === 0 ? pet : undefined,
+        reasons,
+        written: row.cells,
+        hadId,
+        statusChanged: changed,
+      };
     }
-    if (hadId) ids++;
-    if (changed) statusCaseChanged++;
-    pets.push(pet);
   }
-  if (pets.length === 0 && problems.count === 0) throw noPets(source);
-  if (problems.count > 0 && (options.skipInvalid !== true || pets.length === 0)) {
-    throw badRecords(source, problems, rejectedPositions.length);
-  }
-  return {
-    count: pets.length,
-    at: (index) => pets[index]!,
-    ignoredIds: ids,
-    statusCaseChanged,
-    rejected,
-    header: header.cells,
-    inputPosition: positionsAround(rejectedPositions),
-  };
+  return { format, records: records(), header: () => header };
 }
+
+const plural = (count: number, noun: string) => `${count} ${noun}${count === 1 ? '' : 's'}`;
 
 /** One row as a pet, or the reasons it is none (each naming its column). */
 function rowPet(
   row: Row,
   columns: ColumnKind[],
-  plural: (count: number, noun: string) => string,
 ): { pet: NewPet; reasons: string[]; hadId: boolean; changed: boolean } {
   const pet: Record<string, unknown> = {};
   const reasons: string[] = [];

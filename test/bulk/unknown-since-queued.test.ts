@@ -1,14 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import {
-  warnUnknownSinceQueued,
-  type Prepared,
-} from '../../../src/operations/pets/add-batch-plan.js';
+import { warnUnknownSinceQueued } from '../../src/bulk/import-checks.js';
 
 /** What a resume is told of records whose outcome the journal cannot know, and why. */
 function warned(noBoot: number[], otherBoot: number[]): string[] {
   const said: string[] = [];
-  const prepared = { earlier: { unknownSinceQueued: { noBoot, otherBoot } } } as Prepared;
-  warnUnknownSinceQueued(prepared, { warn: (message) => said.push(message) });
+  warnUnknownSinceQueued({ noBoot, otherBoot }, (message) => said.push(message));
   return said;
 }
 

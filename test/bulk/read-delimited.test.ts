@@ -1,15 +1,18 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { readPetRecords, type InputFormat } from '../../src/bulk/input-format.js';
-import type { PetRecords } from '../../src/bulk/records.js';
+import type { InputFormat } from '../../src/bulk/input-format.js';
 import { toInt64 } from '../../src/core/int64.js';
-import { newPetProblem, PET_STATUSES, type Pet } from '../../src/core/interface.js';
+import { newPetProblem, PET_STATUSES, type NewPet, type Pet } from '../../src/core/interface.js';
+import { readPets } from '../helpers/read-records.js';
 import { OUTPUT_FORMAT_SPECS } from '../../src/output/formats.js';
 import { PET_COLUMNS } from '../../src/commands/pets/columns.js';
 
-const read = async (text: string, name: string, given?: InputFormat) =>
-  (await readPetRecords(text, name, { name, given })).records;
-const all = (records: PetRecords) => Array.from({ length: records.count }, (_, i) => records.at(i));
+const read = async (text: string, name: string, given?: InputFormat, chunk?: number) => {
+  const read = await readPets(text, name, { name, given, chunk });
+  const { ignoredIds, statusCaseChanged } = read.check;
+  return { pets: read.pets, ignoredIds, statusCaseChanged };
+};
+const all = (records: { pets: NewPet[] }) => records.pets;
 
 /** Names a spreadsheet export must carry whole: separators, quotes, breaks, formula signs, scripts. */
 const hostileName = fc
@@ -66,11 +69,16 @@ describe('CSV and TSV input', () => {
     'reads back what pets list -o %s writes, hostile names and int64 exact, the id left out',
     async (format) => {
       await fc.assert(
-        fc.asyncProperty(fc.array(pet, { minLength: 1, maxLength: 20 }), async (pets) => {
-          const records = await read(listed(format, pets), `pets.${format}`);
-          expect(records.ignoredIds).toBe(pets.length);
-          expect(all(records)).toEqual(pets.map(({ id: _id, ...rest }) => rest));
-        }),
+        fc.asyncProperty(
+          fc.array(pet, { minLength: 1, maxLength: 20 }),
+          fc.integer({ min: 1, max: 64 }),
+          async (pets, chunk) => {
+            // Read as it streams, cut anywhere: inside a quote, a CR LF, a character.
+            const records = await read(listed(format, pets), `pets.${format}`, undefined, chunk);
+            expect(records.ignoredIds).toBe(pets.length);
+            expect(all(records)).toEqual(pets.map(({ id: _id, ...rest }) => rest));
+          },
+        ),
         { numRuns: 300 },
       );
     },
@@ -228,6 +236,41 @@ describe('CSV and TSV input', () => {
     const open = 'name,categoryId\nA,1\n"B,2\nC,3\nD,4\n';
     await expect(read(open, 'u.csv')).rejects.toThrow(
       'u.csv, line 3: not valid CSV: a quoted field starts here and is never closed',
+    );
+  });
+});
+
+describe('a bad cell is named by the line its record starts on', () => {
+  const lineEnd = fc.constantFrom('\n', '\r\n', '\r');
+  const cell = fc
+    .array(fc.constantFrom('a', ' ', ',', '"', '\n', '\r\n', '\r', 'é', '🐶'), { maxLength: 6 })
+    .map((parts) => parts.join(''))
+    .filter((name) => name.trim() !== '');
+  const quoted = (text: string) => `"${text.replaceAll('"', '""')}"`;
+
+  it('whatever line breaks quoted names hold, blank lines between rows and reads cut anywhere', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.tuple(cell, lineEnd, fc.nat({ max: 2 })), { minLength: 1, maxLength: 8 }),
+        fc.nat({ max: 7 }),
+        fc.integer({ min: 1, max: 40 }),
+        async (rows, pick, chunk) => {
+          const bad = pick % rows.length;
+          let text = 'name,categoryId\n';
+          let badLine = 0;
+          rows.forEach(([name, end, blanks], index) => {
+            text += end.repeat(blanks);
+            if (index === bad) badLine = (text.match(/\r\n|\n|\r/g) ?? []).length + 1;
+            text += `${quoted(name)},${index === bad ? 'x' : index + 1}${end}`;
+          });
+          const error = await readPets(text, 'in.csv', { chunk }).then(
+            () => undefined,
+            (caught: unknown) => caught as Error,
+          );
+          expect(error?.message).toContain(`in.csv: 1 bad record: line ${badLine}, column 2`);
+        },
+      ),
+      { numRuns: 300 },
     );
   });
 });

@@ -1,10 +1,17 @@
+import { createHash } from 'node:crypto';
 import { lstat, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { JournalBusyError } from '../../bulk/journal-file.js';
-import type { JournalContents } from '../../bulk/record-states.js';
-import { JournalStore } from '../../bulk/journal-store.js';
-import { UsageError } from '../../core/errors.js';
-import { bootId } from '../../core/boot-id.js';
+import { JournalBusyError } from './journal-file.js';
+import type { JournalHeader } from './record-states.js';
+import { JournalStore, type JournalCounts } from './journal-store.js';
+import { UsageError } from '../core/errors.js';
+import { bootId } from '../core/boot-id.js';
+
+/**
+ * The journals of a folder as `journal list` shows them, and as a new import looks through
+ * them: each one's batch, input, digest, service and outcomes, read from its header and a
+ * count of its rows (never its records one by one).
+ */
 
 /** What `journal list` says of one journal: its batch, input, outcomes and age. */
 export interface JournalSummary {
@@ -17,6 +24,12 @@ export interface JournalSummary {
   target: string | undefined;
   /** The service itself, as its run named it (a resume must reach the same one). */
   service?: string | undefined;
+  /** The digest of its input's records: the same content wherever it lies, whatever its name. */
+  digest?: string | undefined;
+  /** The agent's client whose batch it is, when an agent's. */
+  client?: string | undefined;
+  /** The part of the input it sends (--shard I/N). */
+  shard?: string | undefined;
   records: number;
   created: number;
   failed: number;
@@ -54,8 +67,11 @@ export async function summarizeJournal(path: string): Promise<JournalSummary> {
   }
   try {
     // A run holds its journal's lock until it ends: one in use is named so, not waited for.
-    const journal = await JournalStore.readAt(path, bootId(), 250);
-    return summaryOf(path, updated, journal);
+    return await JournalStore.reading(
+      path,
+      (journal) => summaryOf(path, updated, journal.header(), journal.counts(bootId())),
+      250,
+    );
   } catch (error) {
     if (error instanceof JournalBusyError) {
       return { ...unreadable(path, updated, 'in use by a run', false), inUse: true };
@@ -67,23 +83,31 @@ export async function summarizeJournal(path: string): Promise<JournalSummary> {
   }
 }
 
-/** A journal's summary, from what it holds. */
-export function summaryOf(path: string, updated: string, journal: JournalContents): JournalSummary {
-  const counts = { created: 0, failed: 0, unknown: 0 };
-  for (const state of journal.states.values()) counts[state.outcome]++;
-  const unsent = journal.records - journal.states.size;
+/** A journal's summary, from its header and counts. */
+export function summaryOf(
+  path: string,
+  updated: string,
+  header: JournalHeader,
+  counts: JournalCounts,
+): JournalSummary {
+  const { created, failed, unknown, unsent } = counts;
   return {
     path,
-    batch: journal.batch,
-    input: journal.input,
-    target: journal.target,
-    service: journal.service,
-    records: journal.records,
-    ...counts,
+    batch: header.batch,
+    input: header.input,
+    target: header.target,
+    service: header.service,
+    digest: header.digest,
+    client: header.client,
+    shard: header.shard,
+    records: header.records,
+    created,
+    failed,
+    unknown,
     unsent,
-    started: journal.started,
+    started: header.started,
     updated,
-    finished: counts.unknown === 0 && unsent === 0,
+    finished: unknown === 0 && unsent === 0,
   };
 }
 
@@ -129,4 +153,24 @@ export async function listJournals(
       .map((name) => summarizeJournal(join(folder, name))),
   );
   return summaries.sort((a, b) => (a.started ?? a.updated).localeCompare(b.started ?? b.updated));
+}
+
+/** A short, fixed name of a batch for file names: a batch id may be anything, even a secret. */
+export function batchTag(batch: string): string {
+  return createHash('sha256').update(`petstore batch\n${batch}`).digest('hex').slice(0, 12);
+}
+
+/**
+ * Whether a journal's file name is one a run of this batch gives its journal: by its tag, or
+ * (journals named before batches were tagged) by the batch id itself.
+ */
+export function namedForBatch(batch: string): (name: string) => boolean {
+  const tagged = `.b${batchTag(batch)}.journal`;
+  const named = `.${batch.replace(/[/:]/g, '_')}.journal`;
+  return (name) => name.endsWith(tagged) || name.endsWith(named);
+}
+
+/** A short name of a service, in the names of its journals: which service a held one sends to. */
+export function serviceTag(service: string): string {
+  return createHash('sha256').update(service).digest('hex').slice(0, 8);
 }
