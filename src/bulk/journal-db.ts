@@ -67,7 +67,16 @@ CREATE TABLE inputs (
 
 /** The statements a journal is written with, each prepared once. */
 export type Statements = Record<
-  'begin' | 'commit' | 'upsert' | 'remove' | 'sent' | 'created' | 'printed' | 'clock' | 'state',
+  | 'begin'
+  | 'commit'
+  | 'upsert'
+  | 'queued'
+  | 'remove'
+  | 'sent'
+  | 'created'
+  | 'printed'
+  | 'clock'
+  | 'state',
   StatementSync
 >;
 
@@ -80,13 +89,20 @@ export function statements(db: DatabaseSync): Statements {
       `INSERT OR REPLACE INTO records (record, outcome, digest, key, attempt, key_run, queued_boot, pet, printed, replayed, error, prior)
        VALUES (:record, :outcome, :digest, :key, :attempt, :key_run, :queued_boot, :pet, :printed, :replayed, :error, :prior)`,
     ),
+    // A record's first row: queued, nothing before it.
+    queued: sql(
+      "INSERT INTO records (record, outcome, digest, key, attempt, key_run, queued_boot) VALUES (?, 'queued', ?, ?, ?, ?, ?)",
+    ),
     remove: sql('DELETE FROM records WHERE record = ?'),
     // The three changes most records go through, each a column or two of its row.
-    sent: sql("UPDATE records SET outcome = 'unknown', queued_boot = NULL WHERE record = ?"),
+    // Of many records at once: a JSON array of their numbers.
+    sent: sql(
+      "UPDATE records SET outcome = 'unknown', queued_boot = NULL WHERE record IN (SELECT value FROM json_each(?))",
+    ),
     created: sql(
       "UPDATE records SET outcome = 'created', pet = ?, printed = 0, replayed = ?, error = NULL, prior = NULL WHERE record = ?",
     ),
-    printed: sql('UPDATE records SET printed = 1 WHERE record = ?'),
+    printed: sql('UPDATE records SET printed = 1 WHERE record IN (SELECT value FROM json_each(?))'),
     clock: sql('UPDATE runs SET service_ahead_ms = ? WHERE run = ? AND service_ahead_ms IS NULL'),
     state: sql('SELECT * FROM records WHERE record = ?'),
   };

@@ -25,6 +25,13 @@ import {
 export { damaged, type JournalCounts } from './journal-reader.js';
 
 /**
+ * How many records' states a run keeps between flushes: a few times those in motion (queued
+ * ahead, in flight, awaiting their printed line), so most entries find their record without a
+ * read; past it, all are let go (the rows have them).
+ */
+const WORKING_MOST = 4096;
+
+/**
  * A bulk run's journal as one SQLite database: the batch (its input, target, digest), one row
  * per run, one row per record of the input (its position and digest), and one row per record
  * sent with its state, key, attempt and outcome. The run that opens it holds SQLite's exclusive
@@ -45,13 +52,20 @@ export { damaged, type JournalCounts } from './journal-reader.js';
  * continues one; readers take its header, counts and records a page at a time.
  */
 export class JournalStore extends JournalReader implements JournalSink {
-  /** The records the entries being applied concern, read from their rows for the flush. */
+  /**
+   * The records the run's entries concern, as their rows hold them: read once, kept while the
+   * run moves them on (queued, sending, created, printed), let go in bulk past WORKING_MOST.
+   */
   private readonly working = new Map<number, RecordState | Queued>();
   private readonly workingBefore: BeforeAttempt = new Map();
-  /** The records read for the flush under way: one withdrawn in it is not read back. */
+  /** The records read into `working`: one withdrawn (no row, no state) is not read back. */
   private readonly touched = new Set<number>();
   private readonly run: RunRead = { boot: undefined, at: 0, index: -1 };
   private readonly dirty = new Set<number>();
+  /** Records sent, and printed, in the flush under way: one statement each, at its end. */
+  private readonly sent: number[] = [];
+  private readonly printed: number[] = [];
+  private readonly narrowed = new Set<number>();
   private pending: JournalEntry[] = [];
   private closed = false;
   /** Those waiting for the next commit (committedThrough). */
@@ -164,6 +178,9 @@ export class JournalStore extends JournalReader implements JournalSink {
     try {
       this.sql.begin.run();
       for (const entry of entries) this.applyEntry(entry);
+      // Before the rows written whole, which hold the state these records ended the flush in.
+      if (this.sent.length > 0) this.sql.sent.run(JSON.stringify(this.sent));
+      if (this.printed.length > 0) this.sql.printed.run(JSON.stringify(this.printed));
       for (const record of this.dirty) this.writeRecord(record);
       this.sql.commit.run();
     } catch (error) {
@@ -174,10 +191,15 @@ export class JournalStore extends JournalReader implements JournalSink {
       throw this.broken;
     } finally {
       this.dirty.clear();
-      // Every row is on disk (or the journal broken): none is kept in memory past a flush.
-      this.working.clear();
-      this.workingBefore.clear();
-      this.touched.clear();
+      this.sent.length = 0;
+      this.printed.length = 0;
+      this.narrowed.clear();
+      // Every row is on disk (or the journal broken): what is kept is only a cache of them.
+      if (this.broken !== undefined || this.touched.size > WORKING_MOST) {
+        this.working.clear();
+        this.workingBefore.clear();
+        this.touched.clear();
+      }
     }
     this.written += entries.length;
     waiting?.resolve(undefined);
@@ -224,19 +246,24 @@ export class JournalStore extends JournalReader implements JournalSink {
 
   /**
    * The row changed by the columns the entry changes, where its change is one of the common
-   * few (a queued record sent, a sent one created, a created one printed); false otherwise,
+   * few (a record first queued, sent, created, printed); false otherwise,
    * and the whole row is written at the end of the flush, as its state is then.
    */
   private narrowUpdate(entry: RecordEntry, was: string | undefined): boolean {
-    // A row written whole in this flush is written whole again at its end.
-    if (this.dirty.has(entry.record)) return false;
+    // A row written whole in this flush is written whole again at its end; and so is one
+    // changed twice in it (the narrow changes run in kinds, not in order).
+    if (this.dirty.has(entry.record) || this.narrowed.has(entry.record)) return false;
+    this.narrowed.add(entry.record);
     const state = this.working.get(entry.record);
-    if (entry.type === 'sending' && was === 'queued') {
-      this.sql.sent.run(entry.record);
+    if (entry.type === 'queued' && was === undefined && state?.outcome === 'queued') {
+      const { digest, key, attempt, keySent, boot } = state;
+      this.sql.queued.run(entry.record, digest, key, attempt, keySent.run, boot ?? null);
+    } else if (entry.type === 'sending' && was === 'queued') {
+      this.sent.push(entry.record);
     } else if (entry.type === 'created' && was === 'unknown' && state?.outcome === 'created') {
       this.sql.created.run(stringifyJson(state.pet), Number(state.replayed), entry.record);
     } else if (entry.type === 'printed') {
-      this.sql.printed.run(entry.record);
+      this.printed.push(entry.record);
     } else {
       return false;
     }

@@ -35,7 +35,7 @@ export class QueuedAhead {
     while (this.queued.length === 0 && !this.exhausted) await this.fill();
     const next = this.queued.shift();
     if (next === undefined && this.readFailure !== undefined) throw asError(this.readFailure);
-    if (this.queued.length < this.options.size / 4 && !this.exhausted) void this.fill();
+    if (this.queued.length < this.options.size / 2 && !this.exhausted) void this.fill();
     return next;
   }
 
@@ -60,6 +60,9 @@ export class QueuedAhead {
         const sequence = this.journal.append({ type: 'queued', record: index + 1, digest, key });
         this.queued.push({ record: next.value, sequence });
       }
+      // On disk before they are taken: the sync runs while the requests before them do.
+      const last = this.queued.at(-1);
+      if (last !== undefined) this.journal.syncedThrough(last.sequence).catch(() => undefined);
     })()
       .catch((error: unknown) => {
         this.readFailure ??= error;
