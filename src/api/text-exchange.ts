@@ -33,7 +33,7 @@ function decode(chunks: Buffer[], size: number): { text: string; notUtf8?: true 
 /**
  * Sends one request through undici's handler interface and collects the body as text. It does
  * what `dispatcher.request()` plus `body.text()` did, without a stream, an AbortSignal and its
- * listeners per request: about a fifth of a bulk add's client time went to those.
+ * listeners per request: about a fifth of an import's client time went to those.
  *
  * Rejects with DeadlinePassed after `deadlineMs` (the request is aborted), with BodyTooLarge
  * when the body exceeds `maxBytes` (the agent must enforce the same limit while reading), and

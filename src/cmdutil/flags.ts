@@ -28,7 +28,7 @@ export function int64Flag(flag: string): (text: string) => Int64 {
 /** --limit: a whole number in the interface's range. */
 export const limitFlag = wholeNumberFlag('--limit', LIST_LIMIT);
 
-/** --concurrency: requests at once for a bulk add. */
+/** --concurrency: requests at once for an import. */
 export const concurrencyFlag = wholeNumberFlag('--concurrency', BULK_CONCURRENCY);
 
 /** --status: one of the interface's PetStatus values. */

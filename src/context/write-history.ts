@@ -44,13 +44,15 @@ export function runHistory(
    * agent's client name) and made one short line, whichever front end made it.
    */
   const record = (entry: HistoryEntry) => {
+    const history = opened();
+    if (history === null) return;
     const safe = { ...entry } as Record<string, unknown>;
     for (const [field, value] of Object.entries(safe)) {
       if (typeof value !== 'string') continue;
       const masked = redactor.redact(value);
       safe[field] = field === 'sent' ? masked : snippet(masked, field === 'client' ? 100 : 2000);
     }
-    opened()?.record(safe as unknown as HistoryEntry);
+    history.record(safe as unknown as HistoryEntry);
   };
   const sourceOf = (target: Target, url?: string): HistorySource => ({
     via: source.via,
@@ -59,10 +61,14 @@ export function runHistory(
     service: serviceOf(target, url),
   });
   return {
-    /** What a client for `target` tells of each write it sends. */
-    onWriteTo: (target: Target) => (write: WriteRecord) => {
-      record(entryFromWrite(write, sourceOf(target, write.url)));
-    },
+    /**
+     * What a client for `target` tells of each write it sends; none when the history keeps
+     * nothing (PETSTORE_HISTORY=off): the client then makes no record of its writes at all.
+     */
+    onWriteTo: (target: Target) =>
+      historySettings(env).retention === 'off'
+        ? undefined
+        : (write: WriteRecord) => record(entryFromWrite(write, sourceOf(target, write.url))),
     recordWritesAs(given: WriteSource): void {
       source = given;
     },

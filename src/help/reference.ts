@@ -36,7 +36,7 @@ export const ENVIRONMENT_TABLE: ReferenceTable = {
     [
       '`--batch-id ID` (`pets import`)',
       code('PETSTORE_BATCH_ID'),
-      "the batch a bulk add's keys are made from: the same batch and input send the same keys, so a CI job run again creates nothing twice",
+      "the batch an import's keys are made from: the same batch and input send the same keys, so a CI job run again creates nothing twice",
     ],
     [
       '`--key-window DURATION` (`pets import --resume`)',
@@ -113,7 +113,7 @@ const EXIT_CODE_MEANINGS: Record<keyof typeof ExitCode, string> = {
     'network: connection refused, DNS, TLS, timeout, a proxy that will not pass the request on; for a write, its outcome may be unknown',
   smokeFailed: '`smoke`: one or more checks failed',
   interrupted: 'interrupted (Ctrl-C, SIGINT)',
-  outputClosed: 'a bulk add stopped because its stdout was closed (the reader went away)',
+  outputClosed: 'an import stopped because its stdout was closed (the reader went away)',
   terminated: 'terminated (SIGTERM)',
 };
 
