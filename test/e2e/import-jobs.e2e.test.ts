@@ -1,0 +1,137 @@
+import { spawn } from 'node:child_process';
+import { copyFileSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { BIN, freshHome, runCli } from '../helpers/run-cli.js';
+import { sandboxService } from '../helpers/sandbox-service.js';
+import { waitUntil } from '../helpers/wait-until.js';
+
+/**
+ * An import as an operator's job, through the built petstore against the sandbox over real
+ * HTTP: the same sheet twice (by content, wherever it lies), and one input shared by several
+ * machines (a state folder each) with --shard.
+ */
+
+function sheet(count: number, prefix = 'pet'): string {
+  const file = join(mkdtempSync(join(tmpdir(), 'petstore-jobs-')), 'pets.csv');
+  const rows = Array.from({ length: count }, (_, i) => `${prefix}-${i},${(i % 5) + 1}\n`);
+  writeFileSync(file, `name,categoryId\n${rows.join('')}`);
+  return file;
+}
+
+describe('the same sheet imported twice', () => {
+  it('is refused, nothing sent, naming the earlier batch, wherever the copy lies; --again sends it', async () => {
+    const { env, pets } = await sandboxService();
+    const file = sheet(3);
+    const first = await runCli(['pets', 'import', file, '--json'], { env });
+    expect(first.code, first.stderr).toBe(0);
+    const batch = /"batchId":"([^"]+)"/.exec(first.stderr)![1]!;
+    const copy = join(mkdtempSync(join(tmpdir(), 'petstore-jobs-copy-')), 'renamed.csv');
+    copyFileSync(file, copy);
+    for (const again of [file, copy]) {
+      const refused = await runCli(['pets', 'import', again, '--error-format', 'text'], { env });
+      expect(refused.code).toBe(2);
+      expect(refused.stderr).toContain(
+        `was imported in full before: batch ${batch} created its 3 records`,
+      );
+      expect(refused.stderr).toMatch(/^hint: .*--again/m);
+    }
+    expect(await pets()).toHaveLength(3);
+    // Read from standard input, the same content is the same sheet.
+    const piped = await runCli(['pets', 'import', '-'], {
+      env,
+      input: `name,categoryId\npet-0,1\npet-1,2\npet-2,3\n`,
+    });
+    expect(piped.code).toBe(2);
+    const again = await runCli(['pets', 'import', copy, '--again', '--json'], { env });
+    expect(again.code, again.stderr).toBe(0);
+    expect(await pets()).toHaveLength(6);
+  });
+
+  it('that did not finish is pointed at the run that completes it', async () => {
+    const { env, pets } = await sandboxService();
+    const file = sheet(4);
+    // The first run reaches no service: nothing is sent, the journal keeps every record unsent.
+    const down = { ...env, PETSTORE_BASE_URL: 'http://127.0.0.1:9/v1' };
+    const failed = await runCli(['pets', 'import', file, '--json'], { env: down });
+    expect(failed.code).toBe(7);
+    // The service is another one then: the sheet is new to this one.
+    const elsewhere = await runCli(['pets', 'import', file, '--json'], { env });
+    expect(elsewhere.code, elsewhere.stderr).toBe(0);
+    expect(await pets()).toHaveLength(4);
+    const back = await runCli(['pets', 'import', file, '--error-format', 'text'], { env: down });
+    expect(back.code).toBe(2);
+    expect(back.stderr).toContain('which did not finish: 0 created, 4 never sent');
+    expect(back.stderr).toMatch(
+      /^hint: Complete that run: petstore pets import --resume \S+ --retry-unknown/m,
+    );
+  });
+});
+
+/** A petstore process of its own, as a machine of a fleet runs it. */
+function machine(args: string[], env: Record<string, string>) {
+  const child = spawn(process.execPath, [BIN, ...args], {
+    env: { PATH: process.env.PATH ?? '', ...env, HOME: freshHome() },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  const done = new Promise<number | null>((resolve) => child.on('close', resolve));
+  return { child, done, out: () => stdout, err: () => stderr };
+}
+
+describe('one input split across machines (--shard)', () => {
+  it('creates each record once: four shards at once, one killed and re-run elsewhere, one sent twice', async () => {
+    const COUNT = 400;
+    const { env, pets } = await sandboxService({ latencyMs: { min: 1, max: 4 }, seed: 3 });
+    const file = sheet(COUNT);
+    const job = (shard: string) => [
+      'pets',
+      'import',
+      file,
+      '--shard',
+      shard,
+      '--batch-id',
+      'job-42',
+      '-o',
+      'ndjson',
+    ];
+    const fleet = ['1/4', '2/4', '3/4', '4/4'].map((shard) => machine(job(shard), env));
+    // The same shard from a fifth machine at the same time as the second.
+    const twin = machine(job('2/4'), env);
+    // The third is killed part way.
+    await waitUntil(() => fleet[2]!.out().split('\n').length > 10, 'shard 3/4 under way');
+    fleet[2]!.child.kill('SIGKILL');
+    const codes = await Promise.all([...fleet, twin].map((run) => run.done));
+    expect(
+      codes.filter((code) => code === 0),
+      fleet.map((run) => run.err()).join('\n'),
+    ).toHaveLength(4);
+    // Shard 3/4 again, from a machine that never saw the killed one's journal.
+    const rerun = machine(job('3/4'), env);
+    expect(await rerun.done, rerun.err()).toBe(0);
+    const names = (await pets()).map((pet) => pet.name);
+    expect(names).toHaveLength(COUNT);
+    expect(new Set(names).size).toBe(COUNT);
+    // The second's twin created nothing of its own: every pet it printed was answered from
+    // the other's requests, or created by it while the other's were answered from it.
+    expect(twin.out().trim().split('\n')).toHaveLength(COUNT / 4);
+  }, 60_000);
+
+  it('says what a shard needs, before anything is sent', async () => {
+    const { env, pets } = await sandboxService();
+    const file = sheet(4);
+    const unnamed = await runCli(['pets', 'import', file, '--shard', '1/2'], { env });
+    expect(unnamed.code).toBe(2);
+    expect(unnamed.stderr).toContain('--shard needs --batch-id');
+    const first = await runCli(
+      ['pets', 'import', file, '--shard', '1/2', '--batch-id', 'b', '--json'],
+      { env },
+    );
+    expect(first.code, first.stderr).toBe(0);
+    expect((await pets()).map((pet) => pet.name)).toEqual(['pet-0', 'pet-2']);
+  });
+});
