@@ -9,7 +9,7 @@ import { runJournalPrune } from '../../../src/commands/journal/prune.js';
 import { runJournalShow } from '../../../src/commands/journal/show.js';
 import { runPetsImportFile } from '../../../src/commands/pets/import-file.js';
 import type { JournalSummary } from '../../../src/bulk/journal-list.js';
-import { batchRequest } from '../../helpers/batch-request.js';
+import { importRequest } from '../../helpers/import-request.js';
 import { sandboxService } from '../../helpers/sandbox-service.js';
 import { optionsOf, runF } from '../../helpers/run-f.js';
 import { verbContext } from '../../helpers/verb-context.js';
@@ -22,7 +22,7 @@ async function setup() {
   const input = join(mkdtempSync(join(tmpdir(), 'petstore-jrun-')), 'pets.csv');
   writeFileSync(input, 'name,categoryId\nA,1\nB,2\n');
   const { ctx } = verbContext({ env, raw: { output: 'ndjson' } });
-  await runPetsImportFile(ctx, batchRequest({ file: input, concurrency: 2 }));
+  await runPetsImportFile(ctx, importRequest({ file: input, concurrency: 2 }));
   return { env, input };
 }
 

@@ -6,14 +6,14 @@ import {
   runPetsImportFile,
   type PetsImportFileOptions,
 } from '../../../src/commands/pets/import-file.js';
-import { batchRequest } from '../../helpers/batch-request.js';
+import { importRequest } from '../../helpers/import-request.js';
 import { sandboxService } from '../../helpers/sandbox-service.js';
 import { verbContext } from '../../helpers/verb-context.js';
 
 /** `pets import` called directly: what it says at a terminal, and in a pipe. */
 
 const options = (file: string, overrides: Partial<PetsImportFileOptions> = {}) =>
-  batchRequest({ file, ...overrides });
+  importRequest({ file, ...overrides });
 
 async function setup(names: string[]) {
   const service = await sandboxService();

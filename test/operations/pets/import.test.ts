@@ -6,13 +6,13 @@ import { describe, expect, it } from 'vitest';
 import type { Pet } from '../../../src/core/interface.js';
 import type { RequestPreview } from '../../../src/api/request.js';
 import { importPets, type ImportEvents } from '../../../src/operations/pets/import.js';
-import { batchRequest } from '../../helpers/batch-request.js';
+import { importRequest } from '../../helpers/import-request.js';
 import { sandboxService } from '../../helpers/sandbox-service.js';
 import { useTestClients } from '../../helpers/test-client.js';
 
 const client = useTestClients({ apiKey: 'sk_in_process_sandbox' });
 
-const request = batchRequest;
+const request = importRequest;
 
 /** Events that record what the batch said, with created pets written as lines. */
 function recorder(options: { table?: boolean } = {}) {

@@ -1,8 +1,8 @@
 import { IDEMPOTENCY_KEY_WINDOW } from '../../src/core/contract.js';
 import type { ImportRequest } from '../../src/operations/pets/import.js';
 
-/** A batch add as `pets import` asks for one by default, with `overrides`. */
-export function batchRequest(overrides: Partial<ImportRequest> = {}): ImportRequest {
+/** An import as `pets import` asks for one by default, with `overrides`. */
+export function importRequest(overrides: Partial<ImportRequest> = {}): ImportRequest {
   return {
     file: undefined,
     resume: undefined,
