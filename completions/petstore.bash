@@ -55,7 +55,7 @@ _petstore_words() {
     "sandbox serve") words="--host --port --db --memory --api-key --id-start --durable --latency --fail-rate --fail-status --rate-limit --drop-after-send --seed" ;;
     "sandbox reset") words="--db --yes -y" ;;
     "smoke") words="--allow-writes --junit --max-latency --repeat --every" ;;
-    "api") words="--method -X --raw-field -f --field -F --input --header -H --paginate --include -i --idempotency-key --dry-run" ;;
+    "api") words="--method -X --raw-field -f --field -F --input --header -H --paginate --include -i --raw --idempotency-key --dry-run" ;;
     "doctor") words="" ;;
     "mcp") words="--allow-writes --tools --print-config" ;;
     "history") words="show prune --since --via --batch --outcome --limit --fields" ;;

@@ -94,6 +94,7 @@ complete -c petstore -n '__fish_seen_subcommand_from api' -l input
 complete -c petstore -n '__fish_seen_subcommand_from api' -l header
 complete -c petstore -n '__fish_seen_subcommand_from api' -l paginate
 complete -c petstore -n '__fish_seen_subcommand_from api' -l include
+complete -c petstore -n '__fish_seen_subcommand_from api' -l raw
 complete -c petstore -n '__fish_seen_subcommand_from api' -l idempotency-key
 complete -c petstore -n '__fish_seen_subcommand_from api' -l dry-run
 complete -c petstore -n '__fish_seen_subcommand_from mcp' -l allow-writes

@@ -16,13 +16,9 @@ import { resolveTarget } from './context/resolve-target.js';
 import { errorsInJson, resolveSettings, type RawGlobalOptions } from './context/settings.js';
 import { InterruptedError, OutputFailedError, UsageError } from './core/errors.js';
 import { processIO, type Env, type IO } from './core/io.js';
-import {
-  commandLineSecrets,
-  credentialSecrets,
-  environmentSecrets,
-  guardedIO,
-  SecretRedactor,
-} from './core/redaction/index.js';
+import { commandLineSecrets } from './cli/command-line-secrets.js';
+import { environmentSecrets } from './context/environment-secrets.js';
+import { credentialSecrets, guardedIO, SecretRedactor } from './core/redaction/index.js';
 import { withStatusLine } from './core/status-line.js';
 import { jsonStderrIO, stderrLine } from './output/json-stderr.js';
 import { ExitCode, reportError } from './output/report-error.js';

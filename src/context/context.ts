@@ -1,4 +1,5 @@
-import { credentialSecrets, URL_VARIABLES } from '../core/redaction/index.js';
+import { credentialSecrets } from '../core/redaction/index.js';
+import { URL_VARIABLES } from './environment-secrets.js';
 import type { Context, ContextDeps } from './parts.js';
 import { createRunOutput } from './run-output.js';
 import { createRunServices } from './run-services.js';

@@ -56,6 +56,24 @@ export function sanitizeText(text: string): string {
   return UNSAFE_IN_TEXT.test(text) ? withoutInvisible(text, EVERY_UNSAFE_IN_TEXT) : text;
 }
 
+/** Control characters but tab, line feed and a CR ending a line (C0, DEL, C1). */
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]|\r(?!\n)/g;
+
+/**
+ * A service's text with each control character shown as `cat -v` shows it (ESC as `^[`, DEL
+ * as `^?`, a C1 character as `M-^[`): nothing in it can drive a terminal it reaches, now or
+ * when a file of it is shown later, and every character is still there to read.
+ */
+export function caretControls(text: string): string {
+  return text.replace(CONTROL, (character) => {
+    const code = character.charCodeAt(0);
+    if (code === 0x7f) return '^?';
+    const base = code >= 0x80 ? code - 0x80 : code;
+    return `${code >= 0x80 ? 'M-' : ''}^${String.fromCharCode(base + 0x40)}`;
+  });
+}
+
 /** A short, safe excerpt of an unexpected response body. */
 export function snippet(text: string, max = 120): string {
   const flat = sanitizeLine(text).replace(/\s+/g, ' ').trim();

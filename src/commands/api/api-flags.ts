@@ -57,6 +57,10 @@ export function declareApi(program: Command) {
       'follow Link rel="next" pages of a list (NDJSON streams them; JSON is one array)',
     )
     .option('-i, --include', 'print the status and response headers on stderr')
+    .option(
+      '--raw',
+      'write a text body as the service sent it, control characters and all (default: each shown as ^X, as cat -v shows it)',
+    )
     .addOption(idempotencyKeyOption('any request'))
     .addOption(dryRunOption(DRY_RUN.request))
     .addHelpText(

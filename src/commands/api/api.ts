@@ -160,7 +160,7 @@ async function runApiRequest(
       await printPages(ctx, counted(pages(ctx, client, spec, answer))).finally(() =>
         progress.done(),
       );
-    } else await printBody(ctx, answer);
+    } else await printBody(ctx, answer, spec.raw);
     return;
   }
   const unknown = {
@@ -183,7 +183,7 @@ async function runApiRequest(
     throw spec.fieldsMadePost ? fieldsWentInTheBody(error) : error;
   });
   if (spec.include) include(ctx, result);
-  await printBody(ctx, result);
+  await printBody(ctx, result, spec.raw);
   if (interrupted)
     endInterrupted(interrupted, `${spec.method} ${spec.path} was answered ${result.status}`);
 }

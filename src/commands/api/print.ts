@@ -1,7 +1,7 @@
 import type { RunOutput } from '../../context/context.js';
 import { IncompleteListError, type PetstoreError } from '../../core/errors.js';
 import { stringifyJson } from '../../core/json.js';
-import { sanitizeText } from '../../core/sanitize.js';
+import { caretControls, sanitizeText } from '../../core/sanitize.js';
 import type { Column } from '../../output/render.js';
 import { formatSpec, type OutputFormat } from '../../output/formats.js';
 import type { RowWriter } from '../../output/rows.js';
@@ -40,11 +40,13 @@ const rowByRow = (format: OutputFormat) => formatSpec(format).jsonPerRow;
 /**
  * A response body on stdout: JSON as JSON (int64 exact; NDJSON a line per item of a list), a
  * list of flat objects in a table, CSV or TSV when asked (anything else stays JSON there), and
- * text as it came (made harmless on a terminal).
+ * text with its control characters shown (`^[`), to a terminal or a pipe alike; with `raw`,
+ * text as the service sent it.
  */
 export async function printBody(
   ctx: RunOutput,
   { body, isText }: { body: unknown; isText: boolean },
+  raw = false,
 ): Promise<void> {
   const format = ctx.settings.output;
   if (ctx.settings.query !== undefined) {
@@ -57,7 +59,11 @@ export async function printBody(
   if (isText) {
     if (body === '') return;
     const text = String(body);
-    ctx.io.stdout.write(ctx.io.stdoutIsTTY ? sanitizeText(text) : text);
+    if (raw)
+      ctx.notice('--raw: the body is written as the service sent it, control characters and all.');
+    const shown = raw ? text : caretControls(text);
+    // At a terminal, invisible characters too: they could hide or reorder what is shown.
+    ctx.io.stdout.write(ctx.io.stdoutIsTTY && !raw ? sanitizeText(shown) : shown);
     if (!text.endsWith('\n')) ctx.io.stdout.write('\n');
     return;
   }

@@ -17,6 +17,8 @@ export interface ApiSpec {
   body: string | undefined;
   paginate: boolean;
   include: boolean;
+  /** --raw: a text body as the service sent it. */
+  raw: boolean;
   dryRun: boolean;
   idempotencyKey: string | undefined;
   /** -f/-F fields made the request a POST, no -X given: they went in the body, not the query. */
@@ -191,6 +193,7 @@ export async function toApiSpec(path: string, flags: ApiFlags, io: IO): Promise<
     body,
     paginate: flags.paginate === true,
     include: flags.include === true,
+    raw: flags.raw === true,
     dryRun: flags.dryRun === true,
     idempotencyKey: flags.idempotencyKey,
     fieldsMadePost:

@@ -5,31 +5,26 @@
  * typed at a prompt), proxy and URL passwords and tokens, wherever they would show: stdout and
  * stderr (through guardedIO, the last net every write passes), HTTP responses as they arrive
  * (scrubResponse, before anything parses, logs or cuts an excerpt from them), the strings of
- * decoded JSON (scrubStrings: JSON can spell a key with \u escapes), credential headers in
- * logs and --dry-run (redactHeader), and URLs in messages (maskCredentials), whatever their
- * shape. A secret is found as a reader would see it: in any letter case, percent-encoded,
- * JSON-escaped, with invisible characters or terminal escapes inside, or any 8 or more of its
- * characters in a row (secret-runs.ts). One spelling (MASK, `****`): a key shows as `****` and its last characters
- * (maskKey), a password or a credential header's value as `****` alone (`Bearer ****`).
+ * decoded JSON (scrubStrings), credential headers in logs and --dry-run (redactHeader), and
+ * URLs in messages (maskCredentials). A secret is found whole in any letter case, in a
+ * transport's encodings (hex, base64, base64url, percent-encoding, JSON and Unicode escapes),
+ * and any part of it long enough not to be ordinary text (at least 12 characters and half the
+ * secret: secret-forms.ts), in time linear in the text (search.ts). One spelling (MASK,
+ * `****`): a key shows as `****` and its last characters (maskKey), a password or a credential
+ * header's value as `****` alone (`Bearer ****`). Decision 0012.
  *
  * What is not: a key shorter than 8 characters or without a letter (unfindableBecause): it
  * cannot be told from data (a key "1234" is in ids), and masking it would corrupt what a
  * service sends; petstore never prints such a key itself and warns that an echo of it is not
- * masked. Secrets the run was never told of (another profile's key it did not load) cannot
- * be found. Files petstore writes (a journal, a report) are masked by `redact` before writing.
+ * masked. A service that holds a key can always show it some other way (reversed, spaced
+ * out, drawn by a terminal's cursor moves): the net is for echoes, not for a hostile service.
+ * Secrets the run was never told of cannot be found. Files petstore writes (a journal, a
+ * report) are masked by `redact` before writing.
  */
-export { redactHeader } from './headers.js';
-export { MASK, maskKey } from './mask.js';
+export { MASK, maskKey, redactHeader } from './mask.js';
 export { guardedIO, MIN_FINDABLE_SECRET, SecretRedactor, unfindableBecause } from './redactor.js';
 export { scrubResponse, scrubStrings, type Redact } from './scrub.js';
-export {
-  commandLineSecrets,
-  credentialSecrets,
-  environmentSecrets,
-  holdsAtSign,
-  maskCredentials,
-  URL_VARIABLES,
-} from './url-credentials.js';
+export { credentialSecrets, maskCredentials } from './url-credentials.js';
 
 import { SecretRedactor } from './redactor.js';
 import type { Redact } from './scrub.js';

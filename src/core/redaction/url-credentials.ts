@@ -24,22 +24,25 @@ const PLAIN_URL = /^(?:https?:\/\/[\w.-]+(?::\d+)?(?:\/[\w.~/-]*)?)?$/i;
 const AT_SPELLED = /@|%40|%2540|\uff20|\ufe6b/i;
 const AT = new RegExp(AT_SPELLED.source, 'gi');
 
-/** Whether the value holds an "@" in any of the spellings that may end credentials. */
-export function holdsAtSign(value: string): boolean {
-  return AT_SPELLED.test(value);
-}
-
 function credentialsStart(value: string): number {
   return PREFIX.exec(value)?.[0].length ?? 0;
 }
 
-/** Each "@" (in any spelling) after where credentials may start: [index, length]. */
+/** How many "@" at each end of a value are each taken for the end of its credentials. */
+const AT_SIGNS_EACH_END = 8;
+
+/**
+ * Each "@" (in any spelling) after where credentials may start: [index, length]. Of a value
+ * with very many, those at either end (any one may end the credentials; the last is the one a
+ * URL parser takes): a value quoted back holds each of them, and no more are searched for.
+ */
 function atSigns(value: string, start: number): [number, number][] {
   const found: [number, number][] = [];
   for (const match of value.matchAll(AT)) {
     if (match.index > start) found.push([match.index, match[0].length]);
   }
-  return found;
+  if (found.length <= 2 * AT_SIGNS_EACH_END) return found;
+  return [...found.slice(0, AT_SIGNS_EACH_END), ...found.slice(-AT_SIGNS_EACH_END)];
 }
 
 /**
@@ -47,8 +50,27 @@ function atSigns(value: string, start: number): [number, number][] {
  * (`#token=…`, `;token=…`), and a "port" that is no number (`http://user:secret`, the host and
  * its `@` left out) also carry secrets, in what was meant as a URL.
  */
-const QUERY_VALUE = /([?&#;][^=&#;]*=)([^&#;]*)/g;
-const WORD_PORT = /^([^/?#@]*:)([^/?#@]*[^\d/?#@][^/?#@]*)/;
+const QUERY_VALUE = /([?&#;][^=&#;?]*=)([^&#;]*)/g;
+
+/**
+ * A "port" that is no number: in the value's first part (up to a "/", "?", "#" or "@"), what
+ * follows the last ":" that has something other than digits after it. Found in one pass.
+ */
+function wordPort(value: string): { before: string; word: string } | undefined {
+  const end = value.search(/[/?#@]/);
+  const part = end === -1 ? value : value.slice(0, end);
+  let lastNonDigit = part.length - 1;
+  while (
+    lastNonDigit >= 0 &&
+    part.charCodeAt(lastNonDigit) >= 0x30 &&
+    part.charCodeAt(lastNonDigit) <= 0x39
+  ) {
+    lastNonDigit--;
+  }
+  const colon = lastNonDigit < 1 ? -1 : part.lastIndexOf(':', lastNonDigit - 1);
+  if (colon === -1) return undefined;
+  return { before: part.slice(0, colon + 1), word: part.slice(colon + 1) };
+}
 const CREDENTIAL_NAME =
   /token|key|secret|pass|pwd|auth|sig|session|credential|jwt|bearer|^\W*(?:pw|sid)\W*$/i;
 
@@ -56,10 +78,17 @@ const CREDENTIAL_NAME =
 export function maskCredentials(value: string): string {
   const start = credentialsStart(value);
   const last = atSigns(value, start).at(-1);
-  let masked =
-    last === undefined
-      ? value.slice(0, start) + value.slice(start).replace(WORD_PORT, `$1${MASK}`)
-      : `${value.slice(0, start)}${MASK}${value.slice(last[0])}`;
+  let masked: string;
+  if (last !== undefined) masked = `${value.slice(0, start)}${MASK}${value.slice(last[0])}`;
+  else {
+    const rest = value.slice(start);
+    const port = wordPort(rest);
+    masked =
+      value.slice(0, start) +
+      (port === undefined
+        ? rest
+        : `${port.before}${MASK}${rest.slice(port.before.length + port.word.length)}`);
+  }
   masked = masked.replace(QUERY_VALUE, (_all, name: string, found: string) =>
     found === '' ? name : `${name}${MASK}`,
   );
@@ -111,7 +140,7 @@ export function searchCredentials(value: string): string[] {
     }
   }
   if (atSigns(text, start).length === 0) {
-    const word = WORD_PORT.exec(text.slice(start))?.[2];
+    const word = wordPort(text.slice(start))?.word;
     if (word !== undefined) for (const spelling of spellings(word)) secrets.add(spelling);
   }
   // A query value named as a credential is one (others are data: masking them everywhere
@@ -125,72 +154,4 @@ export function searchCredentials(value: string): string[] {
   }
   secrets.delete('');
   return [...secrets];
-}
-
-/** The environment variables that hold a URL or a proxy, either letter case for proxies. */
-export const URL_VARIABLES = [
-  'HTTP_PROXY',
-  'HTTPS_PROXY',
-  'ALL_PROXY',
-  'http_proxy',
-  'https_proxy',
-  'all_proxy',
-  'PETSTORE_BASE_URL',
-  'PETSTORE_QUICKSTART_URL',
-] as const;
-
-/** A scheme and "//" (`https://`, `socks5://`), or "//" starting the token: meant as a URL. */
-const URL_START = /[a-z][a-z0-9+.-]*:\/\/|^\/\//gi;
-/**
- * Credentials without a scheme: a ":" then an "@" (`user:password@host`), or an "@" then a host
- * and its port (`token@host:8080`), each in any spelling. An address (`someone@example.com`)
- * has neither.
- */
-const SCHEMELESS_CREDENTIALS = new RegExp(
-  `${COLON}.*(?:${AT_SPELLED.source})|(?:${AT_SPELLED.source}).*${COLON}\\d+(?:$|/|%2f)`,
-  'is',
-);
-
-/** The flags whose value is a URL, as the command line gives them. */
-// eslint-disable-next-line no-restricted-syntax -- the words of argv, read to mask what they hold
-const URL_FLAGS = ['--base-url', '--quickstart-url'];
-
-/**
- * The credentials of every URL on a command line, to mask wherever the run shows them (a usage
- * error quoting a flag's value, an extra word). In each token of each word (a word of free
- * text, a message or a name, is cut at its blanks: a URL holds none): a token meant as a URL,
- * or a URL joined to a flag (`--output=https://…`, `-ohttps://…`, `name=https://…`). Shaped as
- * credentials are without a scheme (SCHEMELESS_CREDENTIALS), only the value of a URL flag
- * (`--base-url user:pw@host`) or a word taken for an unknown option (`-user:pw@host`): in data,
- * the same shape is a name or a time (`lunch:tomorrow@noon`, `mailto:bob@example.com`).
- */
-export function commandLineSecrets(argv: readonly string[]): string[] {
-  return argv.flatMap((word, index) => {
-    const urlValue =
-      URL_FLAGS.includes(argv[index - 1] ?? '') ||
-      URL_FLAGS.some((flag) => word.startsWith(`${flag}=`)) ||
-      (word.startsWith('-') && !word.startsWith('--'));
-    return word.split(/\s+/).flatMap((token) => {
-      const starts = [...token.matchAll(URL_START)];
-      if (starts.length === 0) {
-        return urlValue && SCHEMELESS_CREDENTIALS.test(token) ? credentialSecrets(token) : [];
-      }
-      return starts.flatMap((start) => credentialSecrets(token.slice(start.index)));
-    });
-  });
-}
-
-/**
- * The secrets the environment gives a run, known before anything is parsed: the API key
- * (PETSTORE_API_KEY) and the credentials of every URL variable. `hidden`: masked with no tail.
- */
-export function environmentSecrets(env: Readonly<Record<string, string | undefined>>): {
-  keys: string[];
-  hidden: string[];
-} {
-  const key = env.PETSTORE_API_KEY?.trim();
-  return {
-    keys: key ? [key] : [],
-    hidden: URL_VARIABLES.flatMap((name) => credentialSecrets(env[name] ?? '')),
-  };
 }

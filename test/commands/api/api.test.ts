@@ -278,6 +278,29 @@ describe('petstore api: the request', () => {
 });
 
 describe('petstore api: the answer', () => {
+  it("a text body's control characters are shown, to a pipe or a terminal; --raw writes them as sent", async () => {
+    const body = 'plain\u001b]0;title\u0007 \u001b[2Jgone\r\nbell\u0007 c1\u009b31m del\u007f\n';
+    const text = () => ({ status: 200, headers: { 'content-type': 'text/plain' }, text: body });
+    for (const tty of [false, true]) {
+      const shown = await run(
+        ['api', '/notes'],
+        new FakeTransport().on('GET', '/v1/notes', text),
+        tty,
+      );
+      expect(shown.code).toBe(0);
+      // A CR ending a line is kept in a pipe; a terminal would act on it, so it is left out there.
+      const lineEnd = tty ? '\n' : '\r\n';
+      expect(shown.out).toBe(`plain^[]0;title^G ^[[2Jgone${lineEnd}bell^G c1M-^[31m del^?\n`);
+      expect(shown.out).not.toMatch(/[\u0000-\u0008\u000b-\u000c\u000e-\u001f\u007f-\u009f]/);
+    }
+    const raw = await run(
+      ['api', '/notes', '--raw'],
+      new FakeTransport().on('GET', '/v1/notes', text),
+    );
+    expect(raw.out).toBe(body);
+    expect(raw.err).toContain('--raw: the body is written as the service sent it');
+  });
+
   it('an error status exits with its code, and a write answered 5xx is unknown, with its key', async () => {
     const notFound = new FakeTransport().on(
       'GET',

@@ -1,10 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import {
-  commandLineSecrets,
-  credentialSecrets,
-  maskCredentials,
-} from '../../../src/core/redaction/url-credentials.js';
+import { commandLineSecrets } from '../../../src/cli/command-line-secrets.js';
+import { credentialSecrets, maskCredentials } from '../../../src/core/redaction/url-credentials.js';
 
 /** Some characters of the text percent-encoded, in either case of hex digit. */
 const someEncoded = (text: string) =>
