@@ -149,10 +149,12 @@ class ClosingTransport extends StdioServerTransport {
   constructor(
     stdin: Readable,
     stdout: Writable,
-    waits: { settle: () => Promise<void>; requests: OpenRequests },
+    waits: { settle: () => Promise<void>; requests: OpenRequests; onEnd: () => void },
   ) {
     super(stdin, stdout);
     this._onstdinclose = () => {
+      // Nothing the client says can arrive any more: a confirmation waited for ends now.
+      waits.onEnd();
       // The last line's request starts a few promise turns after stdin ends: one turn of the
       // event loop before counting what is open.
       void new Promise((resolve) => setImmediate(resolve))
@@ -192,6 +194,8 @@ export async function serveMcp(
 ): Promise<void> {
   const stopping = new AbortController();
   const deps: McpDeps = { ...given, ...writeTracker(), stopping: stopping.signal };
+  /** Aborted once the client can answer nothing more: its stdin ended, or the server stops. */
+  const inputEnded = new AbortController();
   const requests = new OpenRequests();
   const transport = new ClosingTransport(
     // The process's stdin, or a test's stream: a Readable either way.
@@ -204,7 +208,7 @@ export async function serveMcp(
       accepting: () => !stopping.signal.aborted,
     }),
     protocolOut(streams.stdout, requests),
-    { settle: () => deps.settle(), requests },
+    { settle: () => deps.settle(), requests, onEnd: () => inputEnded.abort() },
   );
   // The server answers SIGINT and SIGTERM for the whole session, as the command line's exit
   // table says: the first takes no new call and settles the writes in flight, then the server
@@ -224,8 +228,10 @@ export async function serveMcp(
     void transport.stop({ settle: () => deps.settle(), requests });
   });
   // One gate for the process: its secret and used confirmations hold for every instance.
-  const gate = new WriteGate(deps.policy, (write, refusal) =>
-    deps.recordRefusal?.(refusedWrite(write.tool, write.args, refusal)),
+  const gate = new WriteGate(
+    deps.policy,
+    (write, refusal) => deps.recordRefusal?.(refusedWrite(write.tool, write.args, refusal)),
+    AbortSignal.any([inputEnded.signal, stopping.signal]),
   );
   const handle = serveStdio(() => createServer(deps, gate), {
     transport,

@@ -129,6 +129,8 @@ export class WriteGate {
   constructor(
     private readonly policy: WritePolicy,
     private readonly onRefusal: OnRefusal = () => undefined,
+    /** Aborted once no answer can come: the client's input ended, or the server is stopping. */
+    private readonly answerable: AbortSignal = new AbortController().signal,
   ) {}
 
   /**
@@ -230,11 +232,24 @@ export class WriteGate {
           method: 'elicitation/create',
           params: { mode: 'form', message, requestedSchema: confirmSchema },
         },
-        { signal: ctx.mcpReq.signal, timeout: CONFIRM_TIMEOUT_MS },
+        {
+          signal: AbortSignal.any([ctx.mcpReq.signal, this.answerable]),
+          timeout: CONFIRM_TIMEOUT_MS,
+        },
       );
     } catch (error) {
       // Cancelled: the call is over, and the tool says so in its own way.
       if (ctx.mcpReq.signal.aborted) throw error;
+      // No answer can come: refused at once, so the server ends now, not in ten minutes.
+      if (this.answerable.aborted) {
+        return {
+          result: refused(
+            'cannot_confirm',
+            `the server stopped before the person answered (its input ended, or a signal); the ${write.tool} request was not sent`,
+            'Call it again once the server runs again; the person will be asked then.',
+          ),
+        };
+      }
       // The client's words, as text from a service is shown: whole escapes gone, and short.
       const why = snippet(withoutEscapes(error instanceof Error ? error.message : String(error)));
       return {

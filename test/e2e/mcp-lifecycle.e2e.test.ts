@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { call, connectMcp } from '../helpers/mcp-client.js';
-import { OPENING, profileHome, slowWritingServer } from '../helpers/mcp-raw.js';
+import { OPENING, profileHome, rawServer, slowWritingServer } from '../helpers/mcp-raw.js';
 import { BIN, freshHome, runCli } from '../helpers/run-cli.js';
 import { sandboxService } from '../helpers/sandbox-service.js';
 import { waitUntil } from '../helpers/wait-until.js';
@@ -110,6 +110,53 @@ describe('petstore mcp and a cancelled call', () => {
     expect(await raw.exited).toBe(0);
     // The protocol's rule: a cancelled request gets no answer.
     expect(raw.messages().find((message) => message.id === 2)).toBeUndefined();
+  });
+});
+
+describe('a confirmation nobody answers', () => {
+  /** A confirm profile, and a 2025-era client that can be asked but never answers. */
+  async function waitingForAnswer() {
+    const sandbox = await sandboxService();
+    const home = await profileHome(sandbox.url, 'staging', 'confirm');
+    const raw = rawServer({ HOME: home, PETSTORE_API_KEY: sandbox.key }, [
+      '--profile',
+      'staging',
+      '--allow-writes',
+    ]);
+    const opening = structuredClone(OPENING);
+    (opening[0]!.params as { capabilities: unknown }).capabilities = { elicitation: {} };
+    for (const message of opening) raw.send(message);
+    await raw.answer(1);
+    raw.send({
+      jsonrpc: '2.0',
+      id: 2,
+      method: 'tools/call',
+      params: { name: 'add_pet', arguments: { name: 'Unconfirmed', category_id: '1' } },
+    });
+    await waitUntil(
+      () => raw.messages().some((message) => message.method === 'elicitation/create'),
+      'the person to be asked',
+    );
+    return { sandbox, raw };
+  }
+
+  it('ends with stdin: refused at once, nothing sent, the server gone (no ten-minute wait)', async () => {
+    const { sandbox, raw } = await waitingForAnswer();
+    raw.end();
+    expect(await raw.exited).toBe(0);
+    const answered = raw.messages().find((message) => message.id === 2);
+    expect(answered?.result.isError).toBe(true);
+    expect(JSON.stringify(answered?.result.content)).toMatch(
+      /the server stopped before the person answered/,
+    );
+    expect(posts(sandbox)).toBe(0);
+  });
+
+  it('ends with SIGTERM: exit 143, nothing sent', async () => {
+    const { sandbox, raw } = await waitingForAnswer();
+    raw.kill('SIGTERM');
+    expect(await raw.exited).toBe(143);
+    expect(posts(sandbox)).toBe(0);
   });
 });
 
