@@ -43,6 +43,11 @@ export interface IO {
   /** Resolves once what was written to stdout so far has reached the system, or failed to. */
   stdoutFlushed(): Promise<void>;
   /**
+   * What stdout writes to (a file, a pipe), by device and inode: a file petstore is asked to
+   * write may be the same one, which would take the place of the output. Absent in tests.
+   */
+  stdoutTarget?: (() => { dev: number; ino: number } | undefined) | undefined;
+  /**
    * Calls the listener on SIGINT or SIGTERM, instead of the default of ending the process at
    * once, until the returned function is called.
    */
@@ -198,6 +203,14 @@ export function processIO(): IO {
     stdoutClosed: stdout.closed,
     stdoutError: stdout.failure,
     stdoutFlushed: stdout.flushed,
+    stdoutTarget: () => {
+      try {
+        const { dev, ino } = fstatSync(1);
+        return { dev, ino };
+      } catch {
+        return undefined;
+      }
+    },
     onSignal(listener) {
       // While a command handles signals itself it is their only handler. Others are set aside:
       // conf's atomic writer (when-exit) answers a signal by sending it again to end the process,

@@ -135,3 +135,35 @@ describe('one input split across machines (--shard)', () => {
     expect((await pets()).map((pet) => pet.name)).toEqual(['pet-0', 'pet-2']);
   });
 });
+
+describe('the rejects file and standard output', () => {
+  it('--rejects naming where stdout goes (a file, a pipe) is refused before anything is sent', async () => {
+    const { env, pets } = await sandboxService();
+    const folder = mkdtempSync(join(tmpdir(), 'petstore-jobs-stdout-'));
+    const file = join(folder, 'pets.csv');
+    writeFileSync(file, 'name,categoryId\nA,1\n,2\n');
+    const out = join(folder, 'out.ndjson');
+    const petstore = `"${process.execPath}" "${BIN}"`;
+    const run = (redirect: string) =>
+      new Promise<{ code: number | null; stderr: string }>((resolve) => {
+        const child = spawn(
+          'sh',
+          [
+            '-c',
+            `${petstore} pets import "${file}" --skip-invalid --rejects /dev/stdout ${redirect}`,
+          ],
+          { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] },
+        );
+        let stderr = '';
+        child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+        child.stdout.resume();
+        child.on('close', (code) => resolve({ code, stderr }));
+      });
+    for (const redirect of [`> "${out}"`, '| cat']) {
+      const ran = await run(redirect);
+      expect(ran.code, ran.stderr).toBe(redirect.startsWith('|') ? 0 : 2);
+      expect(ran.stderr).toContain('--rejects names what standard output writes to');
+    }
+    expect(await pets()).toEqual([]);
+  });
+});

@@ -134,7 +134,10 @@ describe('a confirmation nobody answers', () => {
       params: { name: 'add_pet', arguments: { name: 'Unconfirmed', category_id: '1' } },
     });
     await waitUntil(
-      () => raw.messages().some((message) => message.method === 'elicitation/create'),
+      () =>
+        raw
+          .messages()
+          .some((message) => (message as { method?: unknown }).method === 'elicitation/create'),
       'the person to be asked',
     );
     return { sandbox, raw };

@@ -4,7 +4,7 @@ import type { BulkCounts } from '../../bulk/ledger.js';
 import { openInputStream } from '../../cmdutil/read-input.js';
 import { journalsDir } from '../../config/paths.js';
 import type { RunOutput, RunServices, RunState } from '../../context/context.js';
-import { realpathSync } from 'node:fs';
+import { realpathSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { UsageError } from '../../core/errors.js';
 import { stringifyJson } from '../../core/json.js';
@@ -35,6 +35,7 @@ export async function runPetsImportFile(
   options: PetsImportFileOptions,
 ): Promise<void> {
   refuseRejectsOverInput(options);
+  refuseRejectsOverStdout(options, ctx.io.stdoutTarget?.());
   const json = ctx.settings.errorsAsJson;
   const progress = ctx.progressLine();
   const notCreated = new NotCreatedReport(ctx);
@@ -175,6 +176,29 @@ function report(
     ctx.notice(error === undefined ? `${summary}${aside}.` : `Stopped: ${summary}${aside}.`);
   }
   if (error !== undefined) throw error;
+}
+
+/**
+ * --rejects naming the file (or pipe) standard output writes to, by any name (`/dev/stdout`,
+ * the file `> out.ndjson` made): the rejects would take the place of the created pets' lines,
+ * or be mixed into them. Refused, nothing sent.
+ */
+function refuseRejectsOverStdout(
+  options: PetsImportFileOptions,
+  stdout: { dev: number; ino: number } | undefined,
+): void {
+  if (options.rejects === undefined || stdout === undefined) return;
+  let target: { dev: number; ino: number };
+  try {
+    target = statSync(options.rejects);
+  } catch {
+    return;
+  }
+  if (target.dev !== stdout.dev || target.ino !== stdout.ino) return;
+  throw new UsageError(
+    `--rejects names what standard output writes to (${options.rejects}): the created pets' lines would be lost among the rejects; nothing was sent`,
+    { hint: 'Give the rejects a file of their own, e.g. --rejects rejects.csv.' },
+  );
 }
 
 /** The same file, through any link or relative path. */

@@ -1,9 +1,10 @@
-import { mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { main } from '../../../src/main.js';
 import { fakeIO } from '../../helpers/fake-io.js';
+import { readPets } from '../../helpers/read-records.js';
 import { sandboxService } from '../../helpers/sandbox-service.js';
 
 /** A sheet as people export one: 40 good rows, and 3 bad ones among them. */
@@ -180,5 +181,62 @@ describe('pets import with invalid records', () => {
     expect(await main(['pets', 'import', path, '--batch-id', 'job-2'], again, env)).toBe(2);
     expect(again.err()).toContain('is not the record batch job-2 sent with its key before');
     expect((await names()).sort()).toEqual(['A', 'C', 'D']);
+  });
+
+  it('writes a rejected cell a spreadsheet would run as a formula guarded, as -o csv does', async () => {
+    const { env } = await sandboxService();
+    const folder = mkdtempSync(join(tmpdir(), 'petstore-formula-'));
+    const path = join(folder, 'pets.csv');
+    const cells = ["=cmd|' /C calc'!A0", '+HYPERLINK("http://x")', '@SUM(1)', "'=already"];
+    const rows = cells.map((cell) => `"${cell.replaceAll('"', '""')}",x`);
+    writeFileSync(path, `name,categoryId\n${rows.join('\n')}\nOk,1\n`);
+    const rejects = join(folder, 'rej.csv');
+    const args = ['pets', 'import', path, '--skip-invalid', '--rejects', rejects];
+    expect(await main(args, fakeIO(), env)).toBe(0);
+    const written = readFileSync(rejects, 'utf8').split('\r\n').slice(1, 5);
+    for (const row of written) expect(row).toMatch(/^"?'/);
+    // Read back, each name is what the sheet meant: the guard taken off again.
+    const { pets } = await readPets(readFileSync(rejects, 'utf8'), 'rej.csv', {
+      skipInvalid: true,
+    });
+    expect(pets).toEqual([]);
+    const back = readFileSync(rejects, 'utf8').replaceAll(',x,', ',1,');
+    const read = await readPets(back, 'rej.csv');
+    expect(read.pets.map((pet) => pet.name)).toEqual([
+      "=cmd|' /C calc'!A0",
+      '+HYPERLINK("http://x")',
+      '@SUM(1)',
+      '=already',
+    ]);
+  });
+
+  it('an input whose every record is invalid: each written with why, exit 2, and what to do next', async () => {
+    const { env, names } = await sandboxService();
+    const folder = mkdtempSync(join(tmpdir(), 'petstore-all-bad-'));
+    const path = join(folder, 'pets.csv');
+    writeFileSync(path, 'name,categoryId\nA,x\nB,y\n,3\n');
+    const rejects = join(folder, 'rej.csv');
+    const io = fakeIO({ tty: true });
+    const args = ['pets', 'import', path, '--skip-invalid', '--rejects', rejects, '--no-color'];
+    expect(await main(args, io, env)).toBe(2);
+    const written = readFileSync(rejects, 'utf8').split('\r\n').filter(Boolean);
+    expect(written).toHaveLength(4);
+    expect(io.err()).toContain('all 3 records are invalid');
+    expect(io.err()).toMatch(/^hint: Fix them in the rejects file/m);
+    expect(io.err()).not.toMatch(/^hint: .*--skip-invalid/m);
+    expect(await names()).toEqual([]);
+  });
+
+  it('never names a journal by its batch id: an id may be a key pasted by mistake', async () => {
+    const { env } = await sandboxService();
+    const folder = mkdtempSync(join(tmpdir(), 'petstore-batch-name-'));
+    const path = join(folder, 'pets.csv');
+    writeFileSync(path, 'name,categoryId\nA,1\n');
+    const pasted = env.PETSTORE_API_KEY;
+    expect(await main(['pets', 'import', path, '--batch-id', pasted], fakeIO(), env)).toBe(0);
+    const journals = join(env.HOME, '.local', 'state', 'petstore', 'journals');
+    const names = readdirSync(journals);
+    expect(names.filter((name) => name.endsWith('.journal'))).toHaveLength(1);
+    for (const name of names) expect(name).not.toContain(pasted);
   });
 });
