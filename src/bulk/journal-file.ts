@@ -1,4 +1,4 @@
-import { command, option, phrase, type Hint } from '../core/phrase.js';
+import { command, option, phrase, type Hint, type Phrase } from '../core/phrase.js';
 import {
   closeSync,
   constants,
@@ -50,13 +50,34 @@ export function alreadyThere(path: string): UsageError {
   });
 }
 
-function notWhole(path: string): UsageError {
+function notWhole(path: string, run?: { batch: string; input: string }): UsageError {
+  // The way out that needs no log: the same input as the same batch sends each record with
+  // the key it had, and the service answers those it created from their first request.
+  const again: Phrase =
+    run === undefined
+      ? []
+      : phrase` Or send its input (${run.input === '-' ? 'standard input' : run.input}) again as the same batch, ${command('pets import', { batchId: run.batch })}: each record goes with the key it had, and the service answers the ones it created from their first request, within its key window.`;
   return new UsageError(
     `the journal ${path} is not whole here: the last commits of the run killed while it held it are in a file NAME-wal beside the name that run used, and ${path}-wal is not there (or the journal is damaged); nothing was changed`,
     {
-      hint: 'If the journal was moved or reached through another name, move its -wal file beside it (never a copy), or use the name the run used; else restore it from where it came.',
+      hint: [
+        'If the journal was moved or reached through another name, move its -wal file beside it (never a copy), or use the name the run used.',
+        ...again,
+      ],
     },
   );
+}
+
+/** The batch and input of a journal's file, as far as the file itself holds them. */
+function runOf(db: DatabaseSync): { batch: string; input: string } | undefined {
+  try {
+    const row = db.prepare('SELECT batch, input FROM journal').get();
+    return typeof row?.batch === 'string' && typeof row.input === 'string'
+      ? { batch: row.batch, input: row.input }
+      : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 export function orphanLog(path: string, orphan: string): UsageError {
@@ -114,7 +135,7 @@ function fileState(path: string): 'other' | 'clean' | 'unclean' {
     if (readSync(fd, first, 0, first.length, 0) !== first.length) return 'other';
     if (!first.subarray(0, HEADER.length).equals(HEADER)) return 'other';
     // The header's user version (bytes 60-63), as the database file itself holds it.
-    return first.readInt32BE(60) === OPEN_MARK ? 'unclean' : 'clean';
+    return first.readInt32BE(60) !== 0 ? 'unclean' : 'clean';
   } finally {
     // Before SQLite opens the file: closing any descriptor of it drops its locks.
     closeSync(fd);
@@ -123,11 +144,16 @@ function fileState(path: string): 'other' | 'clean' | 'unclean' {
 
 /**
  * The mark a journal's file carries while a run has it open (SQLite's user version, put in
- * the file itself as the run opens it, taken off as it closes). A file still so marked was not
- * closed: its last commits are in the log SQLite keeps beside the name that run used, and
- * without that log it is not whole, so it is refused rather than read as it was before them.
+ * the file itself as the run opens it, taken off as it closes): OPEN_MARK and the number of
+ * runs the file held then. A file still so marked was not closed: its last commits are in the
+ * log SQLite keeps beside the name that run used, and without that log it is not whole, so it
+ * is refused rather than read as it was before them; unless the file holds more runs than when
+ * it was marked: then another program (`sqlite3 JOURNAL "select ..."`) folded the log into it
+ * and removed it, and the file is whole. (A mark of 1, made by versions before the count, says
+ * nothing of the runs.)
  */
-const OPEN_MARK = 1;
+const OPEN_MARK = 0x10000;
+const OLD_OPEN_MARK = 1;
 
 /**
  * SQLite keeps a journal's last commits in these files beside the name a run opened it by,
@@ -153,7 +179,9 @@ export function openLocked(path: string, purpose: 'write' | 'read' = 'write'): D
     db.exec('PRAGMA locking_mode = EXCLUSIVE; BEGIN EXCLUSIVE');
     // Free, but not closed by its last run, and its log is not beside this name: unless that
     // run was closing as the file was read, and has closed it since (it says so now).
-    if (state === 'unclean' && !log && markedOpen(db)) throw notWhole(path);
+    if (state === 'unclean' && !log && markedOpen(db) && !foldedSinceMarked(db)) {
+      throw notWhole(path, runOf(db));
+    }
     const problem = notJournal(db);
     if (problem !== undefined) throw problem === 'empty' ? notWhole(path) : notThisFormat(path);
     db.exec('COMMIT');
@@ -163,7 +191,8 @@ export function openLocked(path: string, purpose: 'write' | 'read' = 'write'): D
     // is what must be survived; in exclusive mode it needs no shared-memory file.
     db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL');
     // Marked open in the file itself (the checkpoint puts it there), before anything else.
-    db.exec(`PRAGMA user_version = ${OPEN_MARK}; PRAGMA wal_checkpoint(PASSIVE)`);
+    const runs = db.prepare('SELECT count(*) AS n FROM runs').get()?.n;
+    db.exec(`PRAGMA user_version = ${OPEN_MARK + Number(runs)}; PRAGMA wal_checkpoint(PASSIVE)`);
     marked.add(db);
     return db;
   } catch (error) {
@@ -176,10 +205,24 @@ export function openLocked(path: string, purpose: 'write' | 'read' = 'write'): D
   }
 }
 
+function mark(db: DatabaseSync): number {
+  return Number(db.prepare('PRAGMA user_version').get()?.user_version ?? 0);
+}
+
 /** Whether the journal says it is still open, as it holds that now. */
 function markedOpen(db: DatabaseSync): boolean {
-  const row = db.prepare('PRAGMA user_version').get();
-  return row?.user_version === OPEN_MARK;
+  return mark(db) !== 0;
+}
+
+/** The file holds a run that started after it was marked: its log was folded into it. */
+function foldedSinceMarked(db: DatabaseSync): boolean {
+  const marked = mark(db);
+  if (marked === OLD_OPEN_MARK || marked < OPEN_MARK) return false;
+  try {
+    return Number(db.prepare('SELECT count(*) AS n FROM runs').get()?.n) > marked - OPEN_MARK;
+  } catch {
+    return false;
+  }
 }
 
 /** The journals this process marked open (see OPEN_MARK). */

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { copyFileSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -71,8 +71,9 @@ describe('the same sheet imported twice', () => {
 
 /** A petstore process of its own, as a machine of a fleet runs it. */
 function machine(args: string[], env: Record<string, string>) {
+  const home = freshHome();
   const child = spawn(process.execPath, [BIN, ...args], {
-    env: { PATH: process.env.PATH ?? '', ...env, HOME: freshHome() },
+    env: { PATH: process.env.PATH ?? '', ...env, HOME: home },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stdout = '';
@@ -80,7 +81,7 @@ function machine(args: string[], env: Record<string, string>) {
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
   const done = new Promise<number | null>((resolve) => child.on('close', resolve));
-  return { child, done, out: () => stdout, err: () => stderr };
+  return { child, done, home, out: () => stdout, err: () => stderr };
 }
 
 describe('one input split across machines (--shard)', () => {
@@ -165,5 +166,37 @@ describe('the rejects file and standard output', () => {
       expect(ran.stderr).toContain('--rejects names what standard output writes to');
     }
     expect(await pets()).toEqual([]);
+  });
+});
+
+describe('a killed run whose log another program folded into its journal', () => {
+  it('is whole: the resume completes it, each pet once', async () => {
+    const { env, pets } = await sandboxService({ latencyMs: { min: 2, max: 2 }, seed: 9 });
+    const file = sheet(300);
+    const first = machine(['pets', 'import', file, '-o', 'ndjson', '--concurrency', '2'], env);
+    await waitUntil(() => first.out().split('\n').length > 20, 'twenty pets created');
+    first.child.kill('SIGKILL');
+    await first.done;
+    const journal =
+      /"path":"([^"]+\.journal)"/.exec(first.err())?.[1] ??
+      /Journal: (\S+\.journal)/.exec(first.err())![1]!;
+    // What `sqlite3 JOURNAL "select ..."` does: open it, read, close; SQLite folds the log
+    // into the file and removes it.
+    const { DatabaseSync } = await import('node:sqlite');
+    const other = new DatabaseSync(journal);
+    other.prepare('SELECT count(*) FROM records').get();
+    other.close();
+    expect(existsSync(`${journal}-wal`)).toBe(false);
+    const home = first.home;
+    const resumed = await runCli(
+      ['pets', 'import', '--resume', journal, '--retry-unknown', '-o', 'ndjson'],
+      {
+        env: { ...env, HOME: home },
+      },
+    );
+    expect(resumed.code, resumed.stderr).toBe(0);
+    const names = (await pets()).map((pet) => pet.name);
+    expect(names).toHaveLength(300);
+    expect(new Set(names).size).toBe(300);
   });
 });
