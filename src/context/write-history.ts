@@ -30,7 +30,11 @@ export function runHistory(
     const { retention, problem } = historySettings(env);
     if (problem !== undefined) warn(problem);
     if (retention === 'off') return (recorder = null);
-    const made = new HistoryRecorder(() => HistoryStore.open(historyFile(env)), warn, retention);
+    const made = new HistoryRecorder(
+      (waitMs) => HistoryStore.open(historyFile(env), waitMs),
+      warn,
+      retention,
+    );
     // First, and at once (no await before it): a run stopped at once (a second Ctrl-C) exits
     // without waiting for the cleanups after this one.
     cleanups.unshift(() => {

@@ -1,4 +1,4 @@
-import { chmodSync, closeSync, mkdirSync, openSync, statSync } from 'node:fs';
+import { chmodSync, closeSync, lstatSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { DatabaseSync, SQLInputValue } from 'node:sqlite';
 import { loadSqlite, retryTransient } from '../core/sqlite.js';
@@ -70,19 +70,32 @@ export interface HistoryFilter {
   limit: number;
 }
 
-/** How long a writer waits for another process's transaction before giving up. */
-const BUSY_TIMEOUT_MS = 5_000;
+/**
+ * How long one statement waits for another process's transaction: petstore's own appends hold
+ * the lock for milliseconds. A lock held longer (another program's open transaction) is waited
+ * out by the caller, who picks how long: a command's run must not stall on it.
+ */
+const BUSY_TIMEOUT_MS = 100;
+/** How long a reader or pruner (a `history` command) waits for the lock in all. */
+const READER_WAIT_MS = 5_000;
 
 export class HistoryStore {
   private constructor(private readonly db: DatabaseSync) {}
 
-  /** Opens the history at `path`, made (0600, in a 0700 folder) when it does not exist. */
-  static open(path: string): HistoryStore {
+  /**
+   * Opens the history at `path`, made (0600, in a 0700 folder) when it does not exist, waiting
+   * at most `waitMs` for a lock another process holds.
+   */
+  static open(path: string, waitMs = READER_WAIT_MS): HistoryStore {
     mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
     // Made 0600 before SQLite opens it: its WAL and shared-memory files take the same mode.
-    // One made wider (by hand, a copy) is made 0600 again where the system has modes.
+    // One made wider (by hand, a copy) is made 0600 again where the system has modes; but not
+    // through a link: the file it names is the user's to set, and may be shared on purpose.
     closeSync(openSync(path, 'a', 0o600));
-    if (process.platform !== 'win32' && (statSync(path).mode & 0o077) !== 0) chmodSync(path, 0o600);
+    const own = lstatSync(path);
+    if (process.platform !== 'win32' && !own.isSymbolicLink() && (own.mode & 0o077) !== 0) {
+      chmodSync(path, 0o600);
+    }
     const { DatabaseSync } = loadSqlite();
     const db = new DatabaseSync(path);
     try {
@@ -94,7 +107,7 @@ export class HistoryStore {
         if (mode !== 'wal') db.exec('PRAGMA journal_mode = WAL');
         db.exec('PRAGMA synchronous = NORMAL');
         db.exec(SCHEMA);
-      }, BUSY_TIMEOUT_MS);
+      }, waitMs);
     } catch (error) {
       db.close();
       throw error;
@@ -102,8 +115,11 @@ export class HistoryStore {
     return new HistoryStore(db);
   }
 
-  /** Appends the entries in one transaction. */
-  append(entries: readonly HistoryEntry[]): void {
+  /**
+   * Appends the entries in one transaction, waiting at most `waitMs` for a lock another
+   * process holds; then throws SQLite's busy error (sqliteFailure: 'transient').
+   */
+  append(entries: readonly HistoryEntry[], waitMs = READER_WAIT_MS): void {
     if (entries.length === 0) return;
     const names = COLUMNS.map(([, column]) => column);
     const insert = this.db.prepare(
@@ -120,7 +136,7 @@ export class HistoryStore {
         this.db.exec('ROLLBACK');
         throw error;
       }
-    }, BUSY_TIMEOUT_MS);
+    }, waitMs);
   }
 
   list(filter: HistoryFilter): HistoryEntry[] {
@@ -154,10 +170,10 @@ export class HistoryStore {
   }
 
   /** Removes entries older than `before` (ms since the epoch); returns how many. */
-  prune(before: number): number {
+  prune(before: number, waitMs = READER_WAIT_MS): number {
     const result = retryTransient(
       () => this.db.prepare('DELETE FROM writes WHERE at < ?').run(new Date(before).toISOString()),
-      BUSY_TIMEOUT_MS,
+      waitMs,
     );
     return Number(result.changes);
   }

@@ -1,6 +1,7 @@
-import { mkdtempSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { DatabaseSync } from 'node:sqlite';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { HistoryRecorder } from '../../src/history/recorder.js';
 import { historyRetention, historySettings } from '../../src/history/settings.js';
@@ -103,6 +104,80 @@ describe('HistoryRecorder', () => {
       /^the history of writes could not be written \(.*(EEXIST|ENOTDIR).*\); this run.s writes go unrecorded$/,
     );
     expect(opened).toBe(1);
+  });
+});
+
+describe('a history another program holds locked', () => {
+  const holder = (path: string) => {
+    const db = new DatabaseSync(path);
+    db.exec('BEGIN IMMEDIATE');
+    return db;
+  };
+
+  it('keeps the entries while it is held and writes them once it is free', () => {
+    const path = file();
+    HistoryStore.open(path).close();
+    const other = holder(path);
+    const warnings: string[] = [];
+    const recorder = new HistoryRecorder(
+      (waitMs) => HistoryStore.open(path, waitMs),
+      (w) => warnings.push(w),
+      DAY,
+    );
+    recorder.record(entry({ resultId: 'held' }));
+    recorder.flush();
+    other.exec('ROLLBACK');
+    other.close();
+    recorder.record(entry({ resultId: 'after' }));
+    recorder.close();
+    expect(warnings).toEqual([]);
+    const store = HistoryStore.open(path);
+    expect(store.list({ limit: 10 }).map((e) => e.resultId)).toEqual(['after', 'held']);
+    store.close();
+  });
+
+  it('held through the close: one warning that names how many went unrecorded', () => {
+    const path = file();
+    HistoryStore.open(path).close();
+    const other = holder(path);
+    const warnings: string[] = [];
+    const recorder = new HistoryRecorder(
+      (waitMs) => HistoryStore.open(path, waitMs),
+      (w) => warnings.push(w),
+      undefined,
+    );
+    for (let i = 0; i < 3; i++) recorder.record(entry());
+    recorder.flush();
+    recorder.close();
+    recorder.record(entry());
+    recorder.close();
+    other.exec('ROLLBACK');
+    other.close();
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(
+      /^the history of writes is locked by another program; 3 writes of this run and any after go unrecorded\. End the program that holds it/,
+    );
+    const store = HistoryStore.open(path);
+    expect(store.list({ limit: 10 })).toEqual([]);
+    store.close();
+  });
+
+  it('a history reached through a link keeps the mode its owner gave the file', () => {
+    const folder = mkdtempSync(join(tmpdir(), 'petstore-history-'));
+    const shared = join(folder, 'shared.db');
+    writeFileSync(shared, '');
+    chmodSync(shared, 0o640);
+    const path = join(folder, 'state', 'history.db');
+    mkdirSync(dirname(path));
+    symlinkSync(shared, path);
+    HistoryStore.open(path).close();
+    expect(statSync(shared).mode & 0o777).toBe(0o640);
+    // Its own file, made wider by hand, is made private again.
+    const own = file();
+    HistoryStore.open(own).close();
+    chmodSync(own, 0o644);
+    HistoryStore.open(own).close();
+    expect(statSync(own).mode & 0o777).toBe(0o600);
   });
 });
 
