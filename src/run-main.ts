@@ -3,7 +3,13 @@ import { CommanderError, type CommandUnknownOpts as Command } from '@commander-j
 import type { ClientFactory } from './api/create-client.js';
 import type { Transport } from './api/http.js';
 import { buildProgram } from './cli/program.js';
-import { asksForHelp, commandOfArgv, groupNamedAlone, verboseAsked } from './cli/argv.js';
+import {
+  asksForHelp,
+  commandOfArgv,
+  groupNamedAlone,
+  optionGivenAsValue,
+  verboseAsked,
+} from './cli/argv.js';
 import {
   commandPath,
   expandHelpCommand,
@@ -107,6 +113,20 @@ function helpOfGroupAlone(program: Command, argv: readonly string[], io: IO): bo
   return true;
 }
 
+/**
+ * An option given where another's value belongs is a usage error, not a value (a pet named
+ * `--json`) nor the program's own flag (`--version` in `pets add --name --version`, which
+ * printed the version and ran nothing, exit 0).
+ */
+function refuseOptionAsValue(program: Command, args: readonly string[]): void {
+  const found = optionGivenAsValue(program, args);
+  if (found === undefined) return;
+  const { flag, value, command } = found;
+  throw new UsageError(`option ${flag} needs a value, and got the option ${value} instead`, {
+    hint: `Give ${flag} its value; one that starts with a dash goes with an equals sign (${flag.startsWith('--') ? `${flag}=${value}` : `${flag}${value}`}). Run: ${commandPath(command)} --help`,
+  });
+}
+
 /** Runs the command line and returns the exit code; never exits the process itself. */
 export async function runMain(
   argv: readonly string[],
@@ -180,6 +200,7 @@ export async function runMain(
   let args = [...argv];
 
   try {
+    refuseOptionAsValue(program, argv);
     if (helpOfGroupAlone(program, argv, io)) return ExitCode.ok;
     args = expandHelpCommand(program, argv);
     await program.parseAsync(args, { from: 'user' });

@@ -175,6 +175,48 @@ function walkCommands(
   return { command, complete: true };
 }
 
+/** Whether a token names an option where it stands: the command's, a group's above it, or help. */
+function namesAnOption(command: Command, token: string): boolean {
+  if (!token.startsWith('-') || token === '-') return false;
+  const flag = token.startsWith('--') ? token.split('=')[0]! : token.slice(0, 2);
+  return flag === '--version' || flag === '--help' || flag === '-h' || !!optionOf(command, flag);
+}
+
+/**
+ * An option that needs a value followed by another option instead (`pets add --name --version`):
+ * commander would read the second as the value, or as the program's own flag (--version printed
+ * the version and ran nothing). Undefined when no option's value is one; a value that starts
+ * with a dash but names no option (`--limit -5`) is left to the option's parser.
+ */
+export function optionGivenAsValue(
+  program: Command,
+  argv: readonly string[],
+): { flag: string; value: string; command: Command } | undefined {
+  let command = program;
+  for (let i = 0; i < argv.length; i++) {
+    const token = argv[i]!;
+    if (token === '--') return undefined;
+    if (token.startsWith('-') && token !== '-') {
+      const tokens = optionTokens(command, argv, i);
+      if (tokens === undefined) return undefined;
+      if (tokens === 2) {
+        // The option that takes the next token: the token itself, or its last letter.
+        const flag = token.startsWith('--') ? token : `-${token.at(-1)!}`;
+        const value = argv[i + 1]!;
+        if (optionOf(command, flag)?.required && namesAnOption(command, value)) {
+          return { flag, value, command };
+        }
+        i++;
+      }
+      continue;
+    }
+    const sub = findSubcommand(command, token);
+    if (!sub) return undefined;
+    command = sub;
+  }
+  return undefined;
+}
+
 /** The command the user was running: `pets add` in `petstore --json pets add --nme x`. */
 export function commandOfArgv(program: Command, argv: readonly string[]): Command {
   return walkCommands(program, argv).command;

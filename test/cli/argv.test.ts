@@ -108,3 +108,38 @@ describe('a group named alone, or a line commander must read', () => {
     expect(io.out()).toMatch(/^\d+\.\d+\.\d+/);
   });
 });
+
+describe('an option given where another option’s value belongs', () => {
+  it.each([
+    [['pets', 'add', '--name', '--version', '--category-id', '1'], '--name', '--version'],
+    [['pets', 'add', '--name', '--help'], '--name', '--help'],
+    [['pets', 'add', '--category-id', '1', '--name', '-h'], '--name', '-h'],
+    [['pets', 'add', '--name', '--json', '--category-id', '1'], '--name', '--json'],
+    [['pets', 'add', '--name', '-qo', 'json'], '--name', '-qo'],
+    [['--profile', '--version'], '--profile', '--version'],
+    [['-qo', '--version', 'pets', 'list'], '-o', '--version'],
+    [['--base-url', '--json', 'pets', 'list'], '--base-url', '--json'],
+  ])('%j is a usage error that says how to give such a value', async (argv, flag, value) => {
+    const io = fakeIO();
+    expect(await main(argv, io, { HOME: freshHome() })).toBe(2);
+    expect(io.out()).toBe('');
+    expect(io.err()).toContain(`option ${flag} needs a value, and got the option ${value} instead`);
+    expect(io.err()).toContain('goes with an equals sign');
+  });
+
+  it.each([
+    [['pets', 'add', '--name=--version', '--category-id', '1', '--dry-run'], '"name":"--version"'],
+    [['pets', 'add', '--name', '-x', '--category-id', '1', '--dry-run'], '"name":"-x"'],
+    [['pets', 'add', '--name', '-', '--category-id', '1', '--dry-run'], '"name":"-"'],
+  ])('%j takes a value that starts with a dash and names no option', async (argv, body) => {
+    const io = fakeIO();
+    expect(await main([...argv, '-o', 'json'], io, { HOME: freshHome() })).toBe(0);
+    expect(io.out()).toContain(body);
+  });
+
+  it('leaves a number below zero to the option’s own check', async () => {
+    const io = fakeIO();
+    expect(await main(['pets', 'list', '--limit', '-5'], io, { HOME: freshHome() })).toBe(2);
+    expect(io.err()).toContain('--limit must be a whole number from 1 to 100');
+  });
+});
