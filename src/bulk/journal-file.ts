@@ -200,7 +200,7 @@ export function openLocked(path: string, purpose: 'write' | 'read' = 'write'): D
     db.close();
     if (error instanceof UsageError) throw error;
     if (sqliteFailure(error) === 'transient') throw journalInUse(path);
-    if (sqliteFailure(error) === 'damaged') throw notWhole(path);
+    if (sqliteFailure(error) === 'damaged') throw writeFailed(path, error);
     throw cannot('open', path, error, 'Check the path and its permissions.');
   }
 }
@@ -274,7 +274,9 @@ function notJournal(db: DatabaseSync): 'empty' | 'other' | undefined {
     if (tables?.n === 0) return 'empty';
     const row = db.prepare('SELECT format FROM journal').get();
     return READABLE_FORMATS.includes(row?.format) ? undefined : 'other';
-  } catch {
+  } catch (error) {
+    // A page SQLite finds unsound is damage, said as such (openLocked), not another format.
+    if (sqliteFailure(error) === 'damaged') throw error;
     return 'other';
   }
 }

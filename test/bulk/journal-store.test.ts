@@ -272,6 +272,20 @@ describe('the SQLite journal store', () => {
     }
   });
 
+  it('a journal with a page gone bad is said to be damaged, not another format', async () => {
+    const path = join(folder(), 'run.journal');
+    await newJournal(path, header('run', Date.now(), 'boot-1')).close();
+    // Every page after the first (the schema) overwritten, as a bad disk block would be.
+    const bytes = readFileSync(path);
+    const pageSize = bytes.readUInt16BE(16);
+    bytes.fill(0x5a, pageSize);
+    writeFileSync(path, bytes);
+    const opening = JournalStore.open(path, 0);
+    await expect(opening).rejects.toThrow(`the journal ${path} is damaged`);
+    await expect(JournalStore.open(path, 0)).rejects.not.toThrow(/of this version/);
+    expect(readFileSync(path).equals(bytes)).toBe(true);
+  });
+
   it('refuses, as damaged and never with a crash, any row petstore would not have written', async () => {
     const dir = folder();
     const good = join(dir, 'good.journal');
