@@ -11,15 +11,15 @@ const FLUSH_AFTER_MS = 250;
  * this many the run's memory would grow with its writes, so the rest go unrecorded.
  */
 const HELD_MOST = 20 * BATCH;
-/** How long closing waits in all for a lock another program holds (the run is ending). */
-const CLOSE_WAIT_MS = 1_000;
+/** How long closing waits in all for a lock another program holds: with its last try, under 1 s. */
+const CLOSE_WAIT_MS = 750;
 
 /**
  * Keeps the history for one process: entries are written in batches (a bulk run's thousands
  * of records cost a transaction per 500), at the latest a quarter second after they came, and
  * at close. Recording never fails or stalls a command: a store another program holds locked is
  * tried again at the next flush (each try waits a tenth of a second at most), and at close for
- * a second in all; a store that cannot be opened or written, or stays locked, is said once, as
+ * under a second in all; a store that cannot be opened or written, or stays locked, is said once, as
  * a warning, and the writes go on unrecorded.
  */
 export class HistoryRecorder {
