@@ -24,7 +24,8 @@ import { InterruptedError, OutputFailedError, UsageError } from './core/errors.j
 import { processIO, type Env, type IO } from './core/io.js';
 import { commandLineSecrets } from './cli/command-line-secrets.js';
 import { environmentSecrets } from './context/environment-secrets.js';
-import { credentialSecrets, guardedIO, SecretRedactor } from './core/redaction/index.js';
+import { guardedIO } from './core/guarded-io.js';
+import { credentialSecrets, SecretRedactor } from './core/redaction/index.js';
 import { withStatusLine } from './core/status-line.js';
 import { jsonStderrIO, stderrLine } from './output/json-stderr.js';
 import { ExitCode, reportError } from './output/report-error.js';

@@ -5,7 +5,8 @@ import { createContext, type Context } from '../../src/context/context.js';
 import { resolveTarget } from '../../src/context/resolve-target.js';
 import { resolveSettings, type RawGlobalOptions } from '../../src/context/settings.js';
 import type { Env } from '../../src/core/io.js';
-import { guardedIO, SecretRedactor } from '../../src/core/redaction/index.js';
+import { guardedIO } from '../../src/core/guarded-io.js';
+import { SecretRedactor } from '../../src/core/redaction/index.js';
 import { fakeIO, type FakeIO } from './fake-io.js';
 import { freshHome } from './run-cli.js';
 

@@ -8,7 +8,7 @@
  * decoded JSON (scrubStrings), credential headers in logs and --dry-run (redactHeader), and
  * URLs in messages (maskCredentials). A secret is found whole in any letter case, in a
  * transport's encodings (hex, base64, base64url, percent-encoding, JSON and Unicode escapes),
- * and any part of it long enough not to be ordinary text (at least 12 characters and half the
+ * and any part of it long enough not to be ordinary text (at least 16 characters and half the
  * secret: secret-forms.ts), in time linear in the text (search.ts). One spelling (MASK,
  * `****`): a key shows as `****` and its last characters (maskKey), a password or a credential
  * header's value as `****` alone (`Bearer ****`). Decision 0012.
@@ -22,7 +22,7 @@
  * report) are masked by `redact` before writing.
  */
 export { MASK, maskKey, redactHeader } from './mask.js';
-export { guardedIO, MIN_FINDABLE_SECRET, SecretRedactor, unfindableBecause } from './redactor.js';
+export { MIN_FINDABLE_SECRET, SecretRedactor, unfindableBecause } from './redactor.js';
 export { scrubResponse, scrubStrings, type Redact } from './scrub.js';
 export { credentialSecrets, maskCredentials } from './url-credentials.js';
 

@@ -1,8 +1,6 @@
-import type { IO, Output } from '../io.js';
-import { sanitizeText } from '../sanitize.js';
 import { MASK, maskKey } from './mask.js';
 import { SecretSearch, type Found } from './search.js';
-import { escapesUndone, percentUndone } from './views.js';
+import { escapeRanges, escapesUndone, percentUndone } from './views.js';
 
 /**
  * A secret shorter than this, or without a letter, is not searched for in text: it cannot be
@@ -23,13 +21,6 @@ export function unfindableBecause(secret: string): string | undefined {
   return ASCII_LETTER.test(secret) || LETTER.test(secret)
     ? undefined
     : 'it holds no letter (it reads as a number or a date)';
-}
-
-/** The mask in the form the replaced text had, so a masked JSON string or URL stays valid. */
-function maskLike(original: string, mask: string): string {
-  if (original.includes('\\')) return JSON.stringify(mask).slice(1, -1);
-  if (original.includes('%')) return encodeURIComponent(mask);
-  return mask;
 }
 
 /**
@@ -67,7 +58,7 @@ export class SecretRedactor {
     if (this.masks.size === 0) return text;
     this.searches ??= new SecretSearch(this.masks);
     const search = this.searches;
-    let masked = replace(text, search.find(text));
+    let masked = replace(text, settled(text, search.find(text)));
     // Spelled with escapes: found in the text as a reader takes it, masked at its place.
     for (const undo of [escapesUndone, percentUndone]) {
       const view = undo(masked);
@@ -75,10 +66,37 @@ export class SecretRedactor {
       const spans = search
         .find(view.text)
         .map((found) => ({ ...found, ...view.span(found.start, found.end) }));
-      masked = replace(masked, spans);
+      masked = replace(masked, settled(masked, spans));
     }
     return masked;
   }
+}
+
+/**
+ * The spans as they may be masked without changing what the text means around them: a bare
+ * `"` at either edge left out (in JSON it is the string's own quote, not the key's, which JSON
+ * escapes), then each escape a span cuts (`\\`, `\u0041`, `%41`) taken whole: a part of a key
+ * that ends inside one would leave half of it, and a JSON string or URL that means something
+ * else (`\t` from a key's `\\t`) or nothing at all.
+ */
+function settled(text: string, spans: Found[]): Found[] {
+  if (spans.length === 0) return spans;
+  const escapes = escapeRanges(text);
+  let at = 0;
+  const inside = (position: number) => {
+    // Spans come in order: the escapes before one are passed once.
+    while (at < escapes.length && escapes[at]!.end <= position) at++;
+    const escape = escapes[at];
+    return escape !== undefined && escape.start < position ? escape : undefined;
+  };
+  return spans.map((span) => {
+    let { start, end } = span;
+    if (text[start] === '"' && end - start > 1) start++;
+    if (text[end - 1] === '"' && end - start > 1) end--;
+    start = inside(start)?.start ?? start;
+    end = inside(end)?.end ?? end;
+    return { ...span, start, end };
+  });
 }
 
 function replace(text: string, spans: Found[]): string {
@@ -87,53 +105,9 @@ function replace(text: string, spans: Found[]): string {
   let copied = 0;
   for (const { start, end, mask } of spans) {
     if (start < copied) continue;
-    // In the form the replaced text had: a masked JSON string or URL stays valid.
-    result += text.slice(copied, start) + maskLike(text.slice(start, end), mask);
+    // A mask is plain characters (maskKey): valid as it is in a JSON string or a URL.
+    result += text.slice(copied, start) + mask;
     copied = end;
   }
   return result + text.slice(copied);
-}
-
-function redacting(output: Output, redactor: SecretRedactor): Output {
-  // A masked text is not the one given: only all of it or none of it maps back.
-  const mapBack = (text: string, masked: string, written: number) =>
-    masked === text ? written : written === Buffer.byteLength(masked) ? Buffer.byteLength(text) : 0;
-  return {
-    write: (text: string) => {
-      const masked = redactor.redact(text);
-      return mapBack(text, masked, output.write(masked));
-    },
-    writeSettled: async (text: string) => {
-      const masked = redactor.redact(text);
-      return mapBack(text, masked, await output.writeSettled(masked));
-    },
-  };
-}
-
-/**
- * The last net over what a run writes, whatever wrote it: every secret the redactor knows is
- * masked on stdout and stderr, and stderr (messages, never data) carries no character a
- * terminal would act on or hide but line feeds and tabs. Each source sanitises and masks its
- * own text already; this catches what one missed (a stack trace, a path, a future writer).
- */
-export function guardedIO(io: IO, redactor: SecretRedactor): IO {
-  // Copied by descriptor, not spread: a spread would read `stdin` and `stderr`, which the
-  // process's IO makes only when a command uses them.
-  let stderr: Output | undefined;
-  return Object.defineProperties({} as IO, {
-    ...Object.getOwnPropertyDescriptors(io),
-    stdout: { value: redacting(io.stdout, redactor), enumerable: true },
-    // Read when first used, as the process's IO makes its stderr stream.
-    stderr: {
-      get: () => (stderr ??= redacting(sanitizing(io.stderr), redactor)),
-      enumerable: true,
-    },
-  });
-}
-
-function sanitizing(output: Output): Output {
-  return {
-    write: (text: string) => output.write(sanitizeText(text)),
-    writeSettled: (text: string) => output.writeSettled(sanitizeText(text)),
-  };
 }

@@ -37,7 +37,8 @@ export function scrubResponse<Response extends Answer>(
  */
 export function scrubStrings<T>(value: T, redact: Redact): T {
   if (typeof value === 'string') return redact(value) as T;
-  if (typeof value !== 'object' || value === null) return value;
+  // A number kept as its text (JSON.rawJSON, frozen) is not a string to mask.
+  if (typeof value !== 'object' || value === null || JSON.isRawJSON(value)) return value;
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) value[i] = scrubStrings(value[i] as unknown, redact);
     return value;

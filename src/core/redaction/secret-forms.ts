@@ -9,8 +9,12 @@ import { MASK } from './mask.js';
  * (see redactor.ts), so every spelling of those is found too.
  */
 
-/** The shortest part of a secret that is masked, whatever the secret's length. */
-export const RUN_MIN = 12;
+/**
+ * The shortest part of a secret that is masked, whatever the secret's length: long enough that
+ * a key made of words (`fluffy-kitten-42`) leaves a name sharing most of them (`Fluffy-Kitten`)
+ * as typed, short enough that half of a 32-character key is masked.
+ */
+export const RUN_MIN = 16;
 
 /** The length of the shortest part of this secret that is masked. */
 export function runLength(secret: string): number {
@@ -42,6 +46,9 @@ function base64Infixes(bytes: Buffer, alphabet: 'base64' | 'base64url'): string[
   return forms;
 }
 
+/** An encoding that holds no letter reads as a number (the hex of `abcdefgh`): data, not found. */
+const HAS_LETTER = /[a-z]/i;
+
 /** Every literal form of a secret, each masked with `mask`. */
 export function formsOf(secret: string, mask: string): Form[] {
   const bytes = Buffer.from(secret);
@@ -56,5 +63,5 @@ export function formsOf(secret: string, mask: string): Form[] {
       forms.push({ text: infix, anyCase: false, mask: MASK });
     }
   }
-  return forms;
+  return forms.filter((form) => form.text === secret || HAS_LETTER.test(form.text));
 }

@@ -69,6 +69,20 @@ function decodedView(
   };
 }
 
+/** Either kind of escape, in one pattern: a scan finds them in order of place. */
+const ANY_ESCAPE = new RegExp(`${ESCAPE.source}|${PERCENT.source}`, 'g');
+
+/** Where the text's escapes are, in order: JSON's and Unicode's, and percent-encoded bytes. */
+export function escapeRanges(text: string): { start: number; end: number }[] {
+  const ranges: { start: number; end: number }[] = [];
+  if (!text.includes('\\') && !text.includes('%')) return ranges;
+  ANY_ESCAPE.lastIndex = 0;
+  for (let match = ANY_ESCAPE.exec(text); match !== null; match = ANY_ESCAPE.exec(text)) {
+    ranges.push({ start: match.index, end: match.index + match[0].length });
+  }
+  return ranges;
+}
+
 /** The text with its JSON and Unicode escapes undone, if it holds one. */
 export function escapesUndone(text: string): View | undefined {
   if (!text.includes('\\')) return undefined;

@@ -46,6 +46,9 @@ describe('what the last net masks', () => {
     for (const name of [
       'sandbox-demo',
       'My sandbox-kit',
+      // A key made of words: a name that shares most of them is a name.
+      'Fluffy-Kitten',
+      'fluffy-kitten-4',
       'sandbox-keyring'.slice(0, 10),
       'the sandbox key',
     ]) {
@@ -113,6 +116,8 @@ describe('what the last net masks', () => {
             bytes.toString('base64'),
             bytes.toString('base64url'),
           ]) {
+            // An encoding without a letter is a number (the hex of `abcdefgh`): left, below.
+            if (!/[a-z]/i.test(shown)) continue;
             const masked = redactor.redact(`id ${shown} end`);
             expect(masked, shown).toContain(MASK);
             // Of the key's own encoding, nothing long is left.
@@ -178,6 +183,49 @@ describe('what the last net masks', () => {
     // Long enough, but digits only: it reads as a number, inside ids and categoryIds.
     const json = '[{"id":1234567890,"name":"petunia1","categoryId":91234567890}]';
     expect(redactorOf('1', 'pet', '123456789').redact(json)).toBe(json);
+  });
+
+  it('an encoding of a key that reads as a number is data: JSON keeps its numbers', () => {
+    // The hex of abcdefgh is 6162636465666768: a category id as good as any.
+    const json = '{"id":1,"name":"order 6162636465666768","categoryId":6162636465666768}';
+    expect(redactorOf('abcdefgh').redact(json)).toBe(json);
+    expect(redactorOf('abcdefgh').redact('{"name":"abcdefgh"}')).toBe('{"name":"****gh"}');
+  });
+
+  it('a key with backslashes, quotes or percents: JSON and URLs stay valid, and mean no more', () => {
+    fc.assert(
+      fc.property(
+        fc.string({
+          unit: fc.constantFrom(...Array.from('ab-Z9\\"%/t1u')),
+          minLength: 0,
+          maxLength: 20,
+        }),
+        fc.string({
+          unit: fc.constantFrom(...Array.from('Sup3r-SeCret\\"%')),
+          minLength: 16,
+          maxLength: 24,
+        }),
+        fc.nat(),
+        (around, secret, cut) => {
+          fc.pre(SecretRedactor.findable(secret));
+          const redactor = redactorOf(secret);
+          // The key whole, or a long part of it, inside a name, as JSON and in a URL.
+          const part = secret.slice(cut % 4);
+          for (const name of [`${around}${secret}${around}`, `${around}${part}`]) {
+            const json = JSON.stringify({ name });
+            const masked = redactor.redact(json);
+            const read = JSON.parse(masked) as { name: string };
+            expect(read.name).not.toContain(secret);
+            // Nothing the key did not hold appears: no tab, no line break made from its `\t`.
+            expect(read.name).not.toMatch(/[\t\n\r\b\f]/);
+            const url = `https://x.test/pets?name=${encodeURIComponent(name)}`;
+            expect(() => decodeURIComponent(redactor.redact(url))).not.toThrow();
+          }
+        },
+      ),
+    );
+    const tailed = 'Sup3r-SeCret-T\\1';
+    expect(maskKey(tailed)).toBe('****');
   });
 
   it('never takes a tab or a line break with a mask: a row keeps its columns', () => {
