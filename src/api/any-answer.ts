@@ -31,15 +31,17 @@ export interface AnyAnswer {
 
 /**
  * A response body as JSON when it says it is (a body that says so and is not is a broken
- * answer), or when it reads as JSON; else its text.
+ * answer), or when it reads as JSON; else its text. The JSON's strings are masked as decoded
+ * (scrubStrings): one can spell a key with escapes its text does not show.
  */
 export function bodyOf(
   response: HttpResponse,
   request: HttpRequest,
+  redact: Redact,
 ): { body: unknown; isText: boolean } {
   if (response.text === '') return { body: '', isText: true };
   try {
-    return { body: parseJson(response.text), isText: false };
+    return { body: scrubStrings(parseJson(response.text), redact), isText: false };
   } catch (error) {
     if (error instanceof JsonTooDeepError) {
       throw new ProtocolError(

@@ -165,7 +165,7 @@ export class PetstoreClient {
     }
     let read: { body: unknown; isText: boolean };
     try {
-      read = bodyOf(response, request);
+      read = bodyOf(response, request, this.redact);
     } catch (error) {
       throw isSafeMethod(request.method)
         ? error

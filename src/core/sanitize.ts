@@ -61,17 +61,27 @@ export function sanitizeText(text: string): string {
 const CONTROL = /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]|\r(?!\n)/g;
 
 /**
+ * Characters that reorder or hide text without a control code: bidirectional overrides and
+ * isolates, zero-width spaces and joiners of words, the byte order mark, line and paragraph
+ * separators. (The joiners emoji and scripts are written with are left: they are text.)
+ */
+const HIDING = /[\u061c\u200b\u200e\u200f\u202a-\u202e\u2060\u2066-\u2069\ufeff\u2028\u2029]/g;
+
+/**
  * A service's text with each control character shown as `cat -v` shows it (ESC as `^[`, DEL
- * as `^?`, a C1 character as `M-^[`): nothing in it can drive a terminal it reaches, now or
+ * as `^?`, a C1 character as `M-^[`), and each character that reorders or hides text as its
+ * code point (`<U+202E>`): nothing in it can drive or deceive a terminal it reaches, now or
  * when a file of it is shown later, and every character is still there to read.
  */
 export function caretControls(text: string): string {
-  return text.replace(CONTROL, (character) => {
-    const code = character.charCodeAt(0);
-    if (code === 0x7f) return '^?';
-    const base = code >= 0x80 ? code - 0x80 : code;
-    return `${code >= 0x80 ? 'M-' : ''}^${String.fromCharCode(base + 0x40)}`;
-  });
+  return text
+    .replace(CONTROL, (character) => {
+      const code = character.charCodeAt(0);
+      if (code === 0x7f) return '^?';
+      const base = code >= 0x80 ? code - 0x80 : code;
+      return `${code >= 0x80 ? 'M-' : ''}^${String.fromCharCode(base + 0x40)}`;
+    })
+    .replace(HIDING, (character) => `<U+${character.charCodeAt(0).toString(16).toUpperCase()}>`);
 }
 
 /** A short, safe excerpt of an unexpected response body. */

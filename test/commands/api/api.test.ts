@@ -301,6 +301,39 @@ describe('petstore api: the answer', () => {
     expect(raw.err).toContain('--raw: the body is written as the service sent it');
   });
 
+  it('a JSON string that spells the key with escapes is masked as decoded', async () => {
+    // The string's text is `\u0073\u006b...`: one more unescape (jq -r, then a reader) gives the key.
+    const spelled = Array.from(KEY, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+    const shown = await run(
+      ['api', '/notes'],
+      new FakeTransport().on('GET', '/v1/notes', () => ({
+        status: 200,
+        headers: { 'content-type': 'application/json' },
+        text: JSON.stringify({ note: spelled.join('') }),
+      })),
+    );
+    expect(shown.code).toBe(0);
+    expect(shown.out).toContain('"note"');
+    expect(shown.out).not.toContain(spelled.slice(0, 8).join('').replaceAll('\\', '\\\\'));
+    expect(shown.out).toContain('****7777');
+  });
+
+  it('characters that reorder or hide a text body are shown by their code points, in a pipe too', async () => {
+    // A right-to-left override, a zero-width space splitting a word, isolates, a separator.
+    const body = 'abc\u202edef ab\u200bcd \u2066x\u2069 a\u2028b emoji 👩\u200d💻\n';
+    const shown = await run(
+      ['api', '/notes'],
+      new FakeTransport().on('GET', '/v1/notes', () => ({
+        status: 200,
+        headers: { 'content-type': 'text/plain' },
+        text: body,
+      })),
+    );
+    expect(shown.out).toBe(
+      'abc<U+202E>def ab<U+200B>cd <U+2066>x<U+2069> a<U+2028>b emoji 👩\u200d💻\n',
+    );
+  });
+
   it('an error status exits with its code, and a write answered 5xx is unknown, with its key', async () => {
     const notFound = new FakeTransport().on(
       'GET',
