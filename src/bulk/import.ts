@@ -4,6 +4,7 @@ import { bootId } from '../core/boot-id.js';
 import { ApiError } from '../core/errors.js';
 import type { Pet } from '../core/interface.js';
 import { parseJson } from '../core/json.js';
+import { sqliteFailure } from '../core/sqlite.js';
 import { option, phrase, type Phrase } from '../core/phrase.js';
 import { SameInput, shardText } from './check.js';
 import { concludeBulk } from './conclude.js';
@@ -20,6 +21,7 @@ import type {
 } from './import-types.js';
 import type { RunHeader } from './journal-entries.js';
 import { noJournal } from './journal-file.js';
+import { damaged } from './journal-reader.js';
 import { writeHeader } from './journal-db.js';
 import { JournalStore } from './journal-store.js';
 import { Ledger } from './ledger.js';
@@ -64,6 +66,12 @@ export async function runImport<Preview>(
     prepared = await prepare(ports, request, events, held, scratch);
     if (request.dryRun) return await dryRun(prepared, events);
     return await send(prepared, events);
+  } catch (error) {
+    // A page of the resumed journal SQLite finds unsound, met as it is read: said as damage.
+    if (held !== undefined && sqliteFailure(error) === 'damaged') {
+      throw damaged(resolve(request.resume!), error);
+    }
+    throw error;
   } finally {
     prepared?.draft?.discard();
     await prepared?.source.close();

@@ -1,6 +1,7 @@
 import { mkdtempSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
 import { afterEach, describe, expect, it } from 'vitest';
 import { JournalStore } from '../../../src/bulk/journal-store.js';
 import { editJournal, readJournalFile as readJournal } from '../../helpers/journal-file.js';
@@ -237,6 +238,30 @@ describe('pets import keeps a journal, and --resume completes the run', () => {
     expect(lost).toContain('give its new path as FILE');
     const found = fakeIO();
     expect(await main(['pets', 'import', '--resume', path, moved], found, env)).toBe(0);
+    expect(await pets()).toHaveLength(sent);
+  });
+
+  it('a journal with a page gone bad past its header is said damaged on resume, nothing sent', async () => {
+    const { env, pets } = await sandboxService();
+    const file = input(Array.from({ length: 300 }, (_, i) => `P${i}`));
+    const first = fakeIO();
+    expect(await main(['pets', 'import', file], first, env)).toBe(0);
+    const path = journalNamed(first.err());
+    // The root page of the rows of the input, overwritten as a bad disk block would be.
+    const db = new DatabaseSync(path);
+    const { rootpage } = db
+      .prepare("SELECT rootpage FROM sqlite_master WHERE name = 'inputs'")
+      .get() as { rootpage: number };
+    const pageSize = (db.prepare('PRAGMA page_size').get() as { page_size: number }).page_size;
+    db.close();
+    const bytes = readFileSync(path);
+    bytes.fill(0x5a, (rootpage - 1) * pageSize, rootpage * pageSize);
+    writeFileSync(path, bytes);
+    const sent = (await pets()).length;
+    const io = fakeIO({ tty: true });
+    expect(await main(['pets', 'import', '--resume', path], io, env)).toBe(2);
+    expect(io.err()).toContain(`the journal ${path} is damaged`);
+    expect(io.err()).not.toContain('bug');
     expect(await pets()).toHaveLength(sent);
   });
 
