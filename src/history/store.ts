@@ -1,4 +1,4 @@
-import { chmodSync, closeSync, lstatSync, mkdirSync, openSync } from 'node:fs';
+import { chmodSync, closeSync, lstatSync, mkdirSync, openSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { DatabaseSync, SQLInputValue } from 'node:sqlite';
 import { loadSqlite, retryTransient } from '../core/sqlite.js';
@@ -91,6 +91,9 @@ export class HistoryStore {
     // Made 0600 before SQLite opens it: its WAL and shared-memory files take the same mode.
     // One made wider (by hand, a copy) is made 0600 again where the system has modes; but not
     // through a link: the file it names is the user's to set, and may be shared on purpose.
+    // Not opened unless a regular file (or none yet): opening a FIFO waits for a writer forever.
+    const found = statSync(path, { throwIfNoEntry: false });
+    if (found !== undefined && !found.isFile()) throw new Error(`${path} is not a regular file`);
     closeSync(openSync(path, 'a', 0o600));
     const own = lstatSync(path);
     if (process.platform !== 'win32' && !own.isSymbolicLink() && (own.mode & 0o077) !== 0) {

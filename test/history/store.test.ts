@@ -1,4 +1,5 @@
 import { chmodSync, mkdirSync, mkdtempSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
 import { DatabaseSync } from 'node:sqlite';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -160,6 +161,23 @@ describe('a history another program holds locked', () => {
     const store = HistoryStore.open(path);
     expect(store.list({ limit: 10 })).toEqual([]);
     store.close();
+  });
+
+  it('a history that is a FIFO is one warning, and the write goes on: no wait for a writer', () => {
+    const path = file();
+    mkdirSync(dirname(path), { recursive: true });
+    execFileSync('mkfifo', [path]);
+    const warnings: string[] = [];
+    const recorder = new HistoryRecorder(
+      (waitMs) => HistoryStore.open(path, waitMs),
+      (w) => warnings.push(w),
+      undefined,
+    );
+    recorder.record(entry());
+    recorder.close();
+    expect(warnings).toEqual([
+      `the history of writes could not be written (${path} is not a regular file); this run's writes go unrecorded`,
+    ]);
   });
 
   it('a history reached through a link keeps the mode its owner gave the file', () => {

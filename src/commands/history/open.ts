@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { historyFile } from '../../config/paths.js';
 import { UsageError } from '../../core/errors.js';
+import { sqliteFailure } from '../../core/sqlite.js';
 import type { Env } from '../../core/io.js';
 import { HistoryStore } from '../../history/store.js';
 import type { HistoryDeps } from '../../operations/history/history.js';
@@ -9,7 +10,8 @@ import type { HistoryDeps } from '../../operations/history/history.js';
 export function historyDeps(env: Env): HistoryDeps {
   const path = historyFile(env);
   return {
-    open: () => (existsSync(path) ? HistoryStore.open(path) : undefined),
+    // A second for another program's lock: longer and the reader is left wondering.
+    open: () => (existsSync(path) ? HistoryStore.open(path, 1000) : undefined),
     now: Date.now(),
   };
 }
@@ -23,6 +25,11 @@ export function readingHistory<T>(env: Env, read: (deps: HistoryDeps) => T): T {
     return read(historyDeps(env));
   } catch (error) {
     if (error instanceof UsageError) throw error;
+    if (sqliteFailure(error) === 'transient') {
+      throw new UsageError(`the history ${historyFile(env)} is locked by another program`, {
+        hint: 'Run the command again once it ends (sqlite3 on the file, a backup tool); the history is left as it is.',
+      });
+    }
     const reason = error instanceof Error ? error.message : String(error);
     throw new UsageError(`the history ${historyFile(env)} cannot be read: ${reason}`, {
       hint: 'Move it away to start a new history (petstore records the next write in a new one); petstore left it untouched.',

@@ -1,4 +1,6 @@
+import { DatabaseSync } from 'node:sqlite';
 import { describe, expect, it } from 'vitest';
+import { UsageError } from '../../../src/core/errors.js';
 import { runHistoryList } from '../../../src/commands/history/list.js';
 import { runHistoryPrune } from '../../../src/commands/history/prune.js';
 import { runHistoryShow } from '../../../src/commands/history/show.js';
@@ -100,5 +102,22 @@ describe('history verbs, run with typed options', () => {
     const store = HistoryStore.open(historyFile(ctx.env));
     expect(store.list({ limit: 10 }).map((e) => e.id)).toEqual([3, 2]);
     store.close();
+  });
+
+  it('a history another program holds locked is said so, not called unreadable', async () => {
+    const { ctx } = seeded();
+    const holder = new DatabaseSync(historyFile(ctx.env));
+    holder.exec('PRAGMA locking_mode = EXCLUSIVE; BEGIN EXCLUSIVE');
+    try {
+      const error = await runHistoryList(ctx, {}).catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(UsageError);
+      expect((error as UsageError).message).toBe(
+        `the history ${historyFile(ctx.env)} is locked by another program`,
+      );
+      expect((error as UsageError).hint).toContain('Run the command again once it ends');
+    } finally {
+      holder.exec('COMMIT');
+      holder.close();
+    }
   });
 });
