@@ -175,9 +175,11 @@ function walkCommands(
   return { command, complete: true };
 }
 
-/** Whether a token names an option where it stands: the command's, a group's above it, or help. */
+/** Whether a token names an option where it stands (the command's, a group's, help) or ends them. */
 function namesAnOption(command: Command, token: string): boolean {
   if (!token.startsWith('-') || token === '-') return false;
+  // `--` ends the options: given as a value, it is far more likely a value forgotten.
+  if (token === '--') return true;
   const flag = token.startsWith('--') ? token.split('=')[0]! : token.slice(0, 2);
   return flag === '--version' || flag === '--help' || flag === '-h' || !!optionOf(command, flag);
 }

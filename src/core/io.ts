@@ -43,10 +43,11 @@ export interface IO {
   /** Resolves once what was written to stdout so far has reached the system, or failed to. */
   stdoutFlushed(): Promise<void>;
   /**
-   * What stdout writes to (a file, a pipe), by device and inode: a file petstore is asked to
-   * write may be the same one, which would take the place of the output. Absent in tests.
+   * What stdout (1) or stderr (2) writes to (a file, a pipe), by device and inode: a file
+   * petstore is asked to write may be the same one, which would take the place of the output
+   * or be mixed into it. Absent in tests.
    */
-  stdoutTarget?: (() => { dev: number; ino: number } | undefined) | undefined;
+  streamTarget?: ((fd: 1 | 2) => { dev: number; ino: number } | undefined) | undefined;
   /**
    * Calls the listener on SIGINT or SIGTERM, instead of the default of ending the process at
    * once, until the returned function is called.
@@ -203,9 +204,9 @@ export function processIO(): IO {
     stdoutClosed: stdout.closed,
     stdoutError: stdout.failure,
     stdoutFlushed: stdout.flushed,
-    stdoutTarget: () => {
+    streamTarget: (fd) => {
       try {
-        const { dev, ino } = fstatSync(1);
+        const { dev, ino } = fstatSync(fd);
         return { dev, ino };
       } catch {
         return undefined;

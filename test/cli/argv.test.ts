@@ -119,6 +119,7 @@ describe('an option given where another option’s value belongs', () => {
     [['--profile', '--version'], '--profile', '--version'],
     [['-qo', '--version', 'pets', 'list'], '-o', '--version'],
     [['--base-url', '--json', 'pets', 'list'], '--base-url', '--json'],
+    [['pets', 'add', '--name', '--', '--category-id', '1'], '--name', '--'],
   ])('%j is a usage error that says how to give such a value', async (argv, flag, value) => {
     const io = fakeIO();
     expect(await main(argv, io, { HOME: freshHome() })).toBe(2);

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { copyFileSync, existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -165,6 +165,28 @@ describe('the rejects file and standard output', () => {
       expect(ran.code, ran.stderr).toBe(redirect.startsWith('|') ? 0 : 2);
       expect(ran.stderr).toContain('--rejects names what standard output writes to');
     }
+    expect(await pets()).toEqual([]);
+  });
+
+  it('--rejects naming where stderr goes is refused too: no rows among the messages', async () => {
+    const { env, pets } = await sandboxService();
+    const folder = mkdtempSync(join(tmpdir(), 'petstore-jobs-stderr-'));
+    const file = join(folder, 'pets.csv');
+    writeFileSync(file, 'name,categoryId\nA,1\n,2\n');
+    const errors = join(folder, 'errors.log');
+    const code = await new Promise<number | null>((resolve) => {
+      const child = spawn(
+        'sh',
+        [
+          '-c',
+          `"${process.execPath}" "${BIN}" pets import "${file}" --skip-invalid --rejects /dev/stderr 2> "${errors}"`,
+        ],
+        { env: { PATH: process.env.PATH ?? '', ...env }, stdio: 'ignore' },
+      );
+      child.on('close', resolve);
+    });
+    expect(code).toBe(2);
+    expect(readFileSync(errors, 'utf8')).toContain('--rejects names what standard error writes to');
     expect(await pets()).toEqual([]);
   });
 });

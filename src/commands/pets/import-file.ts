@@ -4,9 +4,6 @@ import type { BulkCounts } from '../../bulk/ledger.js';
 import { openInputStream } from '../../cmdutil/read-input.js';
 import { journalsDir } from '../../config/paths.js';
 import type { RunOutput, RunServices, RunState } from '../../context/context.js';
-import { realpathSync, statSync } from 'node:fs';
-import { resolve } from 'node:path';
-import { UsageError } from '../../core/errors.js';
 import { stringifyJson } from '../../core/json.js';
 import { openReportFile } from '../../core/report-file.js';
 import {
@@ -15,6 +12,7 @@ import {
   type ImportRequest,
 } from '../../operations/pets/import.js';
 import { NotCreatedReport } from './import-report.js';
+import { refuseRejectsTarget } from './import-rejects-target.js';
 import { PET_COLUMNS } from './columns.js';
 import { resumeCommand } from './resume-command.js';
 
@@ -34,8 +32,7 @@ export async function runPetsImportFile(
   ctx: RunOutput & RunServices & RunState,
   options: PetsImportFileOptions,
 ): Promise<void> {
-  refuseRejectsOverInput(options);
-  refuseRejectsOverStdout(options, ctx.io.stdoutTarget?.());
+  refuseRejectsTarget(options, ctx.io.streamTarget, ctx.env);
   const json = ctx.settings.errorsAsJson;
   const progress = ctx.progressLine();
   const notCreated = new NotCreatedReport(ctx);
@@ -176,62 +173,4 @@ function report(
     ctx.notice(error === undefined ? `${summary}${aside}.` : `Stopped: ${summary}${aside}.`);
   }
   if (error !== undefined) throw error;
-}
-
-/**
- * --rejects naming the file (or pipe) standard output writes to, by any name (`/dev/stdout`,
- * the file `> out.ndjson` made): the rejects would take the place of the created pets' lines,
- * or be mixed into them. Refused, nothing sent.
- */
-function refuseRejectsOverStdout(
-  options: PetsImportFileOptions,
-  stdout: { dev: number; ino: number } | undefined,
-): void {
-  if (options.rejects === undefined || stdout === undefined) return;
-  let target: { dev: number; ino: number };
-  try {
-    target = statSync(options.rejects);
-  } catch {
-    return;
-  }
-  if (target.dev !== stdout.dev || target.ino !== stdout.ino) return;
-  throw new UsageError(
-    `--rejects names what standard output writes to (${options.rejects}): the created pets' lines would be lost among the rejects; nothing was sent`,
-    { hint: 'Give the rejects a file of their own, e.g. --rejects rejects.csv.' },
-  );
-}
-
-/** The same file, through any link or relative path. */
-function sameFile(a: string, b: string): boolean {
-  const real = (path: string) => {
-    try {
-      return realpathSync(path);
-    } catch {
-      return resolve(path);
-    }
-  };
-  return real(a) === real(b);
-}
-
-/**
- * --rejects naming the input would replace the sheet by its rejects, and naming the journal
- * would leave the run no journal: refused, nothing sent.
- */
-function refuseRejectsOverInput(options: PetsImportFileOptions): void {
-  const { rejects, file, journal } = options;
-  if (rejects === undefined) return;
-  if (file !== undefined && file !== '-' && sameFile(rejects, file)) {
-    throw new UsageError(
-      `--rejects names the input, ${file}: it would be replaced; nothing was sent`,
-      { hint: 'Name another file for the rejects, e.g. --rejects rejects.csv.' },
-    );
-  }
-  // The rejects are written before the journal is made: the journal would then find its file
-  // taken by them.
-  if (journal !== undefined && sameFile(rejects, journal)) {
-    throw new UsageError(
-      `--rejects and --journal name the same file, ${journal}; nothing was sent`,
-      { hint: 'Give each a file of its own, e.g. --rejects rejects.csv.' },
-    );
-  }
 }

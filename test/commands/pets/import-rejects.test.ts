@@ -1,4 +1,12 @@
-import { mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { configDir, historyFile } from '../../../src/config/paths.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -21,6 +29,27 @@ function sheet(): { path: string; folder: string } {
   writeFileSync(path, `${rows.join('\r\n')}\r\n`);
   return { path, folder };
 }
+
+describe('where the rejects may not go', () => {
+  it.each([
+    [() => '-', '--rejects - names no file'],
+    [(home: string) => historyFile({ HOME: home }), 'where petstore keeps its own'],
+    [
+      (home: string) => join(configDir({ HOME: home }), 'rejects.csv'),
+      'where petstore keeps its own',
+    ],
+  ])('%#: refused, nothing sent, nothing written', async (target, message) => {
+    const { env, pets } = await sandboxService();
+    const path = target(env.HOME);
+    const io = fakeIO();
+    expect(
+      await main(['pets', 'import', sheet().path, '--skip-invalid', '--rejects', path], io, env),
+    ).toBe(2);
+    expect(io.err()).toContain(message);
+    expect(existsSync(path)).toBe(false);
+    expect(await pets()).toEqual([]);
+  });
+});
 
 describe('pets import with invalid records', () => {
   it('sends nothing by default, each bad record named, and how to send the rest', async () => {
