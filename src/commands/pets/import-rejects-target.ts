@@ -3,14 +3,20 @@ import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:pat
 import { configDir, dataDir, stateDir } from '../../config/paths.js';
 import { UsageError } from '../../core/errors.js';
 import type { Env, IO } from '../../core/io.js';
-import type { PetsImportFileOptions } from './import-file.js';
+
+/** The paths of a run that --rejects must not name. */
+interface RunPaths {
+  rejects?: string | undefined;
+  file?: string | undefined;
+  journal?: string | undefined;
+}
 
 /**
  * Where --rejects may not write: over the input, the journal, what stdout or stderr writes to,
  * or a file petstore keeps. Checked before anything is read or sent.
  */
 export function refuseRejectsTarget(
-  options: PetsImportFileOptions,
+  options: RunPaths,
   streamTarget: IO['streamTarget'],
   env: Env,
 ): void {
@@ -26,7 +32,7 @@ export function refuseRejectsTarget(
  * journal, the config). Refused, nothing sent.
  */
 function refuseRejectsOverOutput(
-  options: PetsImportFileOptions,
+  options: RunPaths,
   streamTarget: IO['streamTarget'],
   env: Env,
 ): void {
@@ -102,7 +108,7 @@ function sameFile(a: string, b: string): boolean {
  * --rejects naming the input would replace the sheet by its rejects, and naming the journal
  * would leave the run no journal: refused, nothing sent.
  */
-function refuseRejectsOverInput(options: PetsImportFileOptions): void {
+function refuseRejectsOverInput(options: RunPaths): void {
   const { rejects, file, journal } = options;
   if (rejects === undefined) return;
   if (file !== undefined && file !== '-' && sameFile(rejects, file)) {
