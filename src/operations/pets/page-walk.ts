@@ -35,13 +35,13 @@ export interface WalkResult {
  */
 export async function walkPages(walk: PageWalk): Promise<WalkResult> {
   const guard = new PageLoopGuard();
-  let from: URL | undefined;
   let pets = 0;
   let pages = 0;
+  let coming = fetching(walk, undefined);
   for (;;) {
     let page: PetsPage;
     try {
-      page = await walk.fetch(from);
+      page = await coming;
     } catch (error) {
       if (pages === 0 || !(error instanceof PetstoreError)) throw error;
       throw new IncompleteListError(error, walk.printed?.() ?? pets, pages + 1);
@@ -49,34 +49,56 @@ export async function walkPages(walk: PageWalk): Promise<WalkResult> {
     pages++;
     const wanted = walk.maxItems === undefined ? page.pets.length : walk.maxItems - pets;
     const taken = page.pets.length > wanted ? page.pets.slice(0, wanted) : page.pets;
-    if (taken.length > 0) walk.onPets(taken);
-    pets += taken.length;
     // The first page's address too: a service may link back to it.
     guard.fetched(page.url, page.pets.length);
-    const reachedMax = walk.maxItems !== undefined && pets >= walk.maxItems;
+    const reachedMax = walk.maxItems !== undefined && pets + taken.length >= walk.maxItems;
     const next = page.next;
     const result = {
-      pets,
+      pets: pets + taken.length,
       pages,
       more: next !== undefined || taken.length < page.pets.length,
       lastPageUnlinked: next === undefined,
     };
-    if (next === undefined || !walk.follow || reachedMax || walk.stopped?.()) return result;
-    if (next instanceof BrokenLink) {
-      throw new IncompleteListError(
-        brokenLinkError(next, 200, pages),
-        walk.printed?.() ?? pets,
-        pages + 1,
-      );
+    const goOn = next !== undefined && walk.follow && !reachedMax && !walk.stopped?.();
+    if (goOn) {
+      if (next instanceof BrokenLink) {
+        hand(walk, taken);
+        throw new IncompleteListError(
+          brokenLinkError(next, 200, pages),
+          printed(walk, result),
+          pages + 1,
+        );
+      }
+      try {
+        guard.follow(
+          next,
+          phrase`Report this to the service; ${option('maxItems', 'N')} stops after N pets.`,
+        );
+      } catch (failure) {
+        hand(walk, taken);
+        throw new IncompleteListError(failure as PetstoreError, printed(walk, result), pages + 1);
+      }
+      // The next page is asked for before this one is written: the service makes it while
+      // this one is checked and printed.
+      coming = fetching(walk, next);
     }
-    try {
-      guard.follow(
-        next,
-        phrase`Report this to the service; ${option('maxItems', 'N')} stops after N pets.`,
-      );
-    } catch (failure) {
-      throw new IncompleteListError(failure as PetstoreError, walk.printed?.() ?? pets, pages + 1);
-    }
-    from = next;
+    hand(walk, taken);
+    pets += taken.length;
+    if (!goOn) return result;
   }
+}
+
+/** The page's fetch, its failure left for the await that reads it (none unhandled meanwhile). */
+function fetching(walk: PageWalk, from: URL | undefined): Promise<PetsPage> {
+  const page = walk.fetch(from);
+  page.catch(() => undefined);
+  return page;
+}
+
+function hand(walk: PageWalk, pets: Pet[]): void {
+  if (pets.length > 0) walk.onPets(pets);
+}
+
+function printed(walk: PageWalk, result: WalkResult): number {
+  return walk.printed?.() ?? result.pets;
 }
