@@ -15,7 +15,7 @@ export interface ListPetsRequest {
 
 export interface ListPetsDeps {
   client: Pick<PetstoreClient, 'listPetsPage'>;
-  /** True once nobody takes the pets any more (`| head`): no further page is fetched. */
+  /** True once nobody takes the pets any more (`| head`): no page is fetched past the one already asked for. */
   stopped?: () => boolean;
 }
 

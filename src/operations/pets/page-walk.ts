@@ -13,7 +13,7 @@ export interface PageWalk {
   follow: boolean;
   /** Stop once this many pets have been handed over. */
   maxItems?: number | undefined;
-  /** True once nobody reads the output any more (`| head`): no further page is fetched. */
+  /** True once nobody reads the output any more (`| head`): no page is fetched past the one already asked for. */
   stopped?: () => boolean;
   /** How many pets are on stdout (fewer than handed over when --query buffers the list). */
   printed?: () => number;
