@@ -3,15 +3,13 @@
  *
  * What is masked: every API key the run learns of (flag, environment, config, keyring, a key
  * typed at a prompt), proxy and URL passwords and tokens, wherever they would show: stdout and
- * stderr (through guardedIO, the last net every write passes), HTTP responses as they arrive
- * (scrubResponse, before anything parses, logs or cuts an excerpt from them), the strings of
- * decoded JSON (scrubStrings), credential headers in logs and --dry-run (redactHeader), and
- * URLs in messages (maskCredentials). A secret is found whole in any letter case, in a
- * transport's encodings (hex, base64, base64url, percent-encoding, JSON and Unicode escapes),
- * and any part of it long enough not to be ordinary text (at least 16 characters and half the
- * secret: secret-forms.ts), in time linear in the text (search.ts). One spelling (MASK,
- * `****`): a key shows as `****` and its last characters (maskKey), a password or a credential
- * header's value as `****` alone (`Bearer ****`). Decision 0012.
+ * stderr (guardedIO, the last net), HTTP responses as they arrive (scrubResponse), the
+ * strings of decoded JSON (scrubStrings), credential headers in logs and --dry-run
+ * (redactHeader), URLs in messages (maskCredentials). A secret is found whole in any letter
+ * case, in a transport's encodings (hex, base64, base64url, percent-encoding, JSON and Unicode
+ * escapes), and any part of it long enough not to be ordinary text (secret-forms.ts), in time
+ * linear in the text (search.ts). A key shows as `****` and its last characters (maskKey), a
+ * password or a credential header's value as `****` alone (`Bearer ****`). Decision 0012.
  *
  * What is not: a key shorter than 8 characters or without a letter (unfindableBecause): it
  * cannot be told from data (a key "1234" is in ids), and masking it would corrupt what a

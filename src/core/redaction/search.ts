@@ -13,7 +13,7 @@ interface Pattern {
   text: string;
   lower: string;
   anyCase: boolean;
-  /** The shortest match masked: the whole form, or a run of the secret itself. */
+  /** The shortest match masked: the whole form, or a run of the secret itself (its case). */
   least: number;
   /** Its mask when matched whole; a part is masked by MASK alone. */
   mask: string;
@@ -44,9 +44,13 @@ export class SecretSearch {
   constructor(secrets: ReadonlyMap<string, string>) {
     for (const [secret, mask] of secrets) {
       for (const form of formsOf(secret, mask)) {
-        const least =
-          form.text === secret ? Math.min(runLength(secret), secret.length) : form.text.length;
-        this.add({ ...form, lower: form.text.toLowerCase(), least });
+        const lower = form.text.toLowerCase();
+        this.add({ ...form, lower, least: form.text.length });
+        // Its parts, long enough not to be ordinary text, in the secret's own letter case.
+        const run = runLength(secret);
+        if (form.text === secret && run < secret.length) {
+          this.add({ ...form, anyCase: false, lower, least: run });
+        }
       }
     }
     const alternatives = [...this.holders.keys()].map(escape);

@@ -4,17 +4,18 @@ import { MASK } from './mask.js';
  * What the last net looks for of one secret: the secret whole, in any letter case, and in the
  * encodings a transport gives it (hex in either case, base64 and base64url, standalone or at
  * any place of a longer encoded text); and, where an echo is too long to be ordinary text,
- * any part of it: a run of at least RUN_MIN characters and at least half the secret
+ * any part of it in its own letter case: a run of at least RUN_MIN characters and at least half
+ * the secret
  * (decision 0012). Percent-encoding and JSON or Unicode escapes are undone before the search
  * (see redactor.ts), so every spelling of those is found too.
  */
 
 /**
- * The shortest part of a secret that is masked, whatever the secret's length: long enough that
- * a key made of words (`fluffy-kitten-42`) leaves a name sharing most of them (`Fluffy-Kitten`)
- * as typed, short enough that half of a 32-character key is masked.
+ * The shortest part of a secret that is masked, whatever the secret's length. A part is found
+ * in the secret's own letter case only: a name that shares words with a key made of them
+ * (`Fluffy-Kitten`, key `fluffy-kitten-42`) is typed in its own case, an echo keeps the key's.
  */
-export const RUN_MIN = 16;
+export const RUN_MIN = 12;
 
 /** The length of the shortest part of this secret that is masked. */
 export function runLength(secret: string): number {
