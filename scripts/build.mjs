@@ -51,20 +51,33 @@ const env = {
   XDG_DATA_HOME: home,
   NODE_DISABLE_COMPILE_CACHE: '1',
 };
-const run = (args) =>
-  execFileSync(process.execPath, ['bin/petstore.js', ...args], { encoding: 'utf8', env });
+const run = (args, columns) =>
+  execFileSync(process.execPath, ['bin/petstore.js', ...args], {
+    encoding: 'utf8',
+    env: columns === undefined ? env : { ...env, COLUMNS: String(columns) },
+  });
 const paths = [...run(['completion', 'bash']).matchAll(/^\s+"([^"]*)"\) words=/gm)].map(
   (match) => match[1],
 );
 const help = {};
 for (const path of paths) help[path] = run([...(path ? path.split(' ') : []), '--help']);
 // The help topics the program's own help names (petstore help environment, ...).
-const topics = /^Help topics: ([\w, -]+) \(/m.exec(help[''])[1].split(', ');
+const topics = /^Help topics: ([\w, -]+)\s+\(/m.exec(help[''])[1].split(', ');
 for (const topic of topics) help[`topic:${topic}`] = run(['help', topic]);
 await writeFile(new URL('../dist/help.json', import.meta.url), JSON.stringify(help));
+// The man page's, laid out narrower by the indent man gives a section's text: at MANWIDTH=80
+// no line is wider than 80.
+const MAN_COLUMNS = 72;
+const manHelp = {};
+for (const key of Object.keys(help)) {
+  const args = key.startsWith('topic:')
+    ? ['help', key.slice('topic:'.length)]
+    : [...(key ? key.split(' ') : []), '--help'];
+  manHelp[key] = run(args, MAN_COLUMNS);
+}
 rmSync(home, { recursive: true, force: true });
 
 await writeFile(
   new URL('../dist/petstore.1', import.meta.url),
-  manPage({ version: pkg.version, help, commands: paths.filter(Boolean), topics }),
+  manPage({ version: pkg.version, help: manHelp, commands: paths.filter(Boolean), topics }),
 );

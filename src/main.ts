@@ -63,8 +63,9 @@ export async function main(
     out.write(profileNamesForCompletion(env).join('\n') + '\n');
     return written();
   }
-  // At a terminal as wide as help is wrapped, or wider, the text is the same (HELP_MAX_WIDTH).
-  if (fast?.kind === 'help' && (!io.stdoutIsTTY || (io.stdoutColumns ?? 0) >= HELP_MAX_WIDTH)) {
+  // At a terminal (or COLUMNS) as wide as help is wrapped, or wider, the text is the same.
+  const width = io.stdoutIsTTY ? io.stdoutColumns : io.requestedColumns;
+  if (fast?.kind === 'help' && (width === undefined || width >= HELP_MAX_WIDTH)) {
     const text = builtHelp(fast.keys);
     if (text !== undefined) {
       out.write(text);

@@ -1,3 +1,4 @@
+import { fitToWidth, helpWidth } from './cmdutil/help-text.js';
 import { boundHeap } from './core/heap-bounds.js';
 import { CommanderError, type CommandUnknownOpts as Command } from '@commander-js/extra-typings';
 import type { ClientFactory } from './api/create-client.js';
@@ -193,7 +194,7 @@ export async function runMain(
   // A help topic needs no program.
   const topic = helpTopicRequest(argv);
   if (topic !== undefined) {
-    io.stdout.write(topic);
+    io.stdout.write(fitToWidth(topic, helpWidth(io.stdoutColumns ?? io.requestedColumns)));
     return ExitCode.ok;
   }
   // Only the command the line runs, unless it runs none (see buildProgram).

@@ -3,7 +3,7 @@ import type { RunVerb } from '../cmdutil/run-verb.js';
 import { registerMessage } from '../commands/message/index.js';
 import { registerPets } from '../commands/pets/index.js';
 import { GLOBAL_OPTIONS, optionHelp, OTHER_ENVIRONMENT } from '../context/global-options.js';
-import { HELP_MAX_WIDTH } from '../core/contract.js';
+import { fitToWidth, helpWidth } from '../cmdutil/help-text.js';
 import { helpWordAt } from './argv.js';
 import type { IO } from '../core/io.js';
 import { EXIT_CODE_SHORT } from '../help/reference.js';
@@ -26,8 +26,7 @@ function wrapItems(items: readonly string[], separator: string): string {
 
 /** Ends a sub-command's help, where the global options are not repeated. */
 const GLOBALS_LINE = `
-Global options (--profile, -o/--json, --query, -q, -v and more) go before or
-after the command: petstore --help lists them, petstore help globals says more.`;
+Global options (--profile, -o/--json, --query, -q, -v and more) go before or after the command: petstore --help lists them, petstore help globals says more.`;
 
 function environmentHelp(): string {
   const variables = [
@@ -41,7 +40,8 @@ Environment:
 Exit codes:
   ${wrapItems(EXIT_CODE_SHORT, '  ')}
 
-Help topics: ${HELP_TOPIC_NAMES.join(', ')} (petstore help TOPIC; also man petstore)`;
+Help topics: ${HELP_TOPIC_NAMES.join(', ')}
+  (petstore help TOPIC; also man petstore)`;
 }
 
 /** Adds a top-level command; a group adds only `verb` of its verbs, when given one of them. */
@@ -135,11 +135,14 @@ export async function buildProgram(
     .addHelpText('afterAll', ({ command }) => (command === program ? '' : GLOBALS_LINE))
     .exitOverride()
     .configureOutput({
-      writeOut: (text) => io.stdout.write(text),
-      writeErr: (text) => io.stderr.write(text),
-      // At most HELP_MAX_WIDTH wide; narrower at a narrower terminal.
-      getOutHelpWidth: () => Math.min(io.stdoutColumns ?? HELP_MAX_WIDTH, HELP_MAX_WIDTH),
-      getErrHelpWidth: () => Math.min(io.stderrColumns ?? HELP_MAX_WIDTH, HELP_MAX_WIDTH),
+      // Help fits the terminal, or 80 columns where there is none: what commander does not
+      // lay out itself (the text after a command's help) is fitted here.
+      writeOut: (text) =>
+        io.stdout.write(fitToWidth(text, helpWidth(io.stdoutColumns ?? io.requestedColumns))),
+      writeErr: (text) => io.stderr.write(fitToWidth(text, helpWidth(io.stderrColumns))),
+      // At most HELP_MAX_WIDTH wide; narrower at a narrower terminal (helpWidth).
+      getOutHelpWidth: () => helpWidth(io.stdoutColumns ?? io.requestedColumns),
+      getErrHelpWidth: () => helpWidth(io.stderrColumns),
       // main reports parse errors like any other error, in the requested output form.
       outputError: () => undefined,
     })

@@ -34,7 +34,8 @@ export function idempotencyKeyOption(of: 'write' | 'any request' = 'write') {
 export function fieldsOption(known: readonly string[]) {
   return new Option(
     '--fields <list>',
-    `only these fields, in this order: ${known.join(',')}`,
+    // Listed with spaces, so help can wrap the list at a narrow terminal.
+    `only these fields, in this order (comma-separated): ${known.join(', ')}`,
   ).argParser(fieldsFlag(known));
 }
 

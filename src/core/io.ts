@@ -31,6 +31,11 @@ export interface IO {
   /** The terminal's width in columns when stdout is a terminal; undefined when piped. */
   stdoutColumns: number | undefined;
   /**
+   * The width help is asked for when stdout is no terminal: COLUMNS, as `ls` reads it (the man
+   * page is built with it). Tables to a pipe stay as wide as their rows.
+   */
+  readonly requestedColumns?: number | undefined;
+  /**
    * True once the reader of stdout has gone away (`petstore ... | head`): what is written after
    * that is dropped, and a command that produces data should stop producing it.
    */
@@ -166,6 +171,12 @@ function guarded(stream: NodeJS.WriteStream) {
   };
 }
 
+/** A width given as text (COLUMNS): a whole number of 20 or more, else none. */
+function wholeColumns(text: string | undefined): number | undefined {
+  const columns = Number(text);
+  return Number.isInteger(columns) && columns >= 20 ? columns : undefined;
+}
+
 export function processIO(): IO {
   const stdout = guarded(process.stdout);
   let stderr: ReturnType<typeof guarded> | undefined;
@@ -191,6 +202,7 @@ export function processIO(): IO {
       return isatty(0);
     },
     stdoutColumns: isTTY(process.stdout) ? process.stdout.columns || undefined : undefined,
+    requestedColumns: wholeColumns(process.env.COLUMNS),
     get stderrColumns() {
       return isatty(2) ? process.stderr.columns || undefined : undefined;
     },

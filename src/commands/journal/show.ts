@@ -79,7 +79,8 @@ JSON line per record; -o json, csv and table as for every command.
 
 Examples:
   $ petstore journal show 2f6c1c0e-8d2b-4a8e-9b1e-0c1d2e3f4a5b
-  $ petstore journal show ./run.journal -o ndjson | jq -c 'select(.outcome != "created")'`),
+  $ petstore journal show ./run.journal -o ndjson |
+      jq -c 'select(.outcome != "created")'`),
     );
   show.action((journalArg) => runVerb(show, () => ({ journal: journalArg }), runJournalShow));
 }

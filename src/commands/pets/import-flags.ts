@@ -106,8 +106,9 @@ Examples:
   $ petstore pets import pets.csv > created.ndjson
   $ petstore pets import pets.ndjson --concurrency 8 --dry-run
   $ petstore pets import --template csv > pets.csv
-  $ petstore --profile staging pets list --all -o csv > staging.csv; petstore pets import staging.csv
-  $ petstore pets import --resume 5b0e8f1c-2d4a-4c39-9a57-0e6f3c1d2b7a --retry-unknown >> created.ndjson
+  $ petstore --profile staging pets list --all -o csv > staging.csv
+  $ petstore pets import staging.csv
+  $ petstore pets import --resume import-1234 --retry-unknown >> created.ndjson
 
 Every record is checked before anything is sent: one invalid record stops the file, each
 listed with its line, column and reason, unless --skip-invalid sends the valid ones (and
