@@ -74,7 +74,7 @@ describe('help topics and the documents show the same tables', () => {
     const io = fakeIO();
     expect(await main(['help', name], io, { HOME: freshHome() })).toBe(0);
     // As the topic is written: fitted to 80 columns where there is no terminal.
-    expect(io.out()).toBe(fitToWidth(topicText(name), 80));
+    expect(io.out()).toBe(fitToWidth(topicText(name) ?? '', 80));
     const flat = io.out().replace(/\s+/g, ' ');
     for (const row of table.rows) {
       for (const cell of row) expect(flat).toContain(cell.replace(/`/g, ''));
