@@ -2,7 +2,11 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { fitToWidth, helpProse } from '../../src/cmdutil/help-text.js';
 
-const word = fc.string({ unit: fc.constantFrom(...Array.from('abcdefgh-,.')), minLength: 1, maxLength: 12 });
+const word = fc.string({
+  unit: fc.constantFrom(...Array.from('abcdefgh-,.')),
+  minLength: 1,
+  maxLength: 12,
+});
 
 describe('fitToWidth', () => {
   it('keeps every word, in order, and no line wider than the width but a lone long word', () => {
