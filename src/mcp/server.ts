@@ -1,6 +1,13 @@
 import { refusedWrite } from './refused-write.js';
 import { Writable, type Readable } from 'node:stream';
-import { McpServer, type RegisteredTool } from '@modelcontextprotocol/server';
+import { AsyncLocalStorage } from 'node:async_hooks';
+import {
+  CLIENT_INFO_META_KEY,
+  McpServer,
+  type Implementation,
+  type RegisteredTool,
+  type ServerContext,
+} from '@modelcontextprotocol/server';
 import { serveStdio, StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 import { InterruptedError, PetstoreError, UsageError } from '../core/errors.js';
 import type { StopSignal } from '../core/io.js';
@@ -40,14 +47,16 @@ function createServer(deps: McpDeps, gate: WriteGate): McpServer {
     // eslint-disable-next-line @typescript-eslint/no-deprecated
     server.server.getClientCapabilities(),
   );
-  // Who the agent's writes are recorded as coming from: its client, as it named itself.
+  // Who the agent's writes are recorded as coming from: its client, as it named itself: with
+  // the call being answered (a 2026-era request names it), else at initialize (2025 era).
+  const callers = new AsyncLocalStorage<Implementation | undefined>();
   deps.recordWritesBy?.(() => {
     // eslint-disable-next-line @typescript-eslint/no-deprecated
-    const client = server.server.getClientVersion();
+    const client = callers.getStore() ?? server.server.getClientVersion();
     return client === undefined ? undefined : `${client.name} ${client.version}`;
   });
   answerFailuresAsErrors(server);
-  const shelf = offeredOnly(server, deps.tools);
+  const shelf = offeredOnly(server, deps.tools, callers);
   // In this order, so tools/list gives them in the order of TOOL_NAMES.
   registerReadTools(shelf, deps);
   registerWriteTools(shelf, deps, writes);
@@ -55,17 +64,32 @@ function createServer(deps: McpDeps, gate: WriteGate): McpServer {
   return server;
 }
 
+/** The client a 2026-era request names in its envelope; undefined for a 2025-era one. */
+function clientOf(ctx: ServerContext | undefined): Implementation | undefined {
+  const envelope = ctx?.mcpReq.envelope as Record<string, unknown> | undefined;
+  return envelope?.[CLIENT_INFO_META_KEY] as Implementation | undefined;
+}
+
 /**
  * The server as the tools files see it: a tool the person did not offer (`--tools`) is taken
  * off again at once, before any client can connect, so it is neither listed nor callable.
  */
-function offeredOnly(server: McpServer, offered: ReadonlySet<string>): ToolShelf {
+function offeredOnly(
+  server: McpServer,
+  offered: ReadonlySet<string>,
+  callers: AsyncLocalStorage<Implementation | undefined>,
+): ToolShelf {
   type Register = (name: string, ...rest: unknown[]) => RegisteredTool;
-  // One function for every overload: the arguments pass through untouched.
+  type Callback = (...args: unknown[]) => unknown;
+  // One function for every overload: the arguments pass through untouched, but the callback
+  // (always last; its context last of its own) runs knowing which client called.
   // eslint-disable-next-line @typescript-eslint/no-deprecated
   const register = server.registerTool.bind(server) as unknown as Register;
   const shelf: Register = (name, ...rest) => {
-    const tool = register(name, ...rest);
+    const callback = rest.at(-1) as Callback;
+    const named: Callback = (...args) =>
+      callers.run(clientOf(args.at(-1) as ServerContext), () => callback(...args));
+    const tool = register(name, ...rest.slice(0, -1), named);
     if (!offered.has(name)) tool.remove();
     return tool;
   };

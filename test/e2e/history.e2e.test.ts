@@ -116,9 +116,13 @@ describe('the history of writes', () => {
     expect(names.sort()).toEqual(Array.from({ length: 8 }, (_, i) => `at-once-${i}`).sort());
   }, 60_000);
 
-  it.each([1, 2] as const)(
-    "records an agent's allowed write and its refused one, naming its client (SDK %i)",
-    async (sdk) => {
+  it.each([
+    [1, 'legacy'],
+    [2, 'legacy'],
+    [2, '2026-07-28'],
+  ] as const)(
+    "records an agent's allowed write and its refused one, naming its client (SDK %i, %s)",
+    async (sdk, era) => {
       const sandbox = await sandboxService();
       const home = await profileHome(sandbox.url, 'staging', 'allow');
       expect(
@@ -132,6 +136,7 @@ describe('the history of writes', () => {
       const allowed = await connectMcp({
         env,
         sdk,
+        era,
         args: ['--profile', 'staging', '--allow-writes'],
       });
       const added = await call(allowed, 'add_pet', { name: 'Agent', category_id: '3' });
@@ -140,6 +145,7 @@ describe('the history of writes', () => {
       const denied = await connectMcp({
         env,
         sdk,
+        era,
         args: ['--profile', 'production', '--allow-writes'],
       });
       // A key in what the agent sent is masked in the history as everywhere.
@@ -160,7 +166,7 @@ describe('the history of writes', () => {
       });
       expect(refusal).toMatchObject({ profile: 'production', outcome: 'refused', status: 0 });
       expect(refusal!.sent).toContain('Nope');
-      for (const entry of entries) expect(entry.client).toMatch(/^petstore-tests/);
+      for (const entry of entries) expect(entry.client).toMatch(/^petstore-tests(-sdk1)? 1\.0\.0$/);
       expect(sandbox.served.filter((request) => request.method === 'POST')).toHaveLength(1);
       expect(stateFiles(home)).not.toContain(sandbox.key);
     },
