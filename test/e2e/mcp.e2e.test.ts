@@ -209,6 +209,23 @@ describe('petstore mcp', () => {
       expect(await sandbox.names()).toEqual(['Bella']);
     });
 
+    it('a batch called again once complete asks the person nothing: nothing is sent', async () => {
+      const sandbox = await sandboxService();
+      const session = await server(sandbox, { profile: 'staging', person: 'accept', era });
+      const pets = [
+        { name: 'Once', category_id: '1' },
+        { name: 'Twice', category_id: '1' },
+      ];
+      const first = await call(session, 'add_pets', { pets });
+      expect(first.isError, first.text).toBe(false);
+      expect(session.asked).toHaveLength(1);
+      const again = await call(session, 'add_pets', { pets });
+      expect(again.isError, again.text).toBe(false);
+      expect(again.data.created).toHaveLength(2);
+      expect(session.asked).toHaveLength(1);
+      expect(posts(sandbox)).toBe(2);
+    });
+
     it('shows the person every pet of a batch before any is sent', async () => {
       const sandbox = await sandboxService();
       const session = await server(sandbox, { profile: 'staging', person: 'decline', era });
