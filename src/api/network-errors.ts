@@ -40,6 +40,14 @@ function isTlsCode(code: string): boolean {
   );
 }
 
+/**
+ * The service cannot be reached at all: no connection (refused, no such host, none in time) or
+ * no secure one (a TLS failure). Every request would fail the same way.
+ */
+export function cannotReachService(error: unknown): boolean {
+  return error instanceof NetworkError && (NOT_SENT.has(error.code) || isTlsCode(error.code));
+}
+
 export function toNetworkError(
   error: unknown,
   url: URL,

@@ -7,6 +7,7 @@ import type { FlagsOf, RunVerb } from '../../cmdutil/run-verb.js';
 import type { RunOutput, RunServices, RunState } from '../../context/context.js';
 import {
   InterruptedError,
+  type NetworkError,
   SmokeFailedError,
   SmokeKeyRefusedError,
   UsageError,
@@ -180,6 +181,8 @@ async function report(
     signal: 'SIGINT' | 'SIGTERM' | undefined;
     /** The service answered 401 to the run's own key. */
     keyRefused: boolean;
+    /** The service could not be reached: the run ends with that error (exit 7). */
+    unreachable: NetworkError | undefined;
   },
 ): Promise<void> {
   const target = await ctx.target();
@@ -228,6 +231,11 @@ async function report(
         ? `${ids.slice(0, 20).join(', ')} and ${ids.length - 20} more`
         : ids.join(', ');
     ctx.notice(`The smoke run added pet(s) ${shown}.`);
+  }
+  if (run.unreachable !== undefined) {
+    // One error, the network's (exit 7), not a failed check for each of them.
+    ctx.notice(`smoke: ${summary}`);
+    throw run.unreachable;
   }
   if (cutShort && failed === 0) {
     ctx.notice(`smoke: ${summary}`);

@@ -1,3 +1,4 @@
+import type { NetworkError } from '../../core/errors.js';
 import type { RawAnswer } from '../../api/client.js';
 import {
   GET_PET_REMOVAL_DATE,
@@ -38,6 +39,8 @@ export interface SmokeEnvironment {
   created: Pet[];
   /** The answer to the deprecated get of an unknown pet: its notice, when no pet was listed. */
   unknownPet?: RawAnswer | undefined;
+  /** Why the service could not be reached, once a check found it so (run.ts). */
+  unreachable?: NetworkError | undefined;
 }
 
 export interface SmokeCheck {

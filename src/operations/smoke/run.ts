@@ -1,6 +1,7 @@
 import type { OptionName } from '../../core/phrase.js';
 import type { PetstoreClient } from '../../api/client.js';
-import { InterruptedError, PetstoreError } from '../../core/errors.js';
+import { InterruptedError, PetstoreError, type NetworkError } from '../../core/errors.js';
+import { cannotReachService } from '../../api/network-errors.js';
 import type { Pet } from '../../core/interface.js';
 import type { StopController } from '../../core/stop.js';
 import { CheckInfo, SmokeCalls } from './calls.js';
@@ -38,7 +39,15 @@ export interface SmokeRunOutcome {
   created: Pet[];
   /** The service answered 401 to the run's own key: the checks could not judge it. */
   keyRefused: boolean;
+  /**
+   * Why the service could not be reached (no connection, no secure one), if a check found it
+   * so: the checks after it in that round were not run, as each would fail the same way.
+   */
+  unreachable: NetworkError | undefined;
 }
+
+/** Said of a check left unrun because the service could not be reached. */
+export const UNREACHABLE = 'not run: the service cannot be reached';
 
 /** Said of a check a signal left unrun, or ended while it waited for a read. */
 export const INTERRUPTED = 'not run: interrupted';
@@ -55,8 +64,9 @@ async function runRound(
 ): Promise<CheckResult[]> {
   const results: CheckResult[] = [];
   for (const check of SMOKE_CHECKS) {
-    if (stop.stopping) {
-      results.push({ name: check.name, outcome: 'skip', durationMs: 0, detail: INTERRUPTED });
+    if (stop.stopping || env.unreachable !== undefined) {
+      const detail = stop.stopping ? INTERRUPTED : UNREACHABLE;
+      results.push({ name: check.name, outcome: 'skip', durationMs: 0, detail });
       continue;
     }
     const started = performance.now();
@@ -78,6 +88,7 @@ async function runRound(
         }
       } catch (error) {
         if (error instanceof InterruptedError) throw error;
+        if (cannotReachService(error)) env.unreachable = error as NetworkError;
         outcome = error instanceof CheckInfo ? 'info' : 'fail';
         detail = error instanceof Error ? error.message : String(error);
         if (error instanceof PetstoreError && error.status) detail += ` (HTTP ${error.status})`;
@@ -107,7 +118,15 @@ export async function runSmokeRounds(
 ): Promise<SmokeRunOutcome> {
   const { stop } = deps;
   const rounds = options.repeat ?? (options.everyMs !== undefined ? Infinity : 1);
-  const outcome: SmokeRunOutcome = { results: [], created: [], keyRefused: false };
+  const outcome: SmokeRunOutcome = {
+    results: [],
+    created: [],
+    keyRefused: false,
+    unreachable: undefined,
+  };
+  // Only a canary that runs until stopped (--every alone) goes on past an outage: watching
+  // one is its job. Any other run ends with it.
+  const untilStopped = options.repeat === undefined && options.everyMs !== undefined;
   for (let round = 1; round <= rounds && !stop.stopping; round++) {
     const env: SmokeEnvironment = {
       calls: new SmokeCalls(deps.client, () => (outcome.keyRefused = true)),
@@ -115,11 +134,14 @@ export async function runSmokeRounds(
       target: deps.target,
       listed: [],
       created: [],
+      unreachable: undefined,
     };
     const done = await runRound(env, options, stop, deps.interrupted);
     outcome.created.push(...env.created);
     outcome.results.push(done);
+    outcome.unreachable = env.unreachable ?? outcome.unreachable;
     onRound(round, done);
+    if (env.unreachable !== undefined && !untilStopped) break;
     // Between rounds: a first Ctrl-C ends the pause at once, and the loop.
     if (round < rounds && options.everyMs !== undefined) await pause(options.everyMs, stop);
   }

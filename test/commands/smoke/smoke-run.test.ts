@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { runSmoke, type SmokeOptions } from '../../../src/commands/smoke/smoke.js';
-import { SmokeKeyRefusedError } from '../../../src/core/errors.js';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { NetworkError, SmokeKeyRefusedError } from '../../../src/core/errors.js';
+import { exitCodeFor } from '../../../src/output/report-error.js';
 import { sandboxService } from '../../helpers/sandbox-service.js';
 import { optionsOf, runF } from '../../helpers/run-f.js';
 import { verbContext } from '../../helpers/verb-context.js';
@@ -28,6 +32,22 @@ describe('runSmoke', () => {
     const { env } = await sandboxService();
     const { ctx } = verbContext({ env: { ...env, PETSTORE_API_KEY: 'sk_refused_by_sandbox' } });
     await expect(runSmoke(ctx, options)).rejects.toBeInstanceOf(SmokeKeyRefusedError);
+  });
+
+  it('a service that cannot be reached is one network error (exit 7), and the report says so', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'petstore-smoke-'));
+    const junitFile = join(folder, 'smoke.xml');
+    const { ctx, io } = verbContext({
+      env: { PETSTORE_BASE_URL: 'http://127.0.0.1:9/v1', PETSTORE_API_KEY: 'sk_smoke_nowhere' },
+      raw: { output: 'json', retries: '0' },
+    });
+    const error = await runSmoke(ctx, { ...options, junitFile }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(NetworkError);
+    expect(exitCodeFor(error)).toBe(7);
+    expect(io.err()).toMatch(/smoke: 0 passed, 1 failed, \d+ skipped/);
+    const xml = readFileSync(junitFile, 'utf8');
+    expect(xml).toMatch(/failures="1"/);
+    expect(xml).toContain('not run: the service cannot be reached');
   });
 
   it('a canary prints a line per round and the summary per check', async () => {

@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { InterruptedError } from '../../../src/core/errors.js';
 import { StopController } from '../../../src/core/stop.js';
-import { runSmokeRounds, type SmokeRunOptions } from '../../../src/operations/smoke/run.js';
+import {
+  runSmokeRounds,
+  UNREACHABLE,
+  type SmokeRunOptions,
+} from '../../../src/operations/smoke/run.js';
 import { sandboxService } from '../../helpers/sandbox-service.js';
 import { useTestClients } from '../../helpers/test-client.js';
 
@@ -83,5 +87,31 @@ describe('runSmokeRounds against the sandbox', () => {
     const failed = outcome.results[0]!.filter((r) => r.outcome === 'fail');
     expect(failed.length).toBeGreaterThan(0);
     for (const result of failed) expect(result.detail).toMatch(/over the [\d.e-]+ ms allowed/);
+  });
+
+  it('a service that cannot be reached: the first check says why, the rest are not run, rounds end', async () => {
+    const { deps: ready } = await deps();
+    // Nothing listens on port 9 of this machine: the connection is refused.
+    const closed = {
+      baseUrl: 'http://127.0.0.1:9/v1',
+      quickstartUrl: 'http://127.0.0.1:9/quickstart',
+    };
+    const rounds: number[] = [];
+    const outcome = await runSmokeRounds(
+      {
+        ...ready,
+        client: clients({ ...closed, apiKey: 'sk_in_process_sandbox', retries: 0 }).instance,
+        unauthenticated: clients({ ...closed, apiKey: 'sk_never_known_0000', retries: 0 }).instance,
+      },
+      options({ repeat: 3, allowWrites: true }),
+      (round) => rounds.push(round),
+    );
+    expect(rounds).toEqual([1]);
+    expect(outcome.unreachable?.code).toBe('ECONNREFUSED');
+    const [first, ...rest] = outcome.results[0]!;
+    expect(first).toMatchObject({ outcome: 'fail' });
+    expect(first!.detail).toMatch(/cannot reach 127\.0\.0\.1:9/);
+    expect(rest.length).toBeGreaterThan(5);
+    expect(rest.every((r) => r.outcome === 'skip' && r.detail === UNREACHABLE)).toBe(true);
   });
 });
