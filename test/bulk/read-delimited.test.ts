@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { RECORD_MAX_CHARS } from '../../src/core/contract.js';
 import type { InputFormat } from '../../src/bulk/input-format.js';
 import { toInt64 } from '../../src/core/int64.js';
 import { newPetProblem, PET_STATUSES, type NewPet, type Pet } from '../../src/core/interface.js';
@@ -104,6 +105,22 @@ describe('CSV and TSV input', () => {
     await expect(read('name,categoryId\n"Rex,1\n', 'in.csv')).rejects.toThrow(
       /line 2: not valid CSV: a quoted field starts here and is never closed/,
     );
+  });
+
+  it('refuses a record longer than a record may be, however it is spelled: commas alone too', async () => {
+    const commas = `name,categoryId\nRex,1\n"two\nlines",2\nx,1${','.repeat(RECORD_MAX_CHARS)}\nLast,1\n`;
+    const quoted = `name,categoryId\n"${'a,\n'.repeat(RECORD_MAX_CHARS / 3)}",1\n`;
+    for (const [text, line] of [
+      [commas, 5],
+      [quoted, 2],
+    ] as const) {
+      await expect(read(text, 'in.csv', undefined, 4096)).rejects.toThrow(
+        `in.csv, line ${line}: a record longer than 1 MiB`,
+      );
+    }
+    // Right at the limit, a record is a record.
+    const atLimit = `name,categoryId\n${'n'.repeat(RECORD_MAX_CHARS - 2)},1\n`;
+    expect((await read(atLimit, 'in.csv')).pets).toHaveLength(1);
   });
 
   it('refuses unknown, doubled and missing columns by name', async () => {
