@@ -1,4 +1,6 @@
+import { createHash } from 'node:crypto';
 import { join } from 'node:path';
+import { tryLock } from '../core/kernel-lock.js';
 import { bootId } from '../core/boot-id.js';
 import { Cursor } from '../core/cursor.js';
 import { UsageError } from '../core/errors.js';
@@ -13,6 +15,8 @@ import {
   batchTag,
   listJournals,
   namedForBatch,
+  sameService,
+  serviceIdentity,
   serviceTag,
   type JournalSummary,
 } from './journal-list.js';
@@ -118,6 +122,36 @@ export function warnOfRecords(check: InputCheck, source: string, warn: (message:
   }
 }
 
+/**
+ * Holds the input (by content, for the service, and the part of it a shard sends) for as long
+ * as this run imports it: a second run of the same sheet started meanwhile, whose journal this
+ * one holds and no other run can read, is refused instead of sending it all again. Resolves
+ * to the release; held by another run, refused (AlreadyImportedError), naming it.
+ */
+export async function holdInput(
+  journalsDir: string,
+  run: { digest: string; service: string; shard: string | undefined; source: string },
+): Promise<() => Promise<void>> {
+  const folder = join(journalsDir, '.inputs');
+  await makeFolder(folder, 0o700);
+  const name = createHash('sha256')
+    .update(`${serviceIdentity(run.service)}\n${run.digest}\n${run.shard ?? ''}`)
+    .digest('hex')
+    .slice(0, 32);
+  const lock = await tryLock(join(folder, `${name}.lock`));
+  if (lock.taken) return lock.release;
+  const who =
+    lock.owner === undefined
+      ? 'another run'
+      : `another run (${lock.owner.otherNamespace === true ? '' : `pid ${lock.owner.pid} `}on ${lock.owner.host}${lock.owner.since === undefined ? '' : `, since ${lock.owner.since}`})`;
+  throw new AlreadyImportedError(
+    `${run.source} is being imported into this service now, by ${who}; nothing was sent`,
+    {
+      hint: phrase`Let that run end: the same input is then refused as imported, and one interrupted is completed by ${option('resume')}. To create its records again as new pets, on purpose, run it with ${option('again')}.`,
+    },
+  );
+}
+
 /** An earlier import of the same input (by content) to the same service, by another batch. */
 export class AlreadyImportedError extends UsageError {}
 
@@ -134,7 +168,7 @@ export async function refuseImportedBefore(
   const earlier = (await listJournals(journalsDir)).filter(
     (journal) =>
       journal.digest === run.digest &&
-      journal.service === run.service &&
+      sameService(journal.service, run.service) &&
       journal.batch !== run.batch &&
       journal.problem === undefined,
   );
@@ -178,6 +212,33 @@ function unfinished(journal: JournalSummary): string {
 }
 
 /**
+ * The input name an earlier run of the batch made its keys from, when it read the same input
+ * (by content) for the same service: a copy of the sheet, or the sheet on standard input, is
+ * the same records, and goes with the same keys. Undefined: no such run.
+ */
+export async function keyInputOfBatch(
+  journalsDir: string,
+  run: { batch: string; digest: string; service: string },
+): Promise<string | undefined> {
+  const journals = (await listJournals(journalsDir, namedForBatch(run.batch))).filter(
+    (journal) =>
+      journal.batch === run.batch &&
+      journal.digest === run.digest &&
+      sameService(journal.service, run.service) &&
+      !journal.inUse &&
+      !journal.foreign,
+  );
+  for (const journal of journals) {
+    const name = await JournalStore.reading(journal.path, (earlier) => {
+      const header = earlier.header();
+      return header.keyInput ?? (header.input === '-' ? '-' : header.input.replace(/^.*[\\/]/, ''));
+    }).catch(() => undefined);
+    if (name !== undefined) return name;
+  }
+  return undefined;
+}
+
+/**
  * A named batch run again from scratch (no --resume) sends each record with the key of its
  * place in the input. If an earlier run of the batch sent another record with that key (a row
  * deleted or moved, not fixed in place), the service would answer it as the earlier record,
@@ -197,13 +258,16 @@ export async function refuseMovedRecords(
   for (const journal of journals) {
     const moved = await JournalStore.reading(journal.path, (earlier) => {
       const header = earlier.header();
-      const name = header.input === '-' ? '-' : header.input.replace(/^.*[\\/]/, '');
+      const name =
+        header.keyInput ?? (header.input === '-' ? '-' : header.input.replace(/^.*[\\/]/, ''));
       // Keys are made from the input's name: another file of the batch has keys of its own.
       if (name !== run.inputName) return undefined;
       if (header.format >= 2) return firstMoved(draft, sentPlaces(earlier));
       // Format 1 keeps no places: the keys it sent (at most 50,000) are compared instead.
       const byKey = new Map<string, string>();
-      for (const [, state] of earlier.states(bootId())) byKey.set(state.key, state.digest);
+      for (const [, state] of earlier.states(bootId())) {
+        if (state.outcome !== 'failed') byKey.set(state.key, state.digest);
+      }
       for (const { record, position, digest } of draft.inputs()) {
         const sent = byKey.get(recordKey(run.batch, run.inputName, position));
         if (sent !== undefined && !digest.startsWith(sent.slice(0, 16))) return record;
@@ -220,12 +284,18 @@ export async function refuseMovedRecords(
   }
 }
 
-/** The places of the input an earlier run sent records from, and their digests, in order. */
+/**
+ * The places of the input an earlier run sent records from, and their digests, in order: but
+ * not those the service refused (failed), which created nothing under their key: a record
+ * fixed in place after a refusal is the fix the refusal asked for.
+ */
 function* sentPlaces(earlier: JournalStore): Generator<{ position: number; digest: string }> {
   const states = new Cursor(earlier.states(bootId()));
   for (const { record, position } of earlier.inputs()) {
     const state = states.skipWhile(([at]) => at < record);
-    if (state?.[0] === record) yield { position, digest: state[1].digest };
+    if (state?.[0] === record && state[1].outcome !== 'failed') {
+      yield { position, digest: state[1].digest };
+    }
   }
 }
 

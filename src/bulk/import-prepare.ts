@@ -1,3 +1,5 @@
+import { sameService } from './journal-list.js';
+import { holdInput, keyInputOfBatch } from './import-checks.js';
 import { basename, dirname, resolve } from 'node:path';
 import { bootId } from '../core/boot-id.js';
 import type { InputFormat } from '../core/contract.js';
@@ -94,7 +96,7 @@ export async function prepare(
     request.batchId !== undefined || (earlier ? (earlier.namedBatch ?? true) : false);
   // Keys are made in the name the first run read its input by, wherever it is now.
   const named = earlier?.input ?? input;
-  const inputName = named === '-' ? '-' : basename(named);
+  const inputName = earlier?.keyInput ?? (named === '-' ? '-' : basename(named));
   const journaled = (INPUT_FORMATS as readonly string[]).includes(earlier?.inputFormat ?? '')
     ? (earlier!.inputFormat as InputFormat)
     : undefined;
@@ -162,6 +164,15 @@ export async function prepare(
   };
   await refuseRepeats(ports, prepared, events);
   await checkKeyWindow(prepared, events);
+  // Last: held from here to the run's end (runImport releases it).
+  if (!request.dryRun && request.again !== true && request.pets === undefined) {
+    prepared.releaseInput = await holdInput(ports.journalsDir, {
+      digest: check.digest,
+      service: service.target.service,
+      shard: shard && shardText(shard),
+      source: source.label,
+    });
+  }
   return prepared;
 }
 
@@ -216,7 +227,7 @@ async function beginDraft(
 }
 
 function refuseOtherService(earlier: JournalHeader, target: ImportTarget): void {
-  if (earlier.service === undefined || earlier.service === target.service) return;
+  if (earlier.service === undefined || sameService(earlier.service, target.service)) return;
   throw new UsageError(
     `the journaled run sent to ${earlier.target} (${earlier.service}); this one would send to ${target.label} (${target.service}); nothing was sent`,
     {
@@ -230,6 +241,14 @@ async function refuseRepeats(ports: ImportPorts, run: Prepared, events: ImportEv
   const { request, draft } = run;
   if (run.held !== undefined || draft === undefined) return;
   if (run.namedBatch) {
+    // The same input as an earlier run of the batch, under another name (a copy, stdin): its
+    // records go with the keys that run made, so the service answers them from its requests.
+    run.inputName =
+      (await keyInputOfBatch(ports.journalsDir, {
+        batch: run.batch,
+        digest: run.check.digest,
+        service: run.service.target.service,
+      })) ?? run.inputName;
     await refuseMovedRecords(draft, ports.journalsDir, {
       batch: run.batch,
       inputName: run.inputName,

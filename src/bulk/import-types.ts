@@ -165,4 +165,6 @@ export interface Prepared {
   /** The resumed journal and its header (none for a new run). */
   held: { journal: JournalStore; header: JournalHeader } | undefined;
   draft: JournalDraft | undefined;
+  /** Lets go of the input (holdInput), once the run ends. */
+  releaseInput?: (() => Promise<void>) | undefined;
 }

@@ -73,6 +73,7 @@ export async function runImport<Preview>(
     }
     throw error;
   } finally {
+    await prepared?.releaseInput?.();
     prepared?.draft?.discard();
     await prepared?.source.close();
     for (const folder of scratch) await folder.remove();
@@ -149,6 +150,7 @@ async function openJournal(run: Prepared, events: ImportEvents) {
     rejected: check.rejected,
     shard: run.shard && shardText(run.shard),
     client: request.client,
+    keyInput: run.inputName,
   };
   if (run.held !== undefined) {
     run.held.journal.startRun(header);

@@ -34,7 +34,8 @@ CREATE TABLE journal (
   input_format TEXT,
   skip_invalid INTEGER,
   shard TEXT,
-  client TEXT
+  client TEXT,
+  key_input TEXT
 );
 CREATE TABLE runs (
   run INTEGER PRIMARY KEY,
@@ -113,7 +114,7 @@ export type Row = Record<string, unknown>;
 /** The batch's header as its first run gives it, in a new journal's tables (see SCHEMA). */
 export function writeHeader(db: DatabaseSync, header: RunHeader): void {
   db.prepare(
-    `INSERT INTO journal VALUES (:format, :batch, :input, :records, :target, :service, :started, :digest, :digests, :named, :inputFormat, :skipInvalid, :shard, :client)`,
+    `INSERT INTO journal VALUES (:format, :batch, :input, :records, :target, :service, :started, :digest, :digests, :named, :inputFormat, :skipInvalid, :shard, :client, :keyInput)`,
   ).run({
     format: FORMAT,
     batch: header.batch,
@@ -129,6 +130,7 @@ export function writeHeader(db: DatabaseSync, header: RunHeader): void {
     skipInvalid: Number(header.skipInvalid === true),
     shard: header.shard ?? null,
     client: header.client ?? null,
+    keyInput: header.keyInput ?? null,
   });
 }
 

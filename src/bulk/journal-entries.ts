@@ -36,6 +36,11 @@ export interface RunHeader {
   shard?: string | undefined;
   /** Who asked for the batch when it was not the command line: an agent's client, by name. */
   client?: string | undefined;
+  /**
+   * The input's name its records' keys are made from: the first run's, for a run of a named
+   * batch that found the same input imported under another name (absent: the input's own).
+   */
+  keyInput?: string | undefined;
   /** The trace (W3C trace context) the run's requests carried. */
   trace?: string | undefined;
 }

@@ -170,7 +170,29 @@ export function namedForBatch(batch: string): (name: string) => boolean {
   return (name) => name.endsWith(tagged) || name.endsWith(named);
 }
 
+/**
+ * A service as one, however its URL was typed: letter case of scheme and host, a default port,
+ * `127.1` for `127.0.0.1`, `..` segments and slashes doubled or at the end (what WHATWG's URL
+ * parsing and a trim make the same). Not an address (the embedded `sandbox`): as it is.
+ */
+export function serviceIdentity(service: string): string {
+  let url: URL;
+  try {
+    url = new URL(service);
+  } catch {
+    return service;
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return service;
+  const path = url.pathname.replace(/\/{2,}/g, '/').replace(/\/+$/, '');
+  return `${url.protocol}//${url.host}${path}${url.search}`;
+}
+
+/** Whether two services, as journals and runs name them, are one (serviceIdentity). */
+export function sameService(a: string | undefined, b: string | undefined): boolean {
+  return a !== undefined && b !== undefined && serviceIdentity(a) === serviceIdentity(b);
+}
+
 /** A short name of a service, in the names of its journals: which service a held one sends to. */
 export function serviceTag(service: string): string {
-  return createHash('sha256').update(service).digest('hex').slice(0, 8);
+  return createHash('sha256').update(serviceIdentity(service)).digest('hex').slice(0, 8);
 }

@@ -108,6 +108,7 @@ export class JournalReader {
       rejected: Number(last?.rejected ?? 0),
       shard: text(header.shard),
       client: text(header.client),
+      keyInput: text(header.key_input),
     };
   }
 

@@ -70,8 +70,7 @@ describe('the same sheet imported twice', () => {
 });
 
 /** A petstore process of its own, as a machine of a fleet runs it. */
-function machine(args: string[], env: Record<string, string>) {
-  const home = freshHome();
+function machine(args: string[], env: Record<string, string>, home = freshHome()) {
   const child = spawn(process.execPath, [BIN, ...args], {
     env: { PATH: process.env.PATH ?? '', ...env, HOME: home },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -83,6 +82,98 @@ function machine(args: string[], env: Record<string, string>) {
   const done = new Promise<number | null>((resolve) => child.on('close', resolve));
   return { child, done, home, out: () => stdout, err: () => stderr };
 }
+
+describe('the same sheet, however it comes again', () => {
+  it('while its first import still runs: refused, naming that run', async () => {
+    // 600 requests one at a time, 10 ms each: the first run sends for 6 s at least.
+    const { env, pets } = await sandboxService({ latencyMs: { min: 10, max: 10 }, seed: 3 });
+    const file = sheet(600, 'busy');
+    const first = machine(
+      ['pets', 'import', file, '-o', 'ndjson', '--concurrency', '1'],
+      env,
+      env.HOME,
+    );
+    await waitUntil(() => first.out().split('\n').length > 3, 'the first run sending');
+    const second = await runCli(['pets', 'import', file, '--error-format', 'text'], { env });
+    expect(second.code).toBe(2);
+    expect(second.stderr).toMatch(
+      /is being imported into this service now, by another run \(pid \d+/,
+    );
+    expect(await first.done).toBe(0);
+    expect(await pets()).toHaveLength(600);
+  }, 60_000);
+
+  it('with its columns moved, its JSON keys sorted, or the service typed another way: refused', async () => {
+    const { env, pets } = await sandboxService();
+    const folder = mkdtempSync(join(tmpdir(), 'petstore-jobs-same-'));
+    const write = (name: string, text: string) => {
+      writeFileSync(join(folder, name), text);
+      return join(folder, name);
+    };
+    const first = await runCli(
+      ['pets', 'import', write('a.csv', 'name,categoryId,status\nA,1,sold\nB,2,\n'), '--json'],
+      { env },
+    );
+    expect(first.code, first.stderr).toBe(0);
+    const base = env.PETSTORE_BASE_URL;
+    const shouted = base.replace(/^http:/, 'HTTP:');
+    for (const [input, url] of [
+      [write('moved.csv', 'Status,NAME,Category ID\nsold,A,1\n,B,2\n'), base],
+      [
+        write(
+          'sorted.ndjson',
+          '{"categoryId":1,"name":"A","status":"sold"}\n{"categoryId":2,"name":"B"}\n',
+        ),
+        base,
+      ],
+      [join(folder, 'a.csv'), `${base}/`],
+      [join(folder, 'a.csv'), shouted],
+    ] as const) {
+      const again = await runCli(['pets', 'import', input, '--error-format', 'text'], {
+        env: { ...env, PETSTORE_BASE_URL: url },
+      });
+      expect(again.code, `${input} ${url}: ${again.stderr}`).toBe(2);
+      expect(again.stderr).toContain('was imported in full before');
+    }
+    expect(await pets()).toHaveLength(2);
+  });
+
+  it('as the same named batch under another name, or on stdin: each record answered, none twice', async () => {
+    const { env, pets } = await sandboxService();
+    const file = sheet(20, 'named');
+    const first = await runCli(['pets', 'import', file, '--batch-id', 'job-7', '--json'], { env });
+    expect(first.code, first.stderr).toBe(0);
+    const renamed = join(mkdtempSync(join(tmpdir(), 'petstore-jobs-renamed-')), 'other.csv');
+    copyFileSync(file, renamed);
+    const again = await runCli(['pets', 'import', renamed, '--batch-id', 'job-7', '--json'], {
+      env,
+    });
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stderr).toMatch(/"createdNow":0,"replayed":20/);
+    const piped = await runCli(['pets', 'import', '-', '--batch-id', 'job-7', '--json'], {
+      env,
+      input: readFileSync(file, 'utf8'),
+    });
+    expect(piped.code, piped.stderr).toBe(0);
+    expect(piped.stderr).toMatch(/"createdNow":0,"replayed":20/);
+    expect(await pets()).toHaveLength(20);
+  });
+
+  it('a record the service refused, fixed in place, completes the named batch as its hint says', async () => {
+    const { env, pets } = await sandboxService();
+    const file = join(mkdtempSync(join(tmpdir(), 'petstore-jobs-fix-')), 'fix.csv');
+    writeFileSync(file, `name,categoryId\nF0,1\n${'L'.repeat(300)},1\nF2,1\n`);
+    const refused = await runCli(['pets', 'import', file, '--batch-id', 'fix-1', '--json'], {
+      env,
+    });
+    expect(refused.code).toBe(5);
+    writeFileSync(file, 'name,categoryId\nF0,1\nF1,1\nF2,1\n');
+    const fixed = await runCli(['pets', 'import', file, '--batch-id', 'fix-1', '--json'], { env });
+    expect(fixed.code, fixed.stderr).toBe(0);
+    expect(fixed.stderr).toMatch(/"createdNow":1,"replayed":2/);
+    expect((await pets()).map((pet) => pet.name).sort()).toEqual(['F0', 'F1', 'F2']);
+  });
+});
 
 describe('one input split across machines (--shard)', () => {
   it('creates each record once: four shards at once, one killed and re-run elsewhere, one sent twice', async () => {

@@ -3,7 +3,7 @@ import { stat } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { journalInUse } from '../../bulk/journal-file.js';
 import { UsageError } from '../../core/errors.js';
-import { listJournals, namedForBatch, serviceTag } from '../../bulk/journal-list.js';
+import { listJournals, namedForBatch, sameService, serviceTag } from '../../bulk/journal-list.js';
 
 /** A batch id that names more than one journal (two runs of the batch at once): which to complete? */
 export class ManyJournalsError extends UsageError {
@@ -81,7 +81,8 @@ export async function journalOfBatch(
   if (inUse !== undefined) throw journalInUse(inUse.path);
   const matching = candidates.filter(
     (journal) =>
-      journal.batch === batch && (only.service === undefined || journal.service === only.service),
+      journal.batch === batch &&
+      (only.service === undefined || sameService(journal.service, only.service)),
   );
   if (matching.length > 1) {
     throw new ManyJournalsError(
