@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { WriteRecord } from '../api/write-record.js';
 import type { HistoryEntry, HistoryOutcome, HistoryVia } from './entry.js';
 
@@ -22,14 +23,28 @@ function outcomeOf(write: WriteRecord, operation: string): HistoryOutcome {
 }
 
 /**
- * Of a pet, its fields as sent; of a message, only its length in characters; of any other body,
- * only its size in bytes.
+ * The most of a pet's fields the history keeps as sent. A larger body (a sheet of records
+ * near the 1 MiB a record may be) is kept as its size and SHA-256 only: the history would
+ * otherwise grow by each such record's size, every try, refused ones too.
+ */
+export const SENT_KEPT_MOST = 16 * 1024;
+
+/**
+ * Of a pet, its fields as sent (up to SENT_KEPT_MOST); of a message, only its length in
+ * characters; of any other body, only its size in bytes.
  */
 function sentOf(write: WriteRecord, operation: string): string | undefined {
   if (write.label?.length !== undefined) return JSON.stringify({ length: write.label.length });
   if (write.body === undefined) return undefined;
-  if (operation === 'pets add' || operation === 'pets import') return write.body;
-  return JSON.stringify({ bytes: Buffer.byteLength(write.body) });
+  const bytes = Buffer.byteLength(write.body);
+  if (operation === 'pets add' || operation === 'pets import') {
+    if (bytes <= SENT_KEPT_MOST) return write.body;
+    return JSON.stringify({
+      bytes,
+      sha256: createHash('sha256').update(write.body).digest('hex'),
+    });
+  }
+  return JSON.stringify({ bytes });
 }
 
 export function entryFromWrite(write: WriteRecord, source: HistorySource): HistoryEntry {
