@@ -16,6 +16,7 @@ import {
   warnUnknownSinceQueued,
 } from './import-checks.js';
 import { givenSource, inputSource, scratchFolder } from './import-source.js';
+import type { StopReading } from './stop-reading.js';
 import type {
   ImportEvents,
   ImportPorts,
@@ -74,6 +75,7 @@ export async function prepare(
   events: ImportEvents,
   held: Prepared['held'],
   scratch: { remove(): Promise<void> }[],
+  stop?: StopReading,
 ): Promise<Prepared> {
   await ports.checkTarget?.();
   const earlier = held?.header;
@@ -108,11 +110,38 @@ export async function prepare(
           name: input,
         });
   const draft = held === undefined ? await beginDraft(ports, request, scratch) : undefined;
+  try {
+    const run = { source, draft, input, batch, namedBatch, inputName, shard, skipInvalid };
+    return await prepareFrom(ports, request, events, held, run, stop);
+  } catch (error) {
+    // Refused or stopped before the run: no draft journal, and no copy of standard input, left.
+    draft?.discard();
+    await source.close();
+    throw error;
+  }
+}
+
+/** What prepare settled before the input is read, for prepareFrom. */
+type Settled = Pick<
+  Prepared,
+  'source' | 'draft' | 'input' | 'batch' | 'namedBatch' | 'inputName' | 'shard' | 'skipInvalid'
+>;
+
+/** Reads and checks the input, reaches the service, and refuses a repeat: the rest of prepare. */
+async function prepareFrom(
+  ports: ImportPorts,
+  request: ImportRequest,
+  events: ImportEvents,
+  held: Prepared['held'],
+  settled: Settled,
+  stop: StopReading | undefined,
+): Promise<Prepared> {
+  const { source, draft, skipInvalid, shard } = settled;
   const same = held && new SameInput(held.journal, held.header, bootId());
   const rejects = new RejectedRecords(request.dryRun ? undefined : ports.openRejects);
   let check: InputCheck;
   try {
-    const records = await source.read();
+    const records = await source.read(undefined, stop);
     rejects.from(records);
     check = await checkInput(
       records,
@@ -128,7 +157,6 @@ export async function prepare(
     );
   } catch (error) {
     await rejects.discard();
-    await source.close();
     throw error;
   }
   await rejects.close();
@@ -147,21 +175,7 @@ export async function prepare(
     refuseOtherService(held.header, service.target);
     same!.end(check.records, check.digest);
   }
-  const prepared: Prepared = {
-    ports,
-    request,
-    source,
-    input,
-    check,
-    batch,
-    namedBatch,
-    inputName,
-    shard,
-    skipInvalid,
-    service,
-    held,
-    draft,
-  };
+  const prepared: Prepared = { ...settled, ports, request, check, service, held };
   await refuseRepeats(ports, prepared, events);
   await checkKeyWindow(prepared, events);
   // Last: held from here to the run's end (runImport releases it).

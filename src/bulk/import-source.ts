@@ -7,6 +7,7 @@ import type { NewPet } from '../core/interface.js';
 import { readInputRecords } from './input-format.js';
 import { utf8Text } from './input-text.js';
 import type { InputRecords, ReadRecord } from './records.js';
+import type { StopReading } from './stop-reading.js';
 
 /**
  * Where an import's records come from, read as often as the run needs (a first reading to
@@ -18,7 +19,7 @@ export interface ImportSource {
   /** How the input is named in messages: its path, or "standard input". */
   label: string;
   /** Its records from the start, in the format given (after the first reading: the one found). */
-  read(format?: InputFormat): Promise<InputRecords>;
+  read(format?: InputFormat, stop?: StopReading): Promise<InputRecords>;
   /** Removes what the source made (standard input's copy). */
   close(): Promise<void>;
 }
@@ -83,8 +84,8 @@ export function inputSource(
   };
   return {
     label,
-    read: async (format) =>
-      readInputRecords(utf8Text(await bytes(), label), label, {
+    read: async (format, stop) =>
+      readInputRecords(utf8Text(stop ? stop.bytes(await bytes()) : await bytes(), label), label, {
         given: format ?? options.given,
         name: options.name,
       }),

@@ -27,6 +27,7 @@ import { JournalStore } from './journal-store.js';
 import { Ledger } from './ledger.js';
 import { planRecords, type BulkRecord } from './plan.js';
 import { runBulk } from './runner.js';
+import { StopReading } from './stop-reading.js';
 
 export type * from './import-types.js';
 
@@ -63,7 +64,19 @@ export async function runImport<Preview>(
   const scratch: { remove(): Promise<void> }[] = [];
   let prepared: Prepared | undefined;
   try {
-    prepared = await prepare(ports, request, events, held, scratch);
+    const input = request.file === '-' ? 'standard input' : (request.file ?? 'the input');
+    const left = held === undefined ? 'no journal was made' : 'the journal is as it was';
+    const stop = new StopReading(
+      ports.signals,
+      ports.cancel,
+      `stopped while reading ${input}; nothing was sent, and ${left}`,
+    );
+    try {
+      prepared = await prepare(ports, request, events, held, scratch, stop);
+      stop.throwIfStopped();
+    } finally {
+      stop.dispose();
+    }
     if (request.dryRun) return await dryRun(prepared, events);
     return await send(prepared, events);
   } catch (error) {

@@ -14,6 +14,10 @@ import {
   sidecars,
 } from './journal-file.js';
 
+const DRAFT_SUFFIX = '.journal.new';
+/** The name of a draft (see JournalDraft): `journal prune` removes those no run holds. */
+export const DRAFT_NAME = /^\.draft-[0-9a-f]+\.journal\.new$/;
+
 /**
  * A new journal, made beside where it will be under a name of its own while the input is
  * first read (each record's position and digest a row of `inputs`, written as they come, so
@@ -34,7 +38,7 @@ export class JournalDraft {
   /** A draft in `folder`; `path`, when the journal's path is known, refused if taken now. */
   static begin(folder: string, path?: string): JournalDraft {
     if (path !== undefined) refuseTaken(path);
-    const scratch = join(folder, `.draft-${randomHex(6)}.journal.new`);
+    const scratch = join(folder, `.draft-${randomHex(6)}${DRAFT_SUFFIX}`);
     try {
       closeSync(openSync(scratch, 'wx', 0o600));
     } catch (error) {

@@ -28,7 +28,8 @@ function declareJournalPrune(journal: Command) {
       'after',
       helpProse(`
 The journals removed are printed (as journal list prints them); what is kept, and why, goes to
-stderr. A journal a run is using is never removed.
+stderr. A journal a run is using is never removed. Drafts of journals left by runs ended while
+they first read their input (killed, or a power cut: nothing was sent) go too, at any age.
 
 Examples:
   $ petstore journal prune --older-than 7d
@@ -70,6 +71,12 @@ export async function runJournalPrune(
     outcome.removed.map(({ journal }) => journal),
     journalColumns(now),
   );
+  if (outcome.drafts > 0) {
+    const drafts = outcome.drafts === 1 ? '1 draft' : `${outcome.drafts} drafts`;
+    ctx.notice(
+      `${options.dryRun ? 'Would remove' : 'Removed'} ${drafts} of journals left by runs ended while reading their input (nothing was sent by them).`,
+    );
+  }
   const verb = options.dryRun ? 'Would remove' : 'Removed';
   const age =
     options.olderThan === undefined ? '' : ` older than ${durationText(options.olderThan)}`;

@@ -1,4 +1,7 @@
-import { rm } from 'node:fs/promises';
+import { readdir, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { DRAFT_NAME } from '../../bulk/journal-draft.js';
+import { tryLock } from '../../core/kernel-lock.js';
 import { JournalBusyError } from '../../bulk/journal-file.js';
 import { JournalStore } from '../../bulk/journal-store.js';
 import { bootId } from '../../core/boot-id.js';
@@ -23,6 +26,11 @@ export interface Pruned {
 
 export interface PruneOutcome {
   removed: Pruned[];
+  /**
+   * Drafts of journals left by runs ended while they first read their input (kill -9, a power
+   * cut): no journal yet, nothing sent, removed (in a dry run, to be) whatever their age.
+   */
+  drafts: number;
   /** Unfinished journals kept (without --force), those a run is using, and other files. */
   kept: { journal: JournalSummary; why: string; foreign?: boolean }[];
 }
@@ -46,7 +54,8 @@ export async function pruneJournals(
   deps: { folder: string; now: number },
   request: PruneRequest,
 ): Promise<PruneOutcome> {
-  const outcome: PruneOutcome = { removed: [], kept: [] };
+  const outcome: PruneOutcome = { removed: [], kept: [], drafts: 0 };
+  outcome.drafts = await removeDrafts(deps.folder, request.dryRun);
   for (const listed of await listJournals(deps.folder)) {
     // Not ours to judge or remove: another file, a folder, a link, one this user cannot read.
     if (listed.foreign) {
@@ -92,6 +101,34 @@ export async function pruneJournals(
     }
   }
   return outcome;
+}
+
+/**
+ * Removes the drafts no run holds (see PruneOutcome.drafts); one a run is writing now is held
+ * by it, and stays. Says how many were (or would be) removed.
+ */
+async function removeDrafts(folder: string, dryRun: boolean): Promise<number> {
+  let names: string[];
+  try {
+    names = await readdir(folder);
+  } catch {
+    return 0;
+  }
+  let removed = 0;
+  for (const name of names.filter((found) => DRAFT_NAME.test(found))) {
+    const path = join(folder, name);
+    const lock = await tryLock(path, { announce: false }).catch(() => undefined);
+    if (lock?.taken !== true) continue;
+    try {
+      if (!dryRun) {
+        for (const file of [path, `${path}-journal`]) await rm(file, { force: true });
+      }
+      removed++;
+    } finally {
+      await lock.release();
+    }
+  }
+  return removed;
 }
 
 /** Removes the journal if the request allows it (`remove`), and says which it did. */

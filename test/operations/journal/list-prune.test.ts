@@ -5,6 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { bootId } from '../../../src/core/boot-id.js';
+import { loadSqlite } from '../../../src/core/sqlite.js';
+import { JournalDraft } from '../../../src/bulk/journal-draft.js';
 import { journalOfBatch, ManyJournalsError } from '../../../src/operations/journal/find.js';
 import { listJournals } from '../../../src/bulk/journal-list.js';
 import { pruneJournals } from '../../../src/operations/journal/prune.js';
@@ -93,6 +95,33 @@ describe('pruneJournals', () => {
     );
     expect(young.removed).toEqual([]);
     expect(await readdir(folder)).toEqual(['a.batch-done.journal']);
+  });
+});
+
+describe('pruneJournals and the drafts of runs ended while reading', () => {
+  it('removes a draft no run holds, whatever its age, and keeps one a run is writing', async () => {
+    const folder = scratch();
+    // A run killed in its first reading left its draft (and SQLite's log of it) behind.
+    const { DatabaseSync } = loadSqlite();
+    const dead = join(folder, '.draft-0123456789ab.journal.new');
+    const db = new DatabaseSync(dead);
+    db.exec('CREATE TABLE inputs (record INTEGER)');
+    db.close();
+    writeFileSync(`${dead}-journal`, '');
+    const live = JournalDraft.begin(folder);
+    const request = { olderThanMs: 60 * 60 * 1000, force: false, dryRun: false };
+    const dry = await pruneJournals({ folder, now: Date.now() }, { ...request, dryRun: true });
+    expect(dry.drafts).toBe(1);
+    const drafts = async () => (await readdir(folder)).filter((name) => name.endsWith('.new'));
+    expect(await drafts()).toHaveLength(2);
+    const outcome = await pruneJournals({ folder, now: Date.now() }, request);
+    expect(outcome.drafts).toBe(1);
+    const left = await drafts();
+    expect(left).toHaveLength(1);
+    expect(await readdir(folder)).not.toContain('.draft-0123456789ab.journal.new-journal');
+    expect(left[0]).not.toBe('.draft-0123456789ab.journal.new');
+    live.discard();
+    expect(await readdir(folder)).toEqual([]);
   });
 });
 
