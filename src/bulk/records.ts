@@ -96,7 +96,7 @@ export function recordDigest(pet: NewPet): string {
 /** A record longer than one record may be: the input as a whole is not bounded, one record is. */
 export function recordTooLong(source: string, where: string): UsageError {
   return new UsageError(
-    `${source}, ${where}: a record longer than ${RECORD_MAX_CHARS / 1024 / 1024} MiB; nothing was sent`,
+    `${source}, ${where}: a record longer than ${RECORD_MAX_CHARS.toLocaleString('en-US')} characters; nothing was sent`,
     {
       hint: 'One record is a pet: a name, a category and a status. A line this long is no record (a quote never closed, a file that is not the input?).',
     },

@@ -115,7 +115,7 @@ describe('CSV and TSV input', () => {
       [quoted, 2],
     ] as const) {
       await expect(read(text, 'in.csv', undefined, 4096)).rejects.toThrow(
-        `in.csv, line ${line}: a record longer than 1 MiB`,
+        `in.csv, line ${line}: a record longer than 1,048,576 characters`,
       );
     }
     // Right at the limit, a record is a record.

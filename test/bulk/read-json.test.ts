@@ -105,7 +105,9 @@ describe('JSON and NDJSON input', () => {
     expect(many.check.records).toBe(60_000);
     const long = `{"name":"${'x'.repeat(RECORD_MAX_CHARS)}","categoryId":1}`;
     for (const text of [`${long}\n`, `[${long}]`]) {
-      expect(await refusal(text)).toMatch(/f, (line|item) 1: a record longer than 1 MiB/);
+      expect(await refusal(text)).toMatch(
+        /f, (line|item) 1: a record longer than 1,048,576 characters/,
+      );
     }
   });
 });
