@@ -104,9 +104,12 @@ complete -c petstore -n '__fish_seen_subcommand_from history; and not __fish_see
 complete -c petstore -n '__fish_seen_subcommand_from history' -l since
 complete -c petstore -n '__fish_seen_subcommand_from history' -l via -xa 'cli mcp'
 complete -c petstore -n '__fish_seen_subcommand_from history' -l batch
+complete -c petstore -n '__fish_seen_subcommand_from history' -l pet
+complete -c petstore -n '__fish_seen_subcommand_from history' -l name
 complete -c petstore -n '__fish_seen_subcommand_from history' -l outcome
 complete -c petstore -n '__fish_seen_subcommand_from history' -l limit
 complete -c petstore -n '__fish_seen_subcommand_from history' -l fields
 complete -c petstore -n '__fish_seen_subcommand_from history; and __fish_seen_subcommand_from prune' -l older-than
+complete -c petstore -n '__fish_seen_subcommand_from history; and __fish_seen_subcommand_from prune' -l dry-run
 complete -c petstore -n '__fish_seen_subcommand_from completion' -a 'bash zsh fish'
 complete -c petstore -n '__fish_seen_subcommand_from profile; and __fish_seen_subcommand_from use show remove set' -a '(petstore __complete profiles 2>/dev/null)'

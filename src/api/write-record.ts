@@ -136,4 +136,9 @@ export interface WriteLabel {
   record?: number | undefined;
   /** Of a message: its length in characters (the record keeps no text of it). */
   length?: number | undefined;
+  /**
+   * What a check (smoke) sends the write to see: a pet `created` (its fields kept as a pet's
+   * are), or the service `refused` it, as a request made wrong on purpose should be.
+   */
+  expected?: 'created' | 'refused' | undefined;
 }

@@ -14,6 +14,7 @@ export const DRY_RUN = {
   config: 'print what would change in the config file (keys masked); write nothing',
   login: 'show what would be stored (key masked); check nothing, write nothing',
   prune: 'print the journals that would be removed; remove nothing',
+  historyPrune: 'say how many recorded writes would be removed; remove nothing',
 } as const;
 
 /** --dry-run: show what would be done; do nothing. */

@@ -1,3 +1,4 @@
+import { hostname, userInfo } from 'node:os';
 import type { WriteRecord } from '../api/write-record.js';
 import { historyFile } from '../config/paths.js';
 import type { Env } from '../core/io.js';
@@ -11,6 +12,20 @@ import { HistoryStore } from '../history/store.js';
 import type { RefusedWrite } from '../history/entry.js';
 import type { WriteSource } from './parts.js';
 import type { Target } from './target.js';
+
+let sender: { user: string | undefined; host: string | undefined } | undefined;
+/** The operating system's user and this machine's name, as each entry records them. */
+function whoAndWhere(): { user: string | undefined; host: string | undefined } {
+  if (sender !== undefined) return sender;
+  let user: string | undefined;
+  try {
+    user = userInfo().username;
+  } catch {
+    // A user with no entry in the system's user database (a container's arbitrary uid).
+    user = process.env.USER ?? process.env.LOGNAME ?? `uid ${process.getuid?.() ?? '?'}`;
+  }
+  return (sender = { user, host: hostname() });
+}
 
 /**
  * A run's part of the history of writes: every client the run makes tells it of each write
@@ -50,7 +65,7 @@ export function runHistory(
   const record = (entry: HistoryEntry) => {
     const history = opened();
     if (history === null) return;
-    const safe = { ...entry } as Record<string, unknown>;
+    const safe = { ...entry, ...whoAndWhere() } as Record<string, unknown>;
     for (const [field, value] of Object.entries(safe)) {
       if (typeof value !== 'string') continue;
       const masked = redactor.redact(value);

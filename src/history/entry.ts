@@ -35,6 +35,12 @@ export interface HistoryEntry {
   /** How many times it was sent (retries with its key included), and for how long. */
   attempts: number;
   durationMs: number;
+  /**
+   * Who sent it: the operating system's user running petstore, and the machine's host name
+   * (absent in entries recorded before petstore kept them).
+   */
+  user?: string | undefined;
+  host?: string | undefined;
 }
 
 export const HISTORY_VIAS = ['cli', 'mcp'] as const;
@@ -45,7 +51,8 @@ export type HistoryVia = (typeof HISTORY_VIAS)[number];
  * `replayed`, answered from an earlier send of its key; `answered`, any other 2xx (petstore
  * api); `failed`, refused by the service (its status); `unknown`, sent with no answer that
  * says; `unsent`, never reached the service; `refused`, stopped by the agent-write policy;
- * `declined`, not confirmed by the person.
+ * `declined`, not confirmed by the person; `expected`, refused by the service as a check
+ * (smoke) sent it to be: a request made wrong on purpose.
  */
 export const HISTORY_OUTCOMES = [
   'created',
@@ -57,6 +64,7 @@ export const HISTORY_OUTCOMES = [
   'unsent',
   'refused',
   'declined',
+  'expected',
 ] as const;
 export type HistoryOutcome = (typeof HISTORY_OUTCOMES)[number];
 

@@ -15,10 +15,12 @@ function outcomeOf(write: WriteRecord, operation: string): HistoryOutcome {
   const status = write.status ?? 0;
   // A write answered 5xx may have been carried out: its outcome is unknown.
   if (status >= 500) return 'unknown';
-  if (status < 200 || status > 299) return 'failed';
+  if (status < 200 || status > 299)
+    return write.label?.expected === 'refused' ? 'expected' : 'failed';
   if (write.replayed) return 'replayed';
   if (operation === 'message send') return 'queued';
   if (operation === 'pets add' || operation === 'pets import') return 'created';
+  if (write.label?.expected === 'created') return 'created';
   return 'answered';
 }
 
@@ -37,7 +39,11 @@ function sentOf(write: WriteRecord, operation: string): string | undefined {
   if (write.label?.length !== undefined) return JSON.stringify({ length: write.label.length });
   if (write.body === undefined) return undefined;
   const bytes = Buffer.byteLength(write.body);
-  if (operation === 'pets add' || operation === 'pets import') {
+  if (
+    operation === 'pets add' ||
+    operation === 'pets import' ||
+    write.label?.expected !== undefined
+  ) {
     if (bytes <= SENT_KEPT_MOST) return write.body;
     return JSON.stringify({
       bytes,

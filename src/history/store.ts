@@ -31,11 +31,18 @@ CREATE TABLE IF NOT EXISTS writes (
   sent TEXT,
   error TEXT,
   attempts INTEGER NOT NULL,
-  duration_ms INTEGER NOT NULL
+  duration_ms INTEGER NOT NULL,
+  user TEXT,
+  host TEXT
 );
 CREATE INDEX IF NOT EXISTS writes_at ON writes (at);
 CREATE INDEX IF NOT EXISTS writes_batch ON writes (batch);
 `;
+
+/** Columns added since the first history: a history made before gains them, empty. */
+const ADDED_COLUMNS = ['user', 'host'];
+/** Made once the added columns are there (they are not in a history made before). */
+const LATER_INDEXES = 'CREATE INDEX IF NOT EXISTS writes_result ON writes (result_id);';
 
 const COLUMNS: [keyof HistoryEntry, string][] = [
   ['at', 'at'],
@@ -57,6 +64,8 @@ const COLUMNS: [keyof HistoryEntry, string][] = [
   ['error', 'error'],
   ['attempts', 'attempts'],
   ['durationMs', 'duration_ms'],
+  ['user', 'user'],
+  ['host', 'host'],
 ];
 
 /** Which entries to list, newest first. */
@@ -67,6 +76,10 @@ export interface HistoryFilter {
   via?: HistoryVia | undefined;
   batch?: string | undefined;
   outcomes?: readonly HistoryOutcome[] | undefined;
+  /** Only the writes about this pet: the one that created it, and any sent to its path. */
+  pet?: string | undefined;
+  /** Only the writes that sent a pet of this name (exactly). */
+  name?: string | undefined;
   limit: number;
 }
 
@@ -110,6 +123,8 @@ export class HistoryStore {
         if (mode !== 'wal') db.exec('PRAGMA journal_mode = WAL');
         db.exec('PRAGMA synchronous = NORMAL');
         db.exec(SCHEMA);
+        addMissingColumns(db);
+        db.exec(LATER_INDEXES);
       }, waitMs);
     } catch (error) {
       db.close();
@@ -142,7 +157,63 @@ export class HistoryStore {
     }, waitMs);
   }
 
+  /** The entries the filter picks, newest first, all at once (see iterate). */
   list(filter: HistoryFilter): HistoryEntry[] {
+    return [...this.iterate(filter)];
+  }
+
+  /** The entries the filter picks, newest first, read a row at a time as they are taken. */
+  *iterate(filter: HistoryFilter): Generator<HistoryEntry> {
+    const { sql, values } = selection(filter);
+    const statement = this.db.prepare(`SELECT * ${sql} ORDER BY at DESC, id DESC LIMIT ?`);
+    for (const row of statement.iterate(...values, filter.limit)) {
+      yield entryOfRow(row);
+    }
+  }
+
+  get(id: number): HistoryEntry | undefined {
+    const row = this.db.prepare('SELECT * FROM writes WHERE id = ?').get(id);
+    return row === undefined ? undefined : entryOfRow(row);
+  }
+
+  /** How many entries are older than `before` (ms since the epoch): what prune would remove. */
+  countOlder(before: number): number {
+    const row = this.db
+      .prepare('SELECT count(*) AS n FROM writes WHERE at < ?')
+      .get(new Date(before).toISOString()) as { n: number | bigint };
+    return Number(row.n);
+  }
+
+  /**
+   * Removes entries older than `before` (ms since the epoch); returns how many. `compact`: the
+   * file is then rewritten to its new size (VACUUM), if no other process is using it meanwhile;
+   * else it keeps its size, its free pages reused by later writes.
+   */
+  prune(before: number, waitMs = READER_WAIT_MS, compact = false): number {
+    const result = retryTransient(
+      () => this.db.prepare('DELETE FROM writes WHERE at < ?').run(new Date(before).toISOString()),
+      waitMs,
+    );
+    const removed = Number(result.changes);
+    if (compact && removed > 0) {
+      try {
+        this.db.exec('VACUUM');
+        this.db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
+      } catch {
+        // Another process reads or writes it now: the space is reused, not given back.
+      }
+    }
+    return removed;
+  }
+
+  close(): void {
+    this.db.close();
+  }
+}
+
+/** The FROM and WHERE of the entries a filter picks, and the values they take. */
+function selection(filter: HistoryFilter): { sql: string; values: SQLInputValue[] } {
+  {
     const where: string[] = [];
     const values: SQLInputValue[] = [];
     if (filter.since !== undefined) {
@@ -162,27 +233,34 @@ export class HistoryStore {
       where.push(`outcome IN (${filter.outcomes.map(() => '?').join(', ')})`);
       values.push(...filter.outcomes);
     }
-    const sql = `SELECT * FROM writes ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY at DESC, id DESC LIMIT ?`;
-    const rows = this.db.prepare(sql).all(...values, filter.limit);
-    return rows.map(entryOfRow);
+    if (filter.pet !== undefined) {
+      // Created by a POST to the pets collection and answered with its id; or sent to its path.
+      where.push(
+        "((result_id = ? AND (path LIKE '%/pets' OR path LIKE '%/pets?%')) OR path LIKE ? ESCAPE '\\' OR path LIKE ? ESCAPE '\\')",
+      );
+      const own = `%/pets/${likeText(filter.pet)}`;
+      values.push(filter.pet, own, `${own}?%`);
+    }
+    if (filter.name !== undefined) {
+      where.push("json_valid(sent) AND json_extract(sent, '$.name') = ?");
+      values.push(filter.name);
+    }
+    return { sql: `FROM writes ${where.length ? `WHERE ${where.join(' AND ')}` : ''}`, values };
   }
+}
 
-  get(id: number): HistoryEntry | undefined {
-    const row = this.db.prepare('SELECT * FROM writes WHERE id = ?').get(id);
-    return row === undefined ? undefined : entryOfRow(row);
-  }
+/** Text matched literally by LIKE ... ESCAPE '\\'. */
+function likeText(text: string): string {
+  return text.replace(/[\\%_]/g, (found) => `\\${found}`);
+}
 
-  /** Removes entries older than `before` (ms since the epoch); returns how many. */
-  prune(before: number, waitMs = READER_WAIT_MS): number {
-    const result = retryTransient(
-      () => this.db.prepare('DELETE FROM writes WHERE at < ?').run(new Date(before).toISOString()),
-      waitMs,
-    );
-    return Number(result.changes);
-  }
-
-  close(): void {
-    this.db.close();
+/** Adds the columns of ADDED_COLUMNS a history made by an earlier petstore lacks. */
+function addMissingColumns(db: DatabaseSync): void {
+  const have = new Set(
+    (db.prepare('PRAGMA table_info(writes)').all() as { name: string }[]).map((row) => row.name),
+  );
+  for (const column of ADDED_COLUMNS) {
+    if (!have.has(column)) db.exec(`ALTER TABLE writes ADD COLUMN ${column} TEXT`);
   }
 }
 

@@ -80,7 +80,7 @@ function fitted(text: string, width: number): string {
 }
 
 /** Splits text at a width (in columns), as a reader would: at spaces, else mid-word. */
-function wrapped(text: string, width: number): string[] {
+export function wrapped(text: string, width: number): string[] {
   if (displayWidth(text) <= width) return [text];
   const lines: string[] = [];
   let line = '';
@@ -244,4 +244,34 @@ export function renderTable<Row>(
   options: TableOptions,
 ): string {
   return new TableWriter(columns, options).rows(rows);
+}
+
+/**
+ * One record as `field: value` lines, one field per line, the values aligned: a record read
+ * whole (a `show` command) at any terminal width. A value too long for the terminal goes on
+ * under itself, wrapped, never cut; absent, it shows its placeholder.
+ */
+export function renderRecord<Row>(
+  row: Row,
+  columns: readonly Column<Row>[],
+  options: TableOptions,
+): string {
+  const chalk = new Chalk({ level: options.color ? 1 : 0 });
+  const paint = { good: chalk.green, warn: chalk.yellow, muted: chalk.dim };
+  const labelWidth = Math.max(...columns.map((column) => column.header.length)) + 2;
+  // A terminal too narrow for label and value side by side still gets a readable value.
+  const room = Math.max(MIN_SHRUNK_WIDTH * 2, (options.width ?? Infinity) - labelWidth);
+  const lines: string[] = [];
+  for (const column of columns) {
+    const value = column.value(row);
+    const absent = value === undefined || value === null;
+    const text = absent ? (column.placeholder ?? '') : tableCell(value);
+    const tone = absent ? 'muted' : options.color ? column.tone?.(row) : undefined;
+    const parts = Number.isFinite(room) ? wrapped(text, room) : [text];
+    parts.forEach((part, index) => {
+      const label = index === 0 ? `${column.header}:`.padEnd(labelWidth) : ' '.repeat(labelWidth);
+      lines.push((label + (tone === undefined ? part : paint[tone](part))).trimEnd());
+    });
+  }
+  return lines.join('\n') + '\n';
 }

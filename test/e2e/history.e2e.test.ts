@@ -2,7 +2,8 @@ import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { HistoryEntry } from '../../src/history/entry.js';
+import { hostname, userInfo } from 'node:os';
+import type { HistoryRow } from '../../src/commands/history/columns.js';
 import { call, connectMcp } from '../helpers/mcp-client.js';
 import { profileHome } from '../helpers/mcp-raw.js';
 import { runCli } from '../helpers/run-cli.js';
@@ -25,10 +26,10 @@ function stateFiles(home: string): string {
   return read(folder).join('\n');
 }
 
-async function history(env: Record<string, string>, args: string[] = []): Promise<HistoryEntry[]> {
+async function history(env: Record<string, string>, args: string[] = []): Promise<HistoryRow[]> {
   const listed = await runCli(['history', '--json', '--limit', '1000', ...args], { env });
   expect(listed.code, listed.stderr).toBe(0);
-  return listed.stdout.trim() === '' ? [] : (JSON.parse(listed.stdout) as HistoryEntry[]);
+  return listed.stdout.trim() === '' ? [] : (JSON.parse(listed.stdout) as HistoryRow[]);
 }
 
 describe('the history of writes', () => {
@@ -76,7 +77,7 @@ describe('the history of writes', () => {
     expect(batch.every((entry) => entry.outcome === 'created' && entry.idempotencyKey)).toBe(true);
     expect(all.find((entry) => entry.operation === 'message send')).toMatchObject({
       outcome: 'queued',
-      sent: JSON.stringify({ length: text.length }),
+      sent: { length: text.length },
     });
     expect(all.find((entry) => entry.operation === 'api')).toMatchObject({
       method: 'POST',
@@ -89,6 +90,32 @@ describe('the history of writes', () => {
     const files = stateFiles(env.HOME);
     expect(files).not.toContain(text);
     expect(files).not.toContain(sandbox.key);
+  });
+
+  it("smoke's pet is created, with its fields, its refusal on purpose expected", async () => {
+    const sandbox = await sandboxService();
+    const env = { ...sandbox.env, PETSTORE_QUICKSTART_URL: '' };
+    const smoke = await runCli(['smoke', '--allow-writes'], { env });
+    expect(smoke.code, smoke.stderr).toBe(0);
+    const created = await history(env, ['--outcome', 'created']);
+    expect(created).toHaveLength(1);
+    const pet = created[0]!;
+    expect(pet).toMatchObject({ operation: 'smoke', method: 'POST', status: 201 });
+    expect(pet.sent).toMatchObject({ categoryId: expect.any(Number) as number });
+    expect(await history(env, ['--outcome', 'failed'])).toEqual([]);
+    const expected = await history(env, ['--outcome', 'expected']);
+    expect(expected).toHaveLength(1);
+    expect(expected[0]).toMatchObject({ status: 400, sent: { name: 'petstore-smoke-invalid' } });
+    // Who created this pet, and from where: the write found by the pet's id.
+    const found = await history(env, ['--pet', pet.resultId!]);
+    expect(found.map((entry) => entry.id)).toEqual([pet.id]);
+    expect(found[0]).toMatchObject({ user: userInfo().username, host: hostname() });
+    const name = (pet.sent as { name: string }).name;
+    expect((await history(env, ['--name', name])).map((entry) => entry.id)).toEqual([pet.id]);
+    // A dry run of pruning removes nothing.
+    const dry = await runCli(['history', 'prune', '--older-than', '1s', '--dry-run'], { env });
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(await history(env)).toHaveLength(2);
   });
 
   it('a history that cannot be written is one warning: the write goes on', async () => {
@@ -112,7 +139,7 @@ describe('the history of writes', () => {
     );
     expect(runs.map((run) => run.code)).toEqual(Array(8).fill(0));
     const entries = await history(env);
-    const names = entries.map((entry) => (JSON.parse(entry.sent!) as { name: string }).name);
+    const names = entries.map((entry) => (entry.sent as { name: string }).name);
     expect(names.sort()).toEqual(Array.from({ length: 8 }, (_, i) => `at-once-${i}`).sort());
   }, 60_000);
 
@@ -165,7 +192,7 @@ describe('the history of writes', () => {
         outcome: 'created',
       });
       expect(refusal).toMatchObject({ profile: 'production', outcome: 'refused', status: 0 });
-      expect(refusal!.sent).toContain('Nope');
+      expect(JSON.stringify(refusal!.sent)).toContain('Nope');
       for (const entry of entries) expect(entry.client).toMatch(/^petstore-tests(-sdk1)? 1\.0\.0$/);
       expect(sandbox.served.filter((request) => request.method === 'POST')).toHaveLength(1);
       expect(stateFiles(home)).not.toContain(sandbox.key);

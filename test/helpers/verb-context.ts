@@ -32,9 +32,11 @@ export function verbContext(
     env?: Env;
     tty?: boolean;
     stdin?: string;
+    /** The terminal's width (with tty). */
+    columns?: number;
   } = {},
 ): { ctx: Context; io: FakeIO } {
-  const io = fakeIO({ tty: options.tty, stdin: options.stdin });
+  const io = fakeIO({ tty: options.tty, stdin: options.stdin, columns: options.columns });
   const env: Env = {
     HOME: freshHome(),
     PETSTORE_BASE_URL: VERB_BASE,

@@ -47,4 +47,21 @@ describe('what the history keeps of what was sent', () => {
       bytes: Buffer.byteLength(body),
     });
   });
+
+  it.each([
+    [201, 'created', 'created'],
+    [400, 'refused', 'expected'],
+    [400, undefined, 'failed'],
+    [201, undefined, 'answered'],
+  ] as const)(
+    'a check (smoke) answered %i, sent to be %s, is recorded %s with what it sent',
+    (status, expected, outcome) => {
+      const body = JSON.stringify({ name: 'petstore-smoke', categoryId: 1 });
+      const check = { ...write(body, 'smoke'), status, label: { operation: 'smoke', expected } };
+      const recorded = entryFromWrite(check, source);
+      expect(recorded.outcome).toBe(outcome);
+      const kept = expected === undefined ? JSON.stringify({ bytes: body.length }) : body;
+      expect(recorded.sent).toBe(kept);
+    },
+  );
 });

@@ -59,6 +59,76 @@ describe('HistoryStore', () => {
   });
 });
 
+describe('HistoryStore: finding writes, and a history made by an earlier petstore', () => {
+  it('--pet finds the write that created the pet and those sent to it, no other', () => {
+    const store = HistoryStore.open(file());
+    store.append([
+      entry({ resultId: '153', path: '/v1/pets' }),
+      entry({ resultId: '153', path: '/quickstart/messages', operation: 'message send' }),
+      entry({ resultId: undefined, path: '/v1/pets/153', operation: 'api' }),
+      entry({ resultId: undefined, path: '/v1/pets/153?x=1', operation: 'api' }),
+      entry({ resultId: undefined, path: '/v1/pets/1530', operation: 'api' }),
+      entry({ resultId: '1530', path: '/v1/pets' }),
+      entry({ resultId: '15_3', path: '/v1/pets' }),
+    ]);
+    expect(store.list({ limit: 10, pet: '153' }).map((e) => e.id)).toEqual([4, 3, 1]);
+    // LIKE's wildcards in an id are taken as themselves.
+    expect(store.list({ limit: 10, pet: '15_' }).map((e) => e.id)).toEqual([]);
+    store.close();
+  });
+
+  it('--name finds the writes that sent a pet of that name exactly', () => {
+    const store = HistoryStore.open(file());
+    store.append([
+      entry({ sent: '{"name":"Rex","categoryId":1}' }),
+      entry({ sent: '{"name":"Rexy","categoryId":1}' }),
+      entry({ sent: '{"length":3}', operation: 'message send' }),
+      entry({ sent: undefined }),
+    ]);
+    expect(store.list({ limit: 10, name: 'Rex' }).map((e) => e.id)).toEqual([1]);
+    store.close();
+  });
+
+  it('gains the user and host columns, its entries kept, and records them from then on', () => {
+    const path = file();
+    mkdirSync(dirname(path), { recursive: true });
+    const old = new DatabaseSync(path);
+    old.exec(`CREATE TABLE writes (id INTEGER PRIMARY KEY AUTOINCREMENT, at TEXT NOT NULL,
+      via TEXT NOT NULL, client TEXT, profile TEXT, service TEXT, operation TEXT NOT NULL,
+      method TEXT NOT NULL, path TEXT NOT NULL, idempotency_key TEXT, request_id TEXT,
+      outcome TEXT NOT NULL, status INTEGER NOT NULL, result_id TEXT, batch TEXT,
+      record INTEGER, sent TEXT, error TEXT, attempts INTEGER NOT NULL,
+      duration_ms INTEGER NOT NULL)`);
+    old.exec(`INSERT INTO writes (at, via, operation, method, path, outcome, status, attempts,
+      duration_ms) VALUES ('2026-01-01T00:00:00.000Z', 'cli', 'pets add', 'POST', '/v1/pets',
+      'created', 201, 1, 5)`);
+    old.close();
+    const store = HistoryStore.open(path);
+    store.append([entry({ user: 'ops', host: 'build-7' })]);
+    expect(store.get(1)).toMatchObject({ operation: 'pets add', user: undefined, host: undefined });
+    expect(store.get(2)).toMatchObject({ user: 'ops', host: 'build-7' });
+    store.close();
+  });
+
+  it('pruned with compact, gives the space back to the disk', () => {
+    const path = file();
+    const store = HistoryStore.open(path);
+    const at = new Date(Date.now() - 2 * DAY).toISOString();
+    const sent = JSON.stringify({ name: 'x'.repeat(200), categoryId: 1 });
+    for (let i = 0; i < 20; i++) {
+      store.append(Array.from({ length: 1000 }, () => entry({ at, sent })));
+    }
+    store.close();
+    const before = statSync(path).size;
+    const again = HistoryStore.open(path);
+    expect(again.countOlder(Date.now() - DAY)).toBe(20_000);
+    expect(again.prune(Date.now() - DAY, undefined, true)).toBe(20_000);
+    again.close();
+    expect(before).toBeGreaterThan(4_000_000);
+    expect(statSync(path).size).toBeLessThan(100_000);
+  });
+});
+
 describe('HistoryRecorder', () => {
   it('writes in batches and at close, and prunes past its retention when it opens', () => {
     const path = file();

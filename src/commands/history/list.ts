@@ -7,8 +7,8 @@ import type { RunOutput, RunServices } from '../../context/context.js';
 import { UsageError } from '../../core/errors.js';
 import { HISTORY_OUTCOMES, HISTORY_VIAS, type HistoryOutcome } from '../../history/entry.js';
 import { formatSpec } from '../../output/formats.js';
-import { HISTORY_COLUMNS, HISTORY_TABLE_FIELDS } from './columns.js';
-import { readingHistory } from './open.js';
+import { HISTORY_COLUMNS, historyRow, historyTableFields, type HistoryRow } from './columns.js';
+import { readingEntries } from './open.js';
 
 const LIMIT = { min: 1, max: 100_000 };
 const DEFAULT_LIMIT = 50;
@@ -34,6 +34,8 @@ export function declareHistoryList(history: Command) {
     )
     .addOption(new Option('--via <front-end>', 'only writes through this').choices(HISTORY_VIAS))
     .option('--batch <id>', 'only the records of this bulk run (pets import)')
+    .option('--pet <id>', 'only the writes about this pet: the one that created it, and any to it')
+    .option('--name <name>', 'only the writes that sent a pet of this name (exactly)')
     .option(
       '--outcome <list>',
       `only these outcomes, comma-separated: ${HISTORY_OUTCOMES.join(', ')}`,
@@ -56,6 +58,7 @@ option) lists only that profile's writes. The history: docs/history.md.
 Examples:
   $ petstore history --since 1h
   $ petstore history --via mcp --outcome refused,declined
+  $ petstore history --pet 153
   $ petstore --profile production history --json --limit 500
   $ petstore history show 42`),
     );
@@ -68,7 +71,8 @@ export async function runHistoryList(
   options: HistoryListOptions,
 ): Promise<void> {
   const { listHistory } = await import('../../operations/history/history.js');
-  const entries = readingHistory(ctx.env, (deps) =>
+  const forPeople = formatSpec(ctx.settings.output).forPeople;
+  const entries = readingEntries(ctx.env, (deps) =>
     listHistory(deps, {
       sinceMs: options.since,
       // --profile given (or PETSTORE_PROFILE): that profile's writes only.
@@ -76,17 +80,37 @@ export async function runHistoryList(
       via: options.via,
       batch: options.batch,
       outcomes: options.outcome,
+      pet: options.pet,
+      name: options.name,
       limit: options.limit ?? DEFAULT_LIMIT,
     }),
   );
-  const forPeople = formatSpec(ctx.settings.output).forPeople;
-  if (entries.length === 0 && forPeople) {
+  const first = entries.next();
+  if (first.done === true && forPeople) {
     ctx.notice('No writes recorded that match.');
     return;
   }
-  const fields = options.fields ?? (forPeople ? HISTORY_TABLE_FIELDS : undefined);
-  await ctx.render(entries, HISTORY_COLUMNS, { fields });
+  const fields =
+    options.fields ?? (forPeople ? historyTableFields(ctx.io.stdoutColumns) : undefined);
+  // Written as they are read, a window at a time: any --limit is held in bounded memory.
+  const rows = await ctx.openRows(HISTORY_COLUMNS, { fields });
+  let window: HistoryRow[] = first.done === true ? [] : [historyRow(first.value)];
+  for (const entry of entries) {
+    window.push(historyRow(entry));
+    if (window.length < WINDOW) continue;
+    rows.write(window);
+    window = [];
+    // Read no faster than the reader takes them (a pipe buffers what it was not yet given);
+    // one that has what it wanted (| head) ends the reading.
+    await ctx.io.stdoutFlushed();
+    if (ctx.io.stdoutClosed()) break;
+  }
+  rows.write(window);
+  rows.end();
 }
+
+/** Entries written to stdout at once. */
+const WINDOW = 500;
 
 export function registerHistoryList(history: Command, runVerb: RunVerb): void {
   const list = declareHistoryList(history);

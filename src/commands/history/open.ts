@@ -24,15 +24,32 @@ export function readingHistory<T>(env: Env, read: (deps: HistoryDeps) => T): T {
   try {
     return read(historyDeps(env));
   } catch (error) {
-    if (error instanceof UsageError) throw error;
-    if (sqliteFailure(error) === 'transient') {
-      throw new UsageError(`the history ${historyFile(env)} is locked by another program`, {
-        hint: 'Run the command again once it ends (sqlite3 on the file, a backup tool); the history is left as it is.',
-      });
-    }
-    const reason = error instanceof Error ? error.message : String(error);
-    throw new UsageError(`the history ${historyFile(env)} cannot be read: ${reason}`, {
-      hint: 'Move it away to start a new history (petstore records the next write in a new one); petstore left it untouched.',
+    throw historyReadError(env, error);
+  }
+}
+
+/**
+ * Entries as a read of the history gives them (see readingHistory), one at a time: what goes
+ * wrong reading them is said as readingHistory says it; what goes wrong with them after (the
+ * output) is not the history's.
+ */
+export function* readingEntries<T>(env: Env, read: (deps: HistoryDeps) => Iterable<T>) {
+  try {
+    yield* read(historyDeps(env));
+  } catch (error) {
+    throw historyReadError(env, error);
+  }
+}
+
+function historyReadError(env: Env, error: unknown): Error {
+  if (error instanceof UsageError) return error;
+  if (sqliteFailure(error) === 'transient') {
+    return new UsageError(`the history ${historyFile(env)} is locked by another program`, {
+      hint: 'Run the command again once it ends (sqlite3 on the file, a backup tool); the history is left as it is.',
     });
   }
+  const reason = error instanceof Error ? error.message : String(error);
+  return new UsageError(`the history ${historyFile(env)} cannot be read: ${reason}`, {
+    hint: 'Move it away to start a new history (petstore records the next write in a new one); petstore left it untouched.',
+  });
 }

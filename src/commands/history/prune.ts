@@ -1,4 +1,6 @@
 import { ageFlag } from '../../cmdutil/flags.js';
+import { helpProse } from '../../cmdutil/help-text.js';
+import { DRY_RUN, dryRunOption } from '../../cmdutil/options.js';
 import type { Command } from '@commander-js/extra-typings';
 import type { FlagsOf, RunVerb } from '../../cmdutil/run-verb.js';
 import type { RunOutput, RunServices } from '../../context/context.js';
@@ -14,9 +16,16 @@ function declareHistoryPrune(history: Command) {
       'remove writes older than this (e.g. 30d, 12w)',
       ageFlag('--older-than', { zero: true }),
     )
+    .addOption(dryRunOption(DRY_RUN.historyPrune))
     .addHelpText(
       'after',
-      '\nEntries past the retention (PETSTORE_HISTORY_RETENTION, 90d by default) go on their own.\n\nExample:\n  $ petstore history prune --older-than 30d',
+      helpProse(`
+Entries past the retention (PETSTORE_HISTORY_RETENTION, 90d by default) go on their own. The
+file is then made as small as what it still holds, unless another petstore is writing to it.
+
+Examples:
+  $ petstore history prune --older-than 30d
+  $ petstore history prune --older-than 7d --dry-run`),
     );
 }
 
@@ -27,9 +36,10 @@ export async function runHistoryPrune(
   options: HistoryPruneOptions,
 ): Promise<void> {
   const { pruneHistory } = await import('../../operations/history/history.js');
-  const removed = readingHistory(ctx.env, (deps) => pruneHistory(deps, options.olderThan));
+  const dryRun = options.dryRun === true;
+  const removed = readingHistory(ctx.env, (deps) => pruneHistory(deps, options.olderThan, dryRun));
   ctx.notice(
-    `Removed ${removed} recorded write${removed === 1 ? '' : 's'} older than ${durationText(options.olderThan)}.`,
+    `${dryRun ? 'Would remove' : 'Removed'} ${removed} recorded write${removed === 1 ? '' : 's'} older than ${durationText(options.olderThan)}.`,
   );
 }
 

@@ -3,7 +3,8 @@ import { wholeNumberFlag } from '../../cmdutil/flags.js';
 import type { RunVerb } from '../../cmdutil/run-verb.js';
 import type { RunOutput, RunServices } from '../../context/context.js';
 import { UsageError } from '../../core/errors.js';
-import { HISTORY_COLUMNS } from './columns.js';
+import { formatSpec } from '../../output/formats.js';
+import { HISTORY_COLUMNS, historyRow } from './columns.js';
 import { readingHistory } from './open.js';
 
 export interface HistoryShowOptions {
@@ -21,14 +22,21 @@ export async function runHistoryShow(
       hint: 'See the ids with: petstore history',
     });
   }
-  // One entry: every field of it, in any format.
-  await ctx.render(entry, HISTORY_COLUMNS);
+  const row = historyRow(entry);
+  // One entry: every field of it, in any format; for a person, one field a line.
+  if (formatSpec(ctx.settings.output).forPeople && ctx.settings.query === undefined) {
+    const { renderRecord } = await import('../../output/table.js');
+    const { color } = ctx.settings;
+    ctx.io.stdout.write(renderRecord(row, HISTORY_COLUMNS, { color, width: ctx.io.stdoutColumns }));
+    return;
+  }
+  await ctx.render(row, HISTORY_COLUMNS);
 }
 
 export function registerHistoryShow(history: Command, runVerb: RunVerb): void {
   history
     .command('show')
-    .description('Show one recorded write, every field of it')
+    .description('Show one recorded write, every field of it (one a line at a terminal)')
     .argument(
       '<ID>',
       'its id, as petstore history lists it',

@@ -7,16 +7,19 @@ export interface HistoryDeps {
   now: number;
 }
 
-/** Entries newest first, as filtered; none when no write was ever recorded. */
-export function listHistory(
+/**
+ * Entries newest first, as filtered, read as they are taken (a listing of any length is held a
+ * row at a time); none when no write was ever recorded. The store closes when they end.
+ */
+export function* listHistory(
   deps: HistoryDeps,
   request: Omit<HistoryFilter, 'since'> & { sinceMs?: number | undefined },
-): HistoryEntry[] {
+): Generator<HistoryEntry> {
   const store = deps.open();
-  if (store === undefined) return [];
+  if (store === undefined) return;
   try {
     const since = request.sinceMs === undefined ? undefined : deps.now - request.sinceMs;
-    return store.list({ ...request, since });
+    yield* store.iterate({ ...request, since });
   } finally {
     store.close();
   }
@@ -32,12 +35,16 @@ export function historyEntry(deps: HistoryDeps, id: number): HistoryEntry | unde
   }
 }
 
-/** Removes entries older than `olderThanMs`; returns how many went. */
-export function pruneHistory(deps: HistoryDeps, olderThanMs: number): number {
+/**
+ * Removes entries older than `olderThanMs`, and gives the space back to the disk; returns how
+ * many went. A dry run removes nothing, and says how many would go.
+ */
+export function pruneHistory(deps: HistoryDeps, olderThanMs: number, dryRun = false): number {
   const store = deps.open();
   if (store === undefined) return 0;
   try {
-    return store.prune(deps.now - olderThanMs);
+    const before = deps.now - olderThanMs;
+    return dryRun ? store.countOlder(before) : store.prune(before, undefined, true);
   } finally {
     store.close();
   }

@@ -2,6 +2,7 @@ import type { AnyRequest, PetstoreClient, RawAnswer } from '../../api/client.js'
 import { describeViolations, listViolations, violations, type Shape } from '../../core/shape.js';
 import { ERROR_BODY } from '../../core/interface.js';
 import type { HttpMethod } from '../../api/http.js';
+import type { WriteLabel } from '../../api/write-record.js';
 import { firstDuplicateKey } from '../../core/json.js';
 import { snippet } from '../../core/sanitize.js';
 
@@ -38,12 +39,15 @@ export class SmokeCalls {
     private readonly onKeyRefused?: () => void,
   ) {}
 
+  /** `expected`: what the write is sent to see, for the history (WriteLabel.expected). */
   async call(
     method: HttpMethod,
     path: string,
     options: Partial<AnyRequest> = {},
+    expected?: WriteLabel['expected'],
   ): Promise<RawAnswer> {
-    const answer = await this.client.exchange({ method, path, ...options });
+    const label = expected === undefined ? undefined : { operation: 'smoke', expected };
+    const answer = await this.client.exchange({ method, path, ...options }, { label });
     // A request sent without the key (anonymous) is refused by design: not the key's refusal.
     if (answer.status === 401 && options.anonymous !== true) this.onKeyRefused?.();
     const name = requestName(method, answer.url);

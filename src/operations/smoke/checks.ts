@@ -213,7 +213,8 @@ const WRITES: SmokeCheck[] = [
         categoryId: BIG_CATEGORY,
         status: 'pending',
       };
-      const answer = await env.calls.call('POST', '/pets', { body: stringifyJson(sent) });
+      const body = stringifyJson(sent);
+      const answer = await env.calls.call('POST', '/pets', { body }, 'created');
       expectStatus(answer, 201, 'POST');
       expectShape(answer, PET, 'POST', 'a pet');
       const pet = answer.json as Pet;
@@ -250,9 +251,12 @@ const WRITES: SmokeCheck[] = [
     name: 'reject a pet without categoryId (400)',
     writes: true,
     async run({ calls }) {
-      const answer = await calls.call('POST', '/pets', {
-        body: '{"name":"petstore-smoke-invalid"}',
-      });
+      const answer = await calls.call(
+        'POST',
+        '/pets',
+        { body: '{"name":"petstore-smoke-invalid"}' },
+        'refused',
+      );
       expectStatus(answer, 400, 'POST');
       return `400 ${snippet(String((answer.json as { code: unknown }).code), 40)}`;
     },

@@ -24,6 +24,8 @@ describe('history verbs: flags to options (runF)', () => {
     [['history', '--fields', 'id,outcome'], { fields: ['id', 'outcome'] }],
     [['history', 'show', '42'], { id: 42 }],
     [['history', 'prune', '--older-than', '30d'], { olderThan: 30 * DAY }],
+    [['history', 'prune', '--older-than', '1s', '--dry-run'], { olderThan: 1000, dryRun: true }],
+    [['history', '--pet', '153', '--name', 'Rex'], { pet: '153', name: 'Rex' }],
   ])('%j', async (argv, options) => {
     expect(await optionsOf(argv)).toEqual(options);
   });
@@ -55,7 +57,7 @@ describe('history verbs, run with typed options', () => {
         status: 0,
         profile: 'production',
       }),
-      entry({ resultId: 'new' }),
+      entry({ resultId: 'new', user: 'ops', host: 'build-7' }),
     ]);
     store.close();
     return { ctx, io };
@@ -93,6 +95,71 @@ describe('history verbs, run with typed options', () => {
     await runHistoryShow(ctx, { id: 1 });
     expect(JSON.parse(io.out())).toMatchObject({ id: 1, resultId: 'old' });
     await expect(runHistoryShow(ctx, { id: 9 })).rejects.toThrow('no write 9 in the history');
+  });
+
+  it('gives what was sent as the object it is in JSON, and who sent it from where', async () => {
+    const { ctx, io } = seeded();
+    await runHistoryList(ctx, {});
+    const listed = JSON.parse(io.out()) as Record<string, unknown>[];
+    expect(listed[0]!.sent).toEqual({ name: 'Rex', categoryId: 1 });
+    expect(listed[0]).toMatchObject({ user: 'ops', host: 'build-7' });
+  });
+
+  it('show at a terminal prints one field a line, every one of them, within its width', async () => {
+    const { ctx } = seeded();
+    const person = verbContext({
+      raw: { output: 'table' },
+      tty: true,
+      columns: 40,
+      env: { HOME: ctx.env.HOME!, NO_COLOR: '1' },
+    });
+    await runHistoryShow(person.ctx, { id: 3 });
+    const lines = person.io.out().trimEnd().split('\n');
+    expect(lines).toContain('id:             3');
+    expect(lines).toContain('resultId:       new');
+    expect(lines).toContain('client:         -');
+    for (const line of lines) expect(line.length).toBeLessThanOrEqual(40);
+    // A value longer than the room left goes on under itself, whole: never cut.
+    const value = (field: string) => {
+      const at = lines.findIndex((line) => line.startsWith(`${field}:`));
+      const rest = lines.slice(at + 1);
+      const more = rest.findIndex((line) => !line.startsWith(' '));
+      const parts = [lines[at]!.slice(16), ...rest.slice(0, more === -1 ? undefined : more)];
+      return parts.map((part) => part.trim()).join('');
+    };
+    expect(value('sent')).toBe('{"name":"Rex","categoryId":1}');
+    expect(value('service')).toBe('https://staging.example/v1');
+  });
+
+  it("the table shows the agent's client where the terminal is wide enough", async () => {
+    const { ctx } = seeded();
+    const narrow = verbContext({
+      raw: { output: 'table' },
+      tty: true,
+      columns: 80,
+      env: { HOME: ctx.env.HOME!, NO_COLOR: '1' },
+    });
+    await runHistoryList(narrow.ctx, {});
+    expect(narrow.io.out().split('\n')[0]).not.toContain('CLIENT');
+    for (const line of narrow.io.out().split('\n')) expect(line.length).toBeLessThanOrEqual(80);
+    const wide = verbContext({
+      raw: { output: 'table' },
+      tty: true,
+      columns: 140,
+      env: { HOME: ctx.env.HOME!, NO_COLOR: '1' },
+    });
+    await runHistoryList(wide.ctx, {});
+    expect(wide.io.out().split('\n')[0]).toContain('CLIENT');
+    expect(wide.io.out()).toContain('agent 1');
+  });
+
+  it('prune --dry-run says how many would go and removes none', async () => {
+    const { ctx, io } = seeded();
+    await runHistoryPrune(ctx, { olderThan: DAY, dryRun: true });
+    expect(io.err()).toContain('Would remove 1 recorded write older than 24 h.');
+    const store = HistoryStore.open(historyFile(ctx.env));
+    expect(store.list({ limit: 10 }).map((e) => e.id)).toEqual([3, 2, 1]);
+    store.close();
   });
 
   it('prune removes what is older than asked, and says how many', async () => {
