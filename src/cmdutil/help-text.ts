@@ -1,4 +1,5 @@
 import { HELP_MAX_WIDTH } from '../core/contract.js';
+import { wrapText } from '../core/wrap-text.js';
 
 /** The width help is laid out at: the terminal's, at most HELP_MAX_WIDTH (80), 80 without one. */
 export function helpWidth(columns: number | undefined): number {
@@ -34,22 +35,6 @@ function wrapExample(line: string, width: number): string[] {
     rest = indent + rest.slice(at + 1);
   }
   lines.push(rest);
-  return lines;
-}
-
-/** A line of text too wide, broken at spaces, its continuations at its own indent. */
-function wrapText(line: string, width: number): string[] {
-  const indent = /^ */.exec(line)![0];
-  const words = line.slice(indent.length).split(' ');
-  const lines: string[] = [];
-  let current = indent;
-  for (const word of words) {
-    if (current.trim() !== '' && current.length + 1 + word.length > width) {
-      lines.push(current);
-      current = indent + word;
-    } else current = current.trim() === '' ? indent + word : `${current} ${word}`;
-  }
-  lines.push(current);
   return lines;
 }
 

@@ -1,5 +1,6 @@
 import { stringifyJson } from '../core/json.js';
 import { sanitizeLine } from '../core/sanitize.js';
+import { wrapText } from '../core/wrap-text.js';
 import { pickColumns } from '../output/columns.js';
 import { formatSpec } from '../output/formats.js';
 import { stderrLine } from '../output/json-stderr.js';
@@ -48,8 +49,13 @@ export function createRunOutput(
   effect: { tookEffect: boolean },
 ): RunOutput {
   const { io, settings } = deps;
-  const line = (kind: 'warning' | 'note', message: string) =>
-    io.stderr.write(stderrLine(kind, sanitizeLine(message), settings.errorsAsJson));
+  const line = (kind: 'warning' | 'note', message: string) => {
+    const text = stderrLine(kind, sanitizeLine(message), settings.errorsAsJson);
+    // At a terminal, a person's line fits its width, broken at spaces (JSON lines stay whole).
+    const width = settings.errorsAsJson ? undefined : io.stderrColumns;
+    if (width === undefined || text.length <= width + 1) io.stderr.write(text);
+    else io.stderr.write(`${wrapText(text.trimEnd(), width).join('\n')}\n`);
+  };
   const query = shapingQuery(deps.query, effect, (message) => line('warning', message));
   let deprecationWarned = false;
   const rowsOptions = (view: DataView): RowsOptions => ({

@@ -9,6 +9,11 @@ export interface Column<Row> {
   placeholder?: string;
   /** Long text the table may shorten with an ellipsis to fit a terminal (never when piped). */
   shrinkable?: boolean;
+  /**
+   * Shortened before the other shrinkable columns: what a person reads least (a key, a path),
+   * so the names they read stay whole as long as the terminal allows.
+   */
+  yieldsFirst?: boolean;
   /** Shortened, keep the end (a path's file name), the ellipsis first. */
   keepEnd?: boolean;
   /**

@@ -33,7 +33,7 @@ function displayWidth(text: string): number {
 let graphemes: Intl.Segmenter | undefined;
 
 /** The text cut to `width` columns keeping its end (a path's file name), the ellipsis first. */
-function fittedEnd(text: string, width: number): string {
+export function fittedEnd(text: string, width: number): string {
   if (displayWidth(text) <= width) return text;
   const room = Math.max(0, width - ELLIPSIS.length);
   if (PRINTABLE_ASCII.test(text)) return ELLIPSIS + text.slice(text.length - room);
@@ -220,19 +220,30 @@ export class TableWriter<Row> {
     const { width } = this.options;
     if (width === undefined) return;
     let excess = widths.reduce((sum, w) => sum + w, 0) + GAP.length * (widths.length - 1) - width;
-    const narrowable = this.columns
-      .map((column, index) => (column.shrinkable || column.wrap ? index : -1))
-      .filter((index) => index >= 0);
-    while (excess > 0) {
-      let widest = -1;
-      for (const index of narrowable) {
-        if (widths[index]! > MIN_SHRUNK_WIDTH && (widest < 0 || widths[index]! > widths[widest]!)) {
-          widest = index;
+    const narrowable = (first: boolean) =>
+      this.columns
+        .map((column, index) =>
+          (column.shrinkable || column.wrap) && (column.yieldsFirst === true) === first
+            ? index
+            : -1,
+        )
+        .filter((index) => index >= 0);
+    // What a person reads least (keys, paths) gives way before what they read (names).
+    for (const group of [narrowable(true), narrowable(false)]) {
+      while (excess > 0) {
+        let widest = -1;
+        for (const index of group) {
+          if (
+            widths[index]! > MIN_SHRUNK_WIDTH &&
+            (widest < 0 || widths[index]! > widths[widest]!)
+          ) {
+            widest = index;
+          }
         }
+        if (widest < 0) break;
+        widths[widest] = widths[widest]! - 1;
+        excess--;
       }
-      if (widest < 0) return;
-      widths[widest] = widths[widest]! - 1;
-      excess--;
     }
   }
 }

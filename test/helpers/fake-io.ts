@@ -80,6 +80,7 @@ export function fakeIO(options: { tty?: boolean; stdin?: string; columns?: numbe
     stderrIsTTY: tty,
     stdinIsTTY: tty,
     stdoutColumns: tty ? options.columns : undefined,
+    stderrColumns: tty ? options.columns : undefined,
     stdoutClosed: () => closed,
     stdoutError: () => failure,
     stdoutFlushed: () => Promise.resolve(),

@@ -48,6 +48,26 @@ describe('output format', () => {
   });
 });
 
+describe('tables that must give way', () => {
+  it('cut what a person reads least (yieldsFirst) before the names they read', () => {
+    const columns: Column<{ name: string; key: string }>[] = [
+      { header: 'name', value: (row) => row.name, shrinkable: true },
+      { header: 'key', value: (row) => row.key, shrinkable: true, yieldsFirst: true },
+    ];
+    const row = { name: 'Sir Reginald Fluffington', key: `pets-${'a'.repeat(32)}` };
+    const fits = (width: number) => renderTable([row], columns, { color: false, width });
+    // Room for the name whole: only the key is cut.
+    const roomy = fits(50).split('\n')[1]!;
+    expect(roomy).toContain('Sir Reginald Fluffington');
+    expect(roomy).toMatch(/pets-a+…$/);
+    expect(roomy.length).toBeLessThanOrEqual(50);
+    // Less room: the key at its least, then the name too.
+    const tight = fits(30).split('\n')[1]!;
+    expect(tight).toMatch(/…\s+pets-aa…$/);
+    expect(tight.length).toBeLessThanOrEqual(30);
+  });
+});
+
 describe('tables', () => {
   const columns = [
     { header: 'id', value: (row: { id: bigint; name: string }) => row.id },

@@ -30,7 +30,7 @@ export function journalColumns(
     },
     {
       header: 'input',
-      value: (journal) => journal.input,
+      value: (journal) => (forPeople ? inputShown(journal) : journal.input),
       placeholder: '-',
       shrinkable: true,
       keepEnd: true,
@@ -54,9 +54,21 @@ export function journalColumns(
                 : 'no',
       tone: (journal) => (journal.finished ? 'good' : 'warn'),
     },
-    { header: 'path', value: (journal) => journal.path, shrinkable: true },
+    {
+      header: 'path',
+      value: (journal) => journal.path,
+      shrinkable: true,
+      keepEnd: true,
+      yieldsFirst: true,
+    },
   ];
   return forPeople ? columns.filter((column) => column.header !== 'path') : columns;
+}
+
+/** Where a batch's records came from, as a person reads it: an agent's by its client. */
+export function inputShown(journal: Pick<JournalSummary, 'input' | 'client'>): string | undefined {
+  if (journal.client !== undefined) return `agent: ${journal.client}`;
+  return journal.input === '-' ? 'standard input' : journal.input;
 }
 
 /**

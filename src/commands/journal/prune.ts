@@ -6,7 +6,8 @@ import type { FlagsOf, RunVerb } from '../../cmdutil/run-verb.js';
 import { journalsDir } from '../../config/paths.js';
 import type { RunOutput, RunServices } from '../../context/context.js';
 import { durationText } from '../../core/duration.js';
-import { journalColumns } from './columns.js';
+import { formatSpec } from '../../output/formats.js';
+import { batchStarts, journalColumns } from './columns.js';
 
 function declareJournalPrune(journal: Command) {
   return journal
@@ -67,10 +68,16 @@ export async function runJournalPrune(
   for (const { journal, why } of outcome.kept) {
     ctx.notice(`kept ${journal.path}: ${why}`);
   }
-  await ctx.render(
-    outcome.removed.map(({ journal }) => journal),
-    journalColumns(now),
-  );
+  const removed = outcome.removed.map(({ journal }) => journal);
+  // For a person: as journal list shows them (short batch ids, no path), and no table at all
+  // when none was removed (the line below says so).
+  if (!formatSpec(ctx.settings.output).forPeople) await ctx.render(removed, journalColumns(now));
+  else if (removed.length > 0) {
+    const batches = [...removed, ...outcome.kept.map(({ journal }) => journal)].flatMap(
+      (journal) => journal.batch ?? [],
+    );
+    await ctx.render(removed, journalColumns(now, { batchShown: batchStarts(batches) }));
+  }
   if (outcome.drafts > 0) {
     const drafts = outcome.drafts === 1 ? '1 draft' : `${outcome.drafts} drafts`;
     ctx.notice(

@@ -33,7 +33,7 @@ const RECORD_COLUMNS: Column<JournalRecord>[] = [
     placeholder: '-',
     shrinkable: true,
   },
-  { header: 'key', value: (row) => row.key, placeholder: '-' },
+  { header: 'key', value: (row) => row.key, placeholder: '-', shrinkable: true, yieldsFirst: true },
 ];
 
 /** `journal show BATCH|PATH`: every record of a journal, one row (or NDJSON line) each. */
@@ -44,24 +44,37 @@ export async function runJournalShow(
   // Loaded when the command runs: building the program for another command reads no journal code.
   const { showJournal } = await import('../../operations/journal/show.js');
   const rows = await ctx.openRows(RECORD_COLUMNS);
+  // At a terminal the journal's path is cut from its start to fit (its batch names it whole).
+  const width = ctx.settings.errorsAsJson ? undefined : ctx.io.stderrColumns;
+  const fit = width === undefined ? undefined : (await import('../../output/table.js')).fittedEnd;
+  const about = (journal: ShownJournal) => {
+    const path = fit === undefined ? journal.path : fit(journal.path, width! - 'Journal '.length);
+    ctx.notice(`Journal ${path}`);
+    ctx.notice(aboutJournal(journal));
+  };
   const shown = await showJournal(options.journal, journalsDir(ctx.env), (records, journal) => {
     // Said before the first row: which journal this is.
-    if (rows.count === 0) ctx.notice(aboutJournal(journal));
+    if (rows.count === 0) about(journal);
     rows.write(records);
   });
-  if (rows.count === 0) ctx.notice(aboutJournal(shown));
+  if (rows.count === 0) about(shown);
   rows.end();
 }
 
-/** The journal, in one line: its batch, input, target, and what its last run set aside. */
-function aboutJournal({ path, header }: ShownJournal): string {
-  const input = header.input === '-' ? 'standard input' : header.input;
+/** The journal's batch, input, target, and what its last run set aside. */
+function aboutJournal({ header }: ShownJournal): string {
+  const input =
+    header.client !== undefined
+      ? `the pets an agent gave (${header.client})`
+      : header.input === '-'
+        ? 'standard input'
+        : header.input;
   // Records set aside (--skip-invalid) are not among its records: said, counted, once.
   const aside =
     header.skipInvalid === true
       ? `; its last run set ${header.rejected ?? 0} invalid record(s) aside, not sent`
       : '';
-  return `Journal ${path}: batch ${header.batch}, ${header.records} records of ${input}, sent to ${header.target}${aside}.`;
+  return `Batch ${header.batch}: ${header.records} records of ${input}, sent to ${header.target}${aside}.`;
 }
 
 export function registerJournalShow(journal: Command, runVerb: RunVerb): void {

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { main } from '../../../src/main.js';
 import { fakeIO } from '../../helpers/fake-io.js';
 import { describe, expect, it } from 'vitest';
+import { inputShown } from '../../../src/commands/journal/columns.js';
 import { runJournalList } from '../../../src/commands/journal/list.js';
 import { runJournalPrune } from '../../../src/commands/journal/prune.js';
 import { runJournalShow } from '../../../src/commands/journal/show.js';
@@ -45,7 +46,7 @@ describe('journal list, show and prune', () => {
       [1, 'created', 'A'],
       [2, 'created', 'B'],
     ]);
-    expect(shown.io.err()).toContain(`batch ${journal!.batch}, 2 records of ${input}`);
+    expect(shown.io.err()).toContain(`Batch ${journal!.batch}: 2 records of ${input}`);
     const csv = verbContext({ env, raw: { output: 'csv' } });
     await runJournalShow(csv.ctx, { journal: journal!.path });
     expect(csv.io.out().split(/\r?\n/)[0]).toBe('record,outcome,id,name,attempt,error,key');
@@ -117,6 +118,44 @@ describe('journal list, show and prune', () => {
   });
 });
 
+describe('journal show and prune at an 80-column terminal', () => {
+  it('show keeps names whole before keys, and no line is wider, stderr too', async () => {
+    const { env } = await setup();
+    const input = join(mkdtempSync(join(tmpdir(), 'petstore-wide-')), 'names.csv');
+    const name = 'Sir Reginald Fluffington the 3rd';
+    writeFileSync(input, `name,categoryId\n${name},1\nBob,2\n`);
+    expect(await main(['pets', 'import', input], fakeIO(), env)).toBe(0);
+    const listed = fakeIO();
+    expect(await main(['-o', 'json', 'journal', 'list'], listed, env)).toBe(0);
+    const journal = (JSON.parse(listed.out()) as JournalSummary[]).find((j) => j.input === input)!;
+    const io = fakeIO({ tty: true, columns: 80 });
+    expect(await main(['--no-color', 'journal', 'show', journal.batch!], io, env)).toBe(0);
+    for (const line of `${io.out()}${io.err()}`.trimEnd().split('\n')) {
+      expect(line.length).toBeLessThanOrEqual(80);
+    }
+    expect(io.out()).toContain(name);
+    // The key gave way: cut, not whole.
+    expect(io.out()).toMatch(/pets-[0-9a-f]*…/);
+    expect(io.err()).toContain(`Batch ${journal.batch}: 2 records of`);
+  });
+
+  it('prune says, with no bare header, when nothing is to go; else short batches, no path', async () => {
+    const { env } = await setup();
+    const none = fakeIO({ tty: true, columns: 80 });
+    expect(await main(['--no-color', 'journal', 'prune', '--older-than', '30d'], none, env)).toBe(
+      0,
+    );
+    expect(none.out()).toBe('');
+    expect(none.err()).toContain('Removed 0 journals older than 30 d.');
+    const some = fakeIO({ tty: true, columns: 80 });
+    expect(await main(['--no-color', 'journal', 'prune', '--dry-run'], some, env)).toBe(0);
+    const lines = some.out().trimEnd().split('\n');
+    expect(lines[0]).toMatch(/^BATCH\s+INPUT.*FINISHED$/);
+    expect(lines[1]).toMatch(/^[0-9a-f]{8}\s/);
+    for (const line of lines) expect(line.length).toBeLessThanOrEqual(80);
+  });
+});
+
 describe('journal verbs: flags to options (runF)', () => {
   it.each([
     [['journal', 'list'], {}],
@@ -139,5 +178,15 @@ describe('journal verbs: flags to options (runF)', () => {
     expect(result.code).toBe(2);
     expect(result.received).toEqual([]);
     expect(result.err).toContain(message);
+  });
+});
+
+describe('where a batch came from, as a person reads it', () => {
+  it.each([
+    [{ input: '-', client: 'claude-code 1.2.0' }, 'agent: claude-code 1.2.0'],
+    [{ input: '-', client: undefined }, 'standard input'],
+    [{ input: '/in/pets.csv', client: undefined }, '/in/pets.csv'],
+  ])('%j is %s', (journal, shown) => {
+    expect(inputShown(journal)).toBe(shown);
   });
 });
