@@ -3,7 +3,7 @@
 // Also checks that the man page and the completions came with it. Run by .ci/run after
 // `npm test` (it needs the built dist/ and the npm registry); exits non-zero on any failure.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import process from 'node:process';
@@ -95,6 +95,19 @@ try {
   check('quick start: pets list', listed.length === 1 && JSON.parse(listed[0]).name === 'Rex');
 
   const installed = join(prefix, 'lib', 'node_modules', pack.name);
+  check(
+    'npm-shrinkwrap.json in the package',
+    pack.files.some((file) => file.path === 'npm-shrinkwrap.json'),
+  );
+  // The versions the tests ran with, not the newest the ranges allow.
+  const lock = JSON.parse(readFileSync(join(root, 'package-lock.json'), 'utf8'));
+  const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+  for (const dependency of Object.keys(manifest.dependencies)) {
+    const tested = lock.packages[`node_modules/${dependency}`]?.version;
+    const path = join(installed, 'node_modules', dependency, 'package.json');
+    const got = existsSync(path) ? JSON.parse(readFileSync(path, 'utf8')).version : 'none';
+    check(`${dependency} installed as tested`, got === tested, `${got}, tested ${tested}`);
+  }
   check('man page linked', existsSync(join(prefix, 'share', 'man', 'man1', 'petstore.1')));
   for (const file of ['petstore.bash', '_petstore', 'petstore.fish']) {
     check(`completions/${file} in the package`, existsSync(join(installed, 'completions', file)));
