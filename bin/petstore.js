@@ -6,7 +6,11 @@
 const [major, minor] = process.versions.node.split('.').map(Number);
 if (major < 22 || (major === 22 && minor < 20)) {
   process.stderr.write(
-    `petstore: Node.js 22.20 or newer is required; this is Node.js ${process.versions.node}.\n`,
+    `petstore: Node.js 22.20 or newer is required; this is Node.js ${process.versions.node}.\n` +
+      'To run it:\n' +
+      '  - in a clone, after npm ci: npx petstore (on the Node 24 npm ci brought)\n' +
+      '  - install Node 22.20 or newer (nodejs.org, or nvm install 24)\n' +
+      '  - or build the single executable, which needs no Node: npm run build:exe\n',
   );
   process.exit(2);
 }

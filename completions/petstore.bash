@@ -50,7 +50,7 @@ _petstore_words() {
     "auth") words="login status logout" ;;
     "auth login") words="--no-verify --dry-run --insecure-storage --migrate" ;;
     "auth status") words="" ;;
-    "auth logout") words="--dry-run" ;;
+    "auth logout") words="--all --dry-run" ;;
     "sandbox") words="serve reset" ;;
     "sandbox serve") words="--host --port --db --memory --api-key --id-start --durable --latency --fail-rate --fail-status --rate-limit --drop-after-send --seed" ;;
     "sandbox reset") words="--db --yes -y" ;;

@@ -65,6 +65,7 @@ complete -c petstore -n '__fish_seen_subcommand_from auth; and __fish_seen_subco
 complete -c petstore -n '__fish_seen_subcommand_from auth; and __fish_seen_subcommand_from login' -l dry-run
 complete -c petstore -n '__fish_seen_subcommand_from auth; and __fish_seen_subcommand_from login' -l insecure-storage
 complete -c petstore -n '__fish_seen_subcommand_from auth; and __fish_seen_subcommand_from login' -l migrate
+complete -c petstore -n '__fish_seen_subcommand_from auth; and __fish_seen_subcommand_from logout' -l all
 complete -c petstore -n '__fish_seen_subcommand_from auth; and __fish_seen_subcommand_from logout' -l dry-run
 complete -c petstore -n '__fish_seen_subcommand_from sandbox; and not __fish_seen_subcommand_from serve reset' -a 'serve reset'
 complete -c petstore -n '__fish_seen_subcommand_from sandbox; and __fish_seen_subcommand_from serve' -l host

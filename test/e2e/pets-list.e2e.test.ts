@@ -238,14 +238,16 @@ describe('answered before the program is loaded', () => {
 });
 
 describe('old Node', () => {
-  it('refuses with one clear line and exit 2', async () => {
+  it('refuses in a few lines that say what to do, and exit 2', async () => {
     const result = await runCli(['--version'], {
       nodeArgs: ['--import', new URL('../helpers/pretend-node-20.mjs', import.meta.url).href],
     });
     expect(result.code).toBe(2);
-    expect(result.stderr).toBe(
-      'petstore: Node.js 22.20 or newer is required; this is Node.js 20.20.2.\n',
-    );
+    const lines = result.stderr.trimEnd().split('\n');
+    expect(lines[0]).toBe('petstore: Node.js 22.20 or newer is required; this is Node.js 20.20.2.');
+    expect(result.stderr).toContain('npx petstore');
+    expect(result.stderr).toContain('npm run build:exe');
+    for (const line of lines) expect(line.length).toBeLessThanOrEqual(80);
     expect(result.stdout).toBe('');
   });
 });

@@ -2,21 +2,34 @@ import { DRY_RUN, dryRunOption } from '../../cmdutil/options.js';
 import type { Command } from '@commander-js/extra-typings';
 import { changeConfig } from '../../cmdutil/config-change.js';
 import type { RunVerb } from '../../cmdutil/run-verb.js';
-import { maskKey, storedProfile } from '../../config/profiles.js';
+import { BUILTIN_PROFILES, maskKey, storedProfile } from '../../config/profiles.js';
 import { forgetKeyringEntry } from '../../cmdutil/forget-keyring-entry.js';
 import type { RunOutput, RunServices } from '../../context/context.js';
 import { selectedProfileName } from './selected-profile.js';
 
-/** Removes the profile's key from the config file and from the OS keyring, wherever it is. */
+/**
+ * Removes the profile's key (with --all, every profile's) from the config file and from the
+ * OS keyring, wherever it is.
+ */
 export async function runAuthLogout(
   ctx: RunOutput & RunServices,
-  options: { dryRun: boolean },
+  options: { dryRun: boolean; all?: boolean },
 ): Promise<void> {
-  const profile = await selectedProfileName(ctx);
+  if (options.all !== true) {
+    await logout(ctx, await selectedProfileName(ctx), options.dryRun);
+    return;
+  }
+  const data = await (await ctx.config()).read();
+  // The built-in profiles too: a key of theirs may be in the keyring though the file names none.
+  const profiles = new Set([...BUILTIN_PROFILES, ...Object.keys(data.profiles)]);
+  for (const profile of profiles) await logout(ctx, profile, options.dryRun);
+}
+
+async function logout(ctx: RunOutput & RunServices, profile: string, dryRun: boolean) {
   const inKeyring =
     storedProfile(await (await ctx.config()).read(), profile).keyStore === 'keyring';
   let removed: string | undefined;
-  const changed = await changeConfig(ctx, options.dryRun, (data) => {
+  const changed = await changeConfig(ctx, dryRun, (data) => {
     const record = data.profiles[profile];
     if (record === undefined) return;
     if (record.apiKey !== undefined) removed = maskKey(record.apiKey);
@@ -39,10 +52,18 @@ export async function runAuthLogout(
 export function registerAuthLogout(auth: Command, runVerb: RunVerb): void {
   auth
     .command('logout')
-    .description('Remove the stored key of one profile')
+    .description('Remove the stored key of one profile (--all: of every profile)')
+    .option('--all', 'remove the key of every profile, from the config file and the OS keyring')
     .addOption(dryRunOption(DRY_RUN.config))
-    .addHelpText('after', '\nExample:\n  $ petstore auth logout --profile staging')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  $ petstore auth logout --profile staging\n  $ petstore auth logout --all',
+    )
     .action((flags, command) =>
-      runVerb(command, () => ({ dryRun: flags.dryRun === true }), runAuthLogout),
+      runVerb(
+        command,
+        () => ({ dryRun: flags.dryRun === true, ...(flags.all === true ? { all: true } : {}) }),
+        runAuthLogout,
+      ),
     );
 }

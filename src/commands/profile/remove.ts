@@ -1,6 +1,7 @@
 import { DRY_RUN, dryRunOption, yesOption } from '../../cmdutil/options.js';
 import type { Command } from '@commander-js/extra-typings';
 import { changeConfig } from '../../cmdutil/config-change.js';
+import { helpProse } from '../../cmdutil/help-text.js';
 import { confirmed } from '../../cmdutil/confirm.js';
 import type { RunVerb } from '../../cmdutil/run-verb.js';
 import {
@@ -11,7 +12,6 @@ import {
   profileExists,
 } from '../../config/profiles.js';
 import type { RunOutput, RunServices } from '../../context/context.js';
-import { UsageError } from '../../core/errors.js';
 import { forgetKeyringEntry } from '../../cmdutil/forget-keyring-entry.js';
 
 export interface ProfileRemoveOptions {
@@ -27,9 +27,8 @@ export async function runProfileRemove(
 ): Promise<void> {
   const { name, yes } = options;
   if (isBuiltInProfile(name)) {
-    throw new UsageError(`"${name}" is built in and cannot be removed`, {
-      hint: `To forget its key: petstore auth logout --profile ${name}`,
-    });
+    await resetBuiltIn(ctx, options);
+    return;
   }
   const store = await ctx.config();
   const before = await store.read();
@@ -64,14 +63,75 @@ export async function runProfileRemove(
   if (outcome.wasActive) ctx.notice(`The active profile is now ${DEFAULT_PROFILE}.`);
 }
 
+/**
+ * A built-in profile cannot go, but what was set on it (its URLs, its agent-writes policy) can:
+ * it is back to its defaults. Its key stays (auth logout removes it).
+ */
+async function resetBuiltIn(ctx: RunOutput & RunServices, options: ProfileRemoveOptions) {
+  const { name } = options;
+  const before = (await (await ctx.config()).read()).profiles[name] ?? {};
+  const settings = Object.keys(before).filter(
+    (field) => field !== 'apiKey' && field !== 'keyStore',
+  );
+  if (settings.length === 0) {
+    ctx.notice(`Profile ${name} is built in and has its defaults already; nothing changed.`);
+    return;
+  }
+  if (!options.yes && !options.dryRun) {
+    const agreed = await confirmed(
+      ctx,
+      `Reset built-in profile ${name} to its defaults (${settings.join(', ')}; its key stays)?`,
+      {
+        message: `resetting profile ${name} needs confirmation`,
+        yesFlag: '--yes',
+        undone: 'nothing was changed',
+      },
+    );
+    if (!agreed) {
+      ctx.notice('Nothing changed.');
+      return;
+    }
+  }
+  const changed = await changeConfig(ctx, options.dryRun, (data) => {
+    const record = data.profiles[name];
+    if (record === undefined) return;
+    const kept = { apiKey: record.apiKey, keyStore: record.keyStore };
+    const left = Object.fromEntries(
+      Object.entries(kept).filter(([, value]) => value !== undefined),
+    );
+    data.profiles = Object.fromEntries(
+      Object.entries(data.profiles).flatMap(([profileName, profile]) =>
+        profileName !== name
+          ? [[profileName, profile]]
+          : Object.keys(left).length
+            ? [[name, left]]
+            : [],
+      ),
+    );
+  });
+  if (!changed) return;
+  ctx.notice(
+    `Profile ${name} is built in: reset to its defaults (${settings.join(', ')} cleared); its key, if any, stays (petstore auth logout --profile ${name} removes it).`,
+  );
+}
+
 export function registerProfileRemove(profile: Command, runVerb: RunVerb): void {
   profile
     .command('remove')
-    .description('Remove a profile of your own and its stored key')
+    .description('Remove a profile of your own and its stored key; reset a built-in one')
     .argument('<NAME>', 'profile name')
     .addOption(yesOption())
     .addOption(dryRunOption(DRY_RUN.config))
-    .addHelpText('after', '\nExample:\n  $ petstore profile remove qa --yes')
+    .addHelpText(
+      'after',
+      helpProse(`
+A built-in profile (production, staging, sandbox) cannot be removed: what was set on it (its
+URLs, its agent-writes policy) is cleared instead, back to its defaults; its key stays.
+
+Examples:
+  $ petstore profile remove qa --yes
+  $ petstore profile remove production --yes`),
+    )
     .action((name, flags, command) =>
       runVerb(
         command,

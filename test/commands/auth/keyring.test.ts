@@ -126,6 +126,30 @@ describe('keys in the OS keyring', () => {
     expect(config().profiles.staging).toEqual({ baseUrl: `${STAGING}/v1` });
   });
 
+  it("logout --all removes every profile's key, from the file and the keyring, the rest kept", async () => {
+    await setUpStaging();
+    const keyring = new MemoryKeyring();
+    await loginToKeyring(keyring);
+    expect((await run(['profile', 'set', 'ci', '--base-url', `${STAGING}/v1`])).code).toBe(0);
+    const inFile = await run(
+      ['auth', 'login', '--profile', 'ci', '--no-verify', '--insecure-storage'],
+      {
+        stdin: `${KEY}\n`,
+        keyring,
+      },
+    );
+    expect(inFile.code, inFile.err).toBe(0);
+    // Left behind in the keyring by another copy of petstore: the file does not name it.
+    keyring.entries.set('production', 'sk_left_behind');
+    const logout = await run(['auth', 'logout', '--all'], { keyring });
+    expect(logout.code, logout.err).toBe(0);
+    expect(logout.err).toContain('Removed the key of profile staging from the OS keyring.');
+    expect(logout.err).toContain('Removed the key of profile ci from the config file');
+    expect(keyring.entries.size).toBe(0);
+    expect(readFileSync(cli.configFile, 'utf8')).not.toContain(KEY);
+    expect(config().profiles.ci).toEqual({ baseUrl: `${STAGING}/v1` });
+  });
+
   it('a keyring that cannot be reached, or lost the key, is exit 3 with what to do', async () => {
     await setUpStaging();
     const keyring = new MemoryKeyring();

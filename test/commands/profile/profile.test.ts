@@ -8,7 +8,7 @@ import { optionsOf } from '../../helpers/run-f.js';
 import { verbContext } from '../../helpers/verb-context.js';
 
 const cli = useConfigHome();
-const { run } = cli;
+const { run, login } = cli;
 
 describe('profiles', () => {
   it('lists the built-ins with sandbox active on a fresh machine', async () => {
@@ -63,7 +63,6 @@ describe('profiles', () => {
   });
 
   it.each([
-    [['profile', 'remove', 'staging', '--yes'], /built in and cannot be removed/],
     [['profile', 'use', 'nope'], /no profile named "nope"/],
     [['profile', 'set', 'bad name!', '--base-url', 'https://x.test/v1'], /invalid profile name/],
     [['profile', 'set', 'qa', '--base-url', 'ftp://x.test/v1'], /must be an http or https URL/],
@@ -75,6 +74,24 @@ describe('profiles', () => {
     const result = await run(args);
     expect(result.code).toBe(2);
     expect(result.err).toMatch(message);
+  });
+
+  it('remove resets a built-in profile to its defaults, its key kept', async () => {
+    await run(['profile', 'set', 'production', '--base-url', 'https://prod.test/v1']);
+    await run(['profile', 'set', 'production', '--agent-writes', 'allow']);
+    await login('production');
+    const reset = await run(['profile', 'remove', 'production', '--yes']);
+    expect(reset.code, reset.err).toBe(0);
+    expect(reset.err).toContain('Profile production is built in: reset to its defaults');
+    const status = await run(['--profile', 'production', 'pets', 'list'], {});
+    expect(status.err).toContain('profile "production" has no base URL');
+    // Its key stayed: set its URL again and it is used.
+    await run(['profile', 'set', 'production', '--base-url', 'https://prod.test/v1']);
+    const auth = await run(['auth', 'status', '--json']);
+    expect(auth.out).toMatch(/"production"[^}]*"config"/);
+    const again = await run(['profile', 'remove', 'staging', '--yes']);
+    expect(again.code).toBe(0);
+    expect(again.err).toContain('has its defaults already; nothing changed');
   });
 
   it('explains how to set the URL of a built-in profile that has none', async () => {
