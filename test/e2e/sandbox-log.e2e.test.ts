@@ -91,6 +91,9 @@ describe('sandbox serve logs each request', () => {
         replayed: false,
       },
     });
-    expect(objects.at(-1)).toEqual({ note: 'Sandbox stopped.' });
+    expect(objects.at(-1)).toMatchObject({
+      code: 'interrupted',
+      message: 'terminated; the sandbox was stopped cleanly',
+    });
   });
 });

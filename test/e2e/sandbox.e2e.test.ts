@@ -258,12 +258,11 @@ describe('stopping', () => {
     const served = await serveSandbox(['--memory']);
     expect(await served.stop('SIGINT')).toBe(130);
     expect(served.stderr()).toContain('interrupted; the sandbox was stopped cleanly');
-    expect(served.stderr()).not.toContain('Sandbox stopped.');
   });
 
-  it('exits 0 after a clean stop on SIGTERM (a service manager)', async () => {
+  it('exits 143 after a clean stop on SIGTERM (a service manager), as any command does', async () => {
     const served = await serveSandbox(['--memory']);
-    expect(await served.stop('SIGTERM')).toBe(0);
-    expect(served.stderr()).toContain('Sandbox stopped.');
+    expect(await served.stop('SIGTERM')).toBe(143);
+    expect(served.stderr()).toContain('terminated; the sandbox was stopped cleanly');
   });
 });

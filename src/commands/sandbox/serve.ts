@@ -159,12 +159,10 @@ export async function runSandboxServe(
   }
   const signal = await stopped;
   await server.close();
-  // Ctrl-C ends with the error that says it stopped cleanly; a service manager's SIGTERM
-  // with this line, and 0.
-  if (signal !== 'SIGINT') ctx.notice('Sandbox stopped.');
-  if (signal === 'SIGINT') {
-    throw new InterruptedError('interrupted; the sandbox was stopped cleanly', { signal });
-  }
+  // Ended as every command a signal stops ends (130 for Ctrl-C, 143 for SIGTERM), saying it
+  // stopped cleanly: a service manager is told so by SuccessExitStatus=143 (docs/sandbox.md).
+  const how = signal === 'SIGINT' ? 'interrupted' : 'terminated';
+  throw new InterruptedError(`${how}; the sandbox was stopped cleanly`, { signal });
 }
 
 /** What a person reads when the sandbox is up: where it listens, the keys, how to stop it. */
