@@ -70,5 +70,23 @@ export function usageErrorFromCommander(
       },
     );
   }
-  return new UsageError(message, { hint: `Run: ${commandPath(command)} --help` });
+  return new UsageError(withSuggestion(message, command), {
+    hint: `Run: ${commandPath(command)} --help`,
+  });
+}
+
+/**
+ * Commander's "(Did you mean one of list, ls?)" as part of the sentence ("; did you mean
+ * list?"), a command and its own alias named once.
+ */
+function withSuggestion(message: string, command: Command): string {
+  const found = /\s*\(Did you mean (?:one of )?(.+)\?\)$/.exec(message);
+  if (found === null) return message;
+  const primary = (name: string) =>
+    command.commands
+      .find((verb) => verb.name() === name || verb.aliases().includes(name))
+      ?.name() ?? name;
+  const names = [...new Set(found[1]!.split(', ').map(primary))];
+  const which = names.length === 1 ? names[0]! : `one of ${names.join(', ')}`;
+  return `${message.slice(0, found.index)}; did you mean ${which}?`;
 }

@@ -11,7 +11,7 @@ describe('usage errors take the requested output form', () => {
   it.each([
     [
       ['--json', 'pets', 'add', '--nme', 'x'],
-      "unknown option '--nme' (Did you mean --name?)",
+      "unknown option '--nme'; did you mean --name?",
       'pets add',
     ],
     [['pets', 'add', '--name'], "option '--name <name>' argument missing", 'pets add'],
@@ -21,11 +21,7 @@ describe('usage errors take the requested output form', () => {
       'pets get',
     ],
     [['-o', 'json', 'message', 'send', 'a', '--bogus'], "unknown option '--bogus'", 'message send'],
-    [
-      ['--profile', 'qa', 'pets', 'lst'],
-      "unknown command 'lst' (Did you mean one of list, ls?)",
-      'pets',
-    ],
+    [['--profile', 'qa', 'pets', 'lst'], "unknown command 'lst'; did you mean list?", 'pets'],
     [['bogus'], "unknown command 'bogus'", ''],
   ])(
     '%j: one JSON object on stderr, and a hint for that command',

@@ -82,7 +82,10 @@ export async function runProfileSet(
     }
     if (options.agentWrites !== undefined) {
       const before = agentWritesOf(data, name);
-      if (before !== options.agentWrites) {
+      // A profile new now had no policy of its own to change: its is set.
+      if (existing === undefined && !isBuiltInProfile(name)) {
+        changes.push(`agent writes set to ${options.agentWrites}`);
+      } else if (before !== options.agentWrites) {
         changes.push(`agent writes changed from ${before} to ${options.agentWrites}`);
       }
       profile.agentWrites = options.agentWrites;
