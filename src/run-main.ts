@@ -20,7 +20,12 @@ import {
 import { verbPath, type RunVerb } from './cmdutil/run-verb.js';
 import { createContext, type Keyring, type Context } from './context/context.js';
 import { resolveTarget } from './context/resolve-target.js';
-import { errorsInJson, resolveSettings, type RawGlobalOptions } from './context/settings.js';
+import {
+  errorsInJson,
+  resolveSettings,
+  type RawGlobalOptions,
+  type Settings,
+} from './context/settings.js';
 import { InterruptedError, OutputFailedError, UsageError } from './core/errors.js';
 import { processIO, type Env, type IO } from './core/io.js';
 import { commandLineSecrets } from './cli/command-line-secrets.js';
@@ -130,6 +135,18 @@ function refuseOptionAsValue(program: Command, args: readonly string[]): void {
 }
 
 /** Runs the command line and returns the exit code; never exits the process itself. */
+/**
+ * -o table (csv, tsv) asked for on the command line, and --query: the query's JSON is what
+ * prints, said once rather than leaving the person to wonder where the table went.
+ */
+function warnQueryOverTable(raw: RawGlobalOptions, settings: Settings, io: IO): void {
+  const asked = (raw as { output?: unknown }).output;
+  if (settings.quiet || typeof asked !== 'string') return;
+  if (!['table', 'csv', 'tsv'].includes(settings.output)) return;
+  const message = `--query prints its result as JSON: -o ${settings.output} is not used with it`;
+  io.stderr.write(stderrLine('warning', message, settings.errorsAsJson));
+}
+
 export async function runMain(
   argv: readonly string[],
   io: IO = processIO(),
@@ -164,6 +181,7 @@ export async function runMain(
             if (!settings.quiet)
               io.stderr.write(stderrLine('warning', message, settings.errorsAsJson));
           });
+    if (query !== undefined) warnQueryOverTable(raw, settings, io);
     ctx = createContext({
       query,
       io,

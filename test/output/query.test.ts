@@ -128,6 +128,25 @@ describe('--query', () => {
     expect(io.out()).toBe('"A"\n"B"\n');
   });
 
+  it.each([
+    [['-o', 'table'], true],
+    [['-o', 'csv'], true],
+    [['-o', 'json'], false],
+    [[], false],
+  ])(
+    'with %j says once that the query prints JSON where a table was asked: %s',
+    async (flags, said) => {
+      const { env: sandboxEnv } = await sandboxService();
+      const io = fakeIO({ tty: true });
+      expect(await main(['pets', 'list', ...flags, '--query', 'length(@)'], io, sandboxEnv)).toBe(
+        0,
+      );
+      expect(io.out()).toBe('0\n');
+      const warned = io.err().match(/--query prints its result as JSON/g) ?? [];
+      expect(warned).toHaveLength(said ? 1 : 0);
+    },
+  );
+
   it('any expression on any list either gives JSON or a usage error', async () => {
     const value = fc.jsonValue();
     await fc.assert(
