@@ -25,7 +25,12 @@ export const HISTORY_COLUMNS: Column<HistoryRow>[] = [
   { header: 'at', value: (entry) => entry.at },
   { header: 'via', value: (entry) => entry.via },
   { header: 'client', value: (entry) => entry.client ?? null, placeholder: '-', shrinkable: true },
-  { header: 'profile', value: (entry) => entry.profile ?? null, placeholder: '-' },
+  {
+    header: 'profile',
+    value: (entry) => entry.profile ?? null,
+    placeholder: '-',
+    shrinkable: true,
+  },
   { header: 'user', value: (entry) => entry.user ?? null, placeholder: '-' },
   { header: 'host', value: (entry) => entry.host ?? null, placeholder: '-', shrinkable: true },
   { header: 'operation', value: (entry) => entry.operation },
@@ -35,7 +40,13 @@ export const HISTORY_COLUMNS: Column<HistoryRow>[] = [
     tone: (entry) => (GOOD.has(entry.outcome) ? 'good' : 'warn'),
   },
   { header: 'status', value: (entry) => entry.status },
-  { header: 'resultId', value: (entry) => entry.resultId ?? null, placeholder: '-' },
+  // A message's id is long: cut at a narrow terminal (history show ID, and JSON, have it whole).
+  {
+    header: 'resultId',
+    value: (entry) => entry.resultId ?? null,
+    placeholder: '-',
+    shrinkable: true,
+  },
   { header: 'batch', value: (entry) => entry.batch ?? null, placeholder: '-', shrinkable: true },
   { header: 'record', value: (entry) => entry.record ?? null, placeholder: '-' },
   { header: 'method', value: (entry) => entry.method },
