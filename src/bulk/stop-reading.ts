@@ -9,17 +9,16 @@ import type { SignalSource } from '../core/stop.js';
  */
 export class StopReading {
   private error: InterruptedError | undefined;
-  private readonly stoppedNow = Promise.withResolvers<never>();
+  /** Ends the read now waiting, if any: one at a time, so nothing builds up chunk by chunk. */
+  private interruptRead: ((error: Error) => void) | undefined;
   private readonly stopListening: () => void;
   private readonly stopCancel: () => void;
 
   /** `stopped` says, after the signal's name, what was being done and what it left. */
   constructor(signals: SignalSource, cancel: AbortSignal | undefined, stopped: string) {
-    // Never left unhandled: a reading that ends first has nothing to race.
-    this.stoppedNow.promise.catch(() => undefined);
     const stop = (signal: 'SIGINT' | 'SIGTERM') => {
       this.error ??= new InterruptedError(`${signal}: ${stopped}`, { signal });
-      this.stoppedNow.reject(this.error);
+      this.interruptRead?.(this.error);
     };
     this.stopListening = signals.onSignal(stop);
     const cancelled = () => stop('SIGINT');
@@ -34,7 +33,13 @@ export class StopReading {
     try {
       for (;;) {
         this.throwIfStopped();
-        const next = await Promise.race([iterator.next(), this.stoppedNow.promise]);
+        // Not Promise.race with one promise of the stop: each race would leave a reaction on
+        // it holding its chunk until the run ends (the whole input, in memory).
+        const next = await new Promise<IteratorResult<Uint8Array>>((resolve, reject) => {
+          this.interruptRead = reject;
+          iterator.next().then(resolve, reject);
+        });
+        this.interruptRead = undefined;
         if (next.done === true) return;
         yield next.value;
       }
