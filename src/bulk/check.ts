@@ -38,6 +38,8 @@ export interface InputCheck {
   statusCaseChanged: number;
   /** The digest of every valid record, in order. */
   digest: string;
+  /** The valid records' content in any order (InputDigest.content). */
+  content: string;
   /** What was wrong with the invalid records: the first few, and how many. */
   problems: Problems;
 }
@@ -81,7 +83,8 @@ export async function checkInput(
   if (found.records === 0 && found.rejected === 0) throw noPets(source);
   if (found.rejected > 0 && !options.skipInvalid)
     throw badRecords(source, problems, found.rejected);
-  return { format: input.format, ...found, digest: digest.digest(), problems };
+  const { format } = input;
+  return { format, ...found, digest: digest.digest(), content: digest.content(), problems };
 }
 
 function changed(why: string, batch: string): UsageError {

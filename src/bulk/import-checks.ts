@@ -130,12 +130,12 @@ export function warnOfRecords(check: InputCheck, source: string, warn: (message:
  */
 export async function holdInput(
   journalsDir: string,
-  run: { digest: string; service: string; shard: string | undefined; source: string },
+  run: { content: string; service: string; shard: string | undefined; source: string },
 ): Promise<() => Promise<void>> {
   const folder = join(journalsDir, '.inputs');
   await makeFolder(folder, 0o700);
   const name = createHash('sha256')
-    .update(`${serviceIdentity(run.service)}\n${run.digest}\n${run.shard ?? ''}`)
+    .update(`${serviceIdentity(run.service)}\n${run.content}\n${run.shard ?? ''}`)
     .digest('hex')
     .slice(0, 32);
   const lock = await tryLock(join(folder, `${name}.lock`));
@@ -163,11 +163,21 @@ export class AlreadyImportedError extends UsageError {}
  */
 export async function refuseImportedBefore(
   journalsDir: string,
-  run: { digest: string; service: string; batch: string; records: number; source: string },
+  run: {
+    digest: string;
+    content: string;
+    service: string;
+    batch: string;
+    records: number;
+    source: string;
+  },
 ): Promise<void> {
   const earlier = (await listJournals(journalsDir)).filter(
     (journal) =>
-      journal.digest === run.digest &&
+      // In any order; a journal too old to say is matched in order.
+      (journal.content !== undefined
+        ? journal.content === run.content
+        : journal.digest === run.digest) &&
       sameService(journal.service, run.service) &&
       journal.batch !== run.batch &&
       journal.problem === undefined,

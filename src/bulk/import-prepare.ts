@@ -181,7 +181,7 @@ async function prepareFrom(
   // Last: held from here to the run's end (runImport releases it).
   if (!request.dryRun && request.again !== true && request.pets === undefined) {
     prepared.releaseInput = await holdInput(ports.journalsDir, {
-      digest: check.digest,
+      content: check.content,
       service: service.target.service,
       shard: shard && shardText(shard),
       source: source.label,
@@ -272,6 +272,7 @@ async function refuseRepeats(ports: ImportPorts, run: Prepared, events: ImportEv
   if (request.pets !== undefined || request.again === true) return;
   const imported = refuseImportedBefore(ports.journalsDir, {
     digest: run.check.digest,
+    content: run.check.content,
     service: run.service.target.service,
     batch: run.batch,
     records: run.check.records,

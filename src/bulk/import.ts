@@ -156,6 +156,7 @@ async function openJournal(run: Prepared, events: ImportEvents) {
     at: new Date().toISOString(),
     batch: run.batch,
     digest: check.digest,
+    content: check.content,
     boot: bootId(),
     namedBatch: run.namedBatch,
     inputFormat: check.format,

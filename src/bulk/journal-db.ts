@@ -35,7 +35,8 @@ CREATE TABLE journal (
   skip_invalid INTEGER,
   shard TEXT,
   client TEXT,
-  key_input TEXT
+  key_input TEXT,
+  content TEXT
 );
 CREATE TABLE runs (
   run INTEGER PRIMARY KEY,
@@ -114,7 +115,7 @@ export type Row = Record<string, unknown>;
 /** The batch's header as its first run gives it, in a new journal's tables (see SCHEMA). */
 export function writeHeader(db: DatabaseSync, header: RunHeader): void {
   db.prepare(
-    `INSERT INTO journal VALUES (:format, :batch, :input, :records, :target, :service, :started, :digest, :digests, :named, :inputFormat, :skipInvalid, :shard, :client, :keyInput)`,
+    `INSERT INTO journal VALUES (:format, :batch, :input, :records, :target, :service, :started, :digest, :digests, :named, :inputFormat, :skipInvalid, :shard, :client, :keyInput, :content)`,
   ).run({
     format: FORMAT,
     batch: header.batch,
@@ -131,6 +132,7 @@ export function writeHeader(db: DatabaseSync, header: RunHeader): void {
     shard: header.shard ?? null,
     client: header.client ?? null,
     keyInput: header.keyInput ?? null,
+    content: header.content ?? null,
   });
 }
 

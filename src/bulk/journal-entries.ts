@@ -41,6 +41,8 @@ export interface RunHeader {
    * batch that found the same input imported under another name (absent: the input's own).
    */
   keyInput?: string | undefined;
+  /** Its input's records in any order (InputDigest.content); absent in older journals. */
+  content?: string | undefined;
   /** The trace (W3C trace context) the run's requests carried. */
   trace?: string | undefined;
 }

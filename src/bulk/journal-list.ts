@@ -26,6 +26,8 @@ export interface JournalSummary {
   service?: string | undefined;
   /** The digest of its input's records: the same content wherever it lies, whatever its name. */
   digest?: string | undefined;
+  /** The same in any order (InputDigest.content); absent in older journals. */
+  content?: string | undefined;
   /** The agent's client whose batch it is, when an agent's. */
   client?: string | undefined;
   /** The part of the input it sends (--shard I/N). */
@@ -98,6 +100,7 @@ export function summaryOf(
     target: header.target,
     service: header.service,
     digest: header.digest,
+    content: header.content,
     client: header.client,
     shard: header.shard,
     records: header.records,

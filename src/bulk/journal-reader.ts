@@ -109,6 +109,7 @@ export class JournalReader {
       shard: text(header.shard),
       client: text(header.client),
       keyInput: text(header.key_input),
+      content: text(header.content),
     };
   }
 

@@ -103,7 +103,7 @@ describe('the same sheet, however it comes again', () => {
     expect(await pets()).toHaveLength(600);
   }, 60_000);
 
-  it('with its columns moved, its JSON keys sorted, or the service typed another way: refused', async () => {
+  it('with its rows, columns or JSON keys in another order, or the service typed another way: refused', async () => {
     const { env, pets } = await sandboxService();
     const folder = mkdtempSync(join(tmpdir(), 'petstore-jobs-same-'));
     const write = (name: string, text: string) => {
@@ -126,6 +126,7 @@ describe('the same sheet, however it comes again', () => {
         ),
         base,
       ],
+      [write('sorted-rows.csv', 'name,categoryId,status\nB,2,\nA,1,sold\n'), base],
       [join(folder, 'a.csv'), `${base}/`],
       [join(folder, 'a.csv'), shouted],
     ] as const) {
