@@ -1,8 +1,9 @@
-import { createReadStream } from 'node:fs';
-import { mkdtemp, open, rm } from 'node:fs/promises';
+import { createReadStream, existsSync } from 'node:fs';
+import { lstat, mkdtemp, open, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { InputFormat } from '../core/contract.js';
+import { tryLock } from '../core/kernel-lock.js';
 import type { NewPet } from '../core/interface.js';
 import { readInputRecords } from './input-format.js';
 import { utf8Text } from './input-text.js';
@@ -24,10 +25,53 @@ export interface ImportSource {
   close(): Promise<void>;
 }
 
-/** A scratch folder of the user's alone, removed with what it holds by `remove`. */
+const SCRATCH_PREFIX = 'petstore-import-';
+const SCRATCH_LOCK = 'in-use.lock';
+
+/**
+ * A scratch folder of the user's alone, removed with what it holds by `remove`. The run holds
+ * a kernel lock in it while it lives: one a kill -9 left behind is known by its free lock, and
+ * removed by `journal prune` (removeLeftScratch).
+ */
 export async function scratchFolder(): Promise<{ path: string; remove: () => Promise<void> }> {
-  const path = await mkdtemp(join(tmpdir(), 'petstore-import-'));
-  return { path, remove: () => rm(path, { recursive: true, force: true }) };
+  const path = await mkdtemp(join(tmpdir(), SCRATCH_PREFIX));
+  const lock = await tryLock(join(path, SCRATCH_LOCK), { announce: false });
+  return {
+    path,
+    remove: async () => {
+      if (lock.taken) await lock.release();
+      await rm(path, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * Removes the scratch folders of this user's runs that ended without removing theirs (killed):
+ * those whose lock no run holds. Says how many went (in a dry run, would go).
+ */
+export async function removeLeftScratch(dryRun: boolean): Promise<number> {
+  const folder = tmpdir();
+  const names = await readdir(folder).catch(() => [] as string[]);
+  let removed = 0;
+  for (const name of names.filter((found) => found.startsWith(SCRATCH_PREFIX))) {
+    const path = join(folder, name);
+    // Another user's, or no folder of petstore's making: not ours to judge.
+    const info = await lstat(path).catch(() => undefined);
+    if (info === undefined || !info.isDirectory() || info.uid !== process.getuid?.()) continue;
+    const lockFile = join(path, SCRATCH_LOCK);
+    if (existsSync(lockFile)) {
+      // Its run made it and holds it while it lives.
+      const lock = await tryLock(lockFile, { announce: false }).catch(() => undefined);
+      if (lock?.taken !== true) continue;
+      await lock.release();
+    } else if (Date.now() - info.mtimeMs < 60_000) {
+      // No lock yet: a run that made it this minute may be about to take it.
+      continue;
+    }
+    if (!dryRun) await rm(path, { recursive: true, force: true });
+    removed++;
+  }
+  return removed;
 }
 
 /** Pets given as data, each already checked: a record each, at its own place. */

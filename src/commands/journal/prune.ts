@@ -30,7 +30,8 @@ function declareJournalPrune(journal: Command) {
       helpProse(`
 The journals removed are printed (as journal list prints them); what is kept, and why, goes to
 stderr. A journal a run is using is never removed. Drafts of journals left by runs ended while
-they first read their input (killed, or a power cut: nothing was sent) go too, at any age.
+they first read their input (killed, or a power cut: nothing was sent) go too, at any age,
+and the copies of standard input killed runs left in the temporary folder.
 
 Examples:
   $ petstore journal prune --older-than 7d
@@ -82,6 +83,12 @@ export async function runJournalPrune(
     const drafts = outcome.drafts === 1 ? '1 draft' : `${outcome.drafts} drafts`;
     ctx.notice(
       `${options.dryRun ? 'Would remove' : 'Removed'} ${drafts} of journals left by runs ended while reading their input (nothing was sent by them).`,
+    );
+  }
+  if (outcome.scratch > 0) {
+    const copies = outcome.scratch === 1 ? '1 copy' : `${outcome.scratch} copies`;
+    ctx.notice(
+      `${options.dryRun ? 'Would remove' : 'Removed'} ${copies} of standard input left in the temporary folder by runs that were killed.`,
     );
   }
   const verb = options.dryRun ? 'Would remove' : 'Removed';

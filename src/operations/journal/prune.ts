@@ -1,6 +1,7 @@
 import { readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DRAFT_NAME } from '../../bulk/journal-draft.js';
+import { removeLeftScratch } from '../../bulk/import-source.js';
 import { tryLock } from '../../core/kernel-lock.js';
 import { JournalBusyError } from '../../bulk/journal-file.js';
 import { JournalStore } from '../../bulk/journal-store.js';
@@ -31,6 +32,11 @@ export interface PruneOutcome {
    * cut): no journal yet, nothing sent, removed (in a dry run, to be) whatever their age.
    */
   drafts: number;
+  /**
+   * Copies of standard input, in the system's temporary folder, left by runs killed before
+   * they could remove them: removed (in a dry run, to be).
+   */
+  scratch: number;
   /** Unfinished journals kept (without --force), those a run is using, and other files. */
   kept: { journal: JournalSummary; why: string; foreign?: boolean }[];
 }
@@ -54,8 +60,9 @@ export async function pruneJournals(
   deps: { folder: string; now: number },
   request: PruneRequest,
 ): Promise<PruneOutcome> {
-  const outcome: PruneOutcome = { removed: [], kept: [], drafts: 0 };
+  const outcome: PruneOutcome = { removed: [], kept: [], drafts: 0, scratch: 0 };
   outcome.drafts = await removeDrafts(deps.folder, request.dryRun);
+  outcome.scratch = await removeLeftScratch(request.dryRun);
   for (const listed of await listJournals(deps.folder)) {
     // Not ours to judge or remove: another file, a folder, a link, one this user cannot read.
     if (listed.foreign) {

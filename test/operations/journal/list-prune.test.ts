@@ -1,9 +1,11 @@
 import { newJournal } from '../../helpers/journal-file.js';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, utimesSync, writeFileSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { scratchFolder } from '../../../src/bulk/import-source.js';
+import { tryLock } from '../../../src/core/kernel-lock.js';
 import { bootId } from '../../../src/core/boot-id.js';
 import { loadSqlite } from '../../../src/core/sqlite.js';
 import { JournalDraft } from '../../../src/bulk/journal-draft.js';
@@ -122,6 +124,47 @@ describe('pruneJournals and the drafts of runs ended while reading', () => {
     expect(left[0]).not.toBe('.draft-0123456789ab.journal.new');
     live.discard();
     expect(await readdir(folder)).toEqual([]);
+  });
+});
+
+describe('pruneJournals and the copies of stdin killed runs left', () => {
+  afterEach(() => {
+    vi.unstubAllEnvs();
+  });
+
+  it('removes a copy no run holds, and keeps the one a run is using', async () => {
+    const temporary = scratch();
+    vi.stubEnv('TMPDIR', temporary);
+    const live = await scratchFolder();
+    // A run killed with its copy: its folder as it made it, its lock now free.
+    const left = join(temporary, 'petstore-import-left');
+    mkdirSync(left);
+    writeFileSync(join(left, 'input'), '{"name":"Rex","categoryId":1}\n');
+    const lock = await tryLock(join(left, 'in-use.lock'), { announce: false });
+    if (lock.taken) await lock.release();
+    // One an older petstore left, with no lock: removed once it is a minute old, not before.
+    const older = join(temporary, 'petstore-import-older');
+    mkdirSync(older);
+    const fresh = join(temporary, 'petstore-import-fresh');
+    mkdirSync(fresh);
+    const past = new Date(Date.now() - 5 * 60_000);
+    utimesSync(older, past, past);
+    const request = { olderThanMs: undefined, force: false, dryRun: true };
+    const dry = await pruneJournals({ folder: scratch(), now: Date.now() }, request);
+    expect(dry.scratch).toBe(2);
+    expect(existsSync(left)).toBe(true);
+    expect(existsSync(older)).toBe(true);
+    const done = await pruneJournals(
+      { folder: scratch(), now: Date.now() },
+      { ...request, dryRun: false },
+    );
+    expect(done.scratch).toBe(2);
+    expect(existsSync(left)).toBe(false);
+    expect(existsSync(older)).toBe(false);
+    expect(existsSync(fresh)).toBe(true);
+    expect(existsSync(live.path)).toBe(true);
+    await live.remove();
+    expect(existsSync(live.path)).toBe(false);
   });
 });
 
