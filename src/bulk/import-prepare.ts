@@ -159,13 +159,35 @@ async function prepareFrom(
     await rejects.discard();
     throw error;
   }
-  await rejects.close();
-  if (check.rejected > 0) events.onRejected?.(check.rejected, request.dryRun);
   // Every record invalid: set aside (and written), and nothing to send.
   if (check.records === 0) {
+    await rejects.close();
+    if (check.rejected > 0) events.onRejected?.(check.rejected, request.dryRun);
     const written = ports.openRejects !== undefined && !request.dryRun;
     throw noValidRecords(source.label, check.problems, check.rejected, written);
   }
+  let prepared: Prepared;
+  try {
+    prepared = await reachAndRefuse(ports, request, events, held, { ...settled, check, same });
+  } catch (error) {
+    // Refused (imported before, another service): the rejects file an earlier run wrote stays.
+    await rejects.discard();
+    throw error;
+  }
+  await rejects.close();
+  if (check.rejected > 0) events.onRejected?.(check.rejected, request.dryRun);
+  return prepared;
+}
+
+/** Reaches the service and refuses a run that must not go: the end of prepare. */
+async function reachAndRefuse(
+  ports: ImportPorts,
+  request: ImportRequest,
+  events: ImportEvents,
+  held: Prepared['held'],
+  read: Settled & { check: InputCheck; same: SameInput | undefined },
+): Promise<Prepared> {
+  const { check, same, source, shard, ...settled } = read;
   const service = await ports.connect();
   if (held === undefined) warnOfRecords(check, source.label, (message) => events.warn(message));
   else {
@@ -175,7 +197,7 @@ async function prepareFrom(
     refuseOtherService(held.header, service.target);
     same!.end(check.records, check.digest);
   }
-  const prepared: Prepared = { ...settled, ports, request, check, service, held };
+  const prepared: Prepared = { ...settled, source, shard, ports, request, check, service, held };
   await refuseRepeats(ports, prepared, events);
   await checkKeyWindow(prepared, events);
   // Last: held from here to the run's end (runImport releases it).

@@ -269,3 +269,22 @@ describe('pets import with invalid records', () => {
     for (const name of names) expect(name).not.toContain(pasted);
   });
 });
+
+describe('a run refused before it sends', () => {
+  it('leaves the rejects file an earlier run wrote as it was', async () => {
+    const { env } = await sandboxService();
+    const { path, folder } = sheet();
+    const rejects = join(folder, 'rejects.csv');
+    const first = fakeIO();
+    const args = ['pets', 'import', path, '--skip-invalid', '--rejects', rejects];
+    expect(await main(args, first, env)).toBe(0);
+    // The person fixes some rows in it, then runs the first command again by mistake.
+    const edited = `${readFileSync(rejects, 'utf8')}# my notes\n`;
+    writeFileSync(rejects, edited);
+    const again = fakeIO();
+    expect(await main(args, again, env)).toBe(2);
+    expect(again.err()).toContain('was imported in full before');
+    expect(readFileSync(rejects, 'utf8')).toBe(edited);
+    expect(again.err()).not.toContain('rejects.csv');
+  });
+});
