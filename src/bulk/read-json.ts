@@ -67,11 +67,16 @@ export async function* jsonArrayRecords(
       const reason = error instanceof JsonTooDeepError ? error.message : (error as Error).message;
       throw new UsageError(
         `${source} is not valid JSON: item ${position}: ${reason}; nothing was sent`,
+        { hint: JSON_HINT },
       );
     }
     yield jsonRecord(found.value, { position, where: `item ${position}`, written: item, ...found });
   }
 }
+
+/** What to do about JSON that does not parse. */
+const JSON_HINT =
+  'Fix the JSON where it says (a comma before ] or }, a bracket never closed, text after the array), e.g. with jq . FILE to see where it breaks, and run again.';
 
 /** JSON's own white space: nothing else may stand between the items of an array. */
 const isBlank = (code: number) => code === 0x20 || code === 0x0a || code === 0x0d || code === 0x09;
@@ -92,7 +97,9 @@ async function* arrayItems(text: AsyncIterable<string>, source: string): AsyncGe
   let items = 0;
   let line = 1;
   const bad = (what: string) =>
-    new UsageError(`${source} is not valid JSON: ${what} (line ${line}); nothing was sent`);
+    new UsageError(`${source} is not valid JSON: ${what} (line ${line}); nothing was sent`, {
+      hint: JSON_HINT,
+    });
   for await (const chunk of text) {
     let start = 0;
     for (let at = 0; at < chunk.length; at++) {

@@ -90,6 +90,19 @@ describe('JSON and NDJSON input', () => {
     expect(await refusal(text)).toContain(message);
   });
 
+  it.each([
+    '[{"name":"A","categoryId":1},]',
+    '[{"name":"A"',
+    '[{"name":"A","categoryId":1}] x',
+    '[{"name":"A","categoryId":1} {"name":"B","categoryId":1}]',
+  ])('a JSON array that does not parse (%j) says what to do', async (text) => {
+    const error = await readPets(text, 'f').then(
+      () => undefined,
+      (caught: unknown) => caught,
+    );
+    expect((error as UsageError).hint).toEqual(expect.stringContaining('jq . FILE'));
+  });
+
   it('refuses JSON given that is no array, saying what it is', async () => {
     expect(await refusal('{"name":"A","categoryId":1}\n', 'p.json', 'json')).toContain(
       'is not one JSON array but one object a line (NDJSON)',
