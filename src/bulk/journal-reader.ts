@@ -152,13 +152,27 @@ export class JournalReader {
     this.flush();
     const page = this.db.prepare('SELECT * FROM records WHERE record > ? ORDER BY record LIMIT ?');
     for (let from = after; ;) {
-      const rows = page.all(from, PAGE) as Row[];
+      const rows = this.rows(() => page.all(from, PAGE) as Row[]);
       for (const row of rows) {
         const { record, state } = this.settled(row, boot);
         if (state !== undefined) yield [record, state];
       }
       if (rows.length < PAGE) return;
       from = Number(rows.at(-1)!.record);
+    }
+  }
+
+  /**
+   * Rows as SQLite gives them; a number no JavaScript number holds (past 2^53, which petstore
+   * never writes: node:sqlite refuses to read it) said as the damage it is.
+   */
+  protected rows<T>(read: () => T): T {
+    try {
+      return read();
+    } catch (error) {
+      if (error instanceof RangeError)
+        throw damaged(this.path, new Error(`a row holds ${error.message.toLowerCase()}`));
+      throw error;
     }
   }
 
@@ -196,7 +210,7 @@ export class JournalReader {
     const queued = this.db.prepare(
       "SELECT * FROM records WHERE outcome = 'queued' ORDER BY record",
     );
-    for (const row of queued.iterate() as Iterable<Row>) {
+    for (const row of this.rows(() => queued.all() as Row[])) {
       const { record, state, widened } = this.settled(row, boot);
       if (widened !== undefined) counts.unknownSinceQueued[widened].push(record);
       if (state === undefined) continue;

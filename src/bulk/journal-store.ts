@@ -221,7 +221,7 @@ export class JournalStore extends JournalReader implements JournalSink {
   private touch(record: number): void {
     if (this.touched.has(record)) return;
     this.touched.add(record);
-    const row = this.sql.state.get(record) as Row | undefined;
+    const row = this.rows(() => this.sql.state.get(record) as Row | undefined);
     if (row === undefined) return;
     const { state, prior } = this.rowOf(row);
     this.working.set(record, state);
