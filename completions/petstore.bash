@@ -58,7 +58,7 @@ _petstore_words() {
     "api") words="--method -X --raw-field -f --field -F --input --header -H --paginate --include -i --raw --idempotency-key --dry-run" ;;
     "doctor") words="" ;;
     "mcp") words="--allow-writes --tools --print-config" ;;
-    "history") words="show prune --since --via --batch --pet --name --outcome --limit --fields" ;;
+    "history") words="show prune --since --via --batch --pet --name --trace --outcome --limit --fields" ;;
     "history show") words="" ;;
     "history prune") words="--older-than --dry-run" ;;
     "completion") words="" ;;

@@ -107,6 +107,7 @@ complete -c petstore -n '__fish_seen_subcommand_from history' -l via -xa 'cli mc
 complete -c petstore -n '__fish_seen_subcommand_from history' -l batch
 complete -c petstore -n '__fish_seen_subcommand_from history' -l pet
 complete -c petstore -n '__fish_seen_subcommand_from history' -l name
+complete -c petstore -n '__fish_seen_subcommand_from history' -l trace
 complete -c petstore -n '__fish_seen_subcommand_from history' -l outcome
 complete -c petstore -n '__fish_seen_subcommand_from history' -l limit
 complete -c petstore -n '__fish_seen_subcommand_from history' -l fields

@@ -1,6 +1,7 @@
 import type { Transport } from './http.js';
 import type { ProxySettings } from './proxy-settings.js';
 import type { Redact } from '../core/redaction/index.js';
+import type { TraceHeaders } from '../core/trace-context.js';
 import type { WriteLabel, WriteRecord } from './write-record.js';
 
 /**
@@ -39,6 +40,8 @@ export interface ClientSettings {
   timeoutSeconds: number;
   retries: number;
   userAgent: string;
+  /** The trace each request carries (traceparent, tracestate); none when absent. */
+  trace?: TraceHeaders | undefined;
   /** Send the key over plain http to a host other than this machine (checked at creation). */
   allowInsecureHttp?: boolean | undefined;
   /** Receives the verbose lines of each exchange, credentials redacted; absent when quiet. */

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { AUTHORIZATION_HEADER, IDEMPOTENCY_KEY_HEADER } from '../core/contract.js';
 import { parseJson } from '../core/json.js';
 import { redactHeader } from '../core/redaction/index.js';
+import type { TraceHeaders } from '../core/trace-context.js';
 import { isSafeMethod, type HttpMethod, type HttpRequest } from './http.js';
 import type { WriteOptions } from './options.js';
 
@@ -43,13 +44,15 @@ export function preview(request: HttpRequest): RequestPreview {
 export function buildRequest(
   method: HttpMethod,
   url: URL,
-  from: { apiKey: string; userAgent: string },
+  from: { apiKey: string; userAgent: string; trace?: TraceHeaders | undefined },
   body?: string,
   write: WriteOptions = {},
   extra: Record<string, string> = {},
 ): HttpRequest {
   const headers: Record<string, string> = {
     accept: 'application/json',
+    // Its own span of the run's trace; a header given (petstore api -H) takes its place.
+    ...from.trace?.next(),
     ...extra,
     [AUTHORIZATION_HEADER]: `Bearer ${from.apiKey}`,
     'user-agent': from.userAgent,

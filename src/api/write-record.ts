@@ -35,6 +35,8 @@ export interface WriteRecord {
   requestId: string | undefined;
   /** The id of what a 2xx answer created (a pet, a message), as the service wrote it. */
   resultId: string | undefined;
+  /** The W3C trace it was sent in (its traceparent's trace id), when it carried one. */
+  traceId?: string | undefined;
   /** The body sent: a pet's fields are kept by the record; anything else only by its length. */
   body: string | undefined;
   label: WriteLabel | undefined;
@@ -117,6 +119,8 @@ export function writeRecord(
     method: request.method,
     url: redact(request.url.href),
     idempotencyKey: request.headers[IDEMPOTENCY_KEY_HEADER],
+    // The trace of the traceparent it carried (00-TRACE-SPAN-FLAGS).
+    traceId: request.headers.traceparent?.slice(3, 35),
     ...fate,
     body: request.body === undefined ? undefined : redact(request.body),
     label,

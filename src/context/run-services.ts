@@ -9,6 +9,7 @@ import { apiKeyProblem } from '../core/api-key.js';
 import { MissingCredentialError, UsageError } from '../core/errors.js';
 import { unfindableBecause } from '../core/redaction/index.js';
 import { sanitizeLine } from '../core/sanitize.js';
+import { TraceHeaders, traceOfEnv } from '../core/trace-context.js';
 import type { ContextDeps, Context, RunOutput, RunServices } from './parts.js';
 import { servesEmbeddedSandbox } from './embedded-sandbox.js';
 import type { Target } from './target.js';
@@ -45,6 +46,8 @@ export function createRunServices(
   let config: Promise<ConfigStore> | undefined;
   let keyring = deps.keyring && rememberingKeyring(deps.keyring);
   const history = runHistory(env, redactor, (message) => output.warn(message), cleanups);
+  // One trace for the run's requests, whichever clients send them (TRACEPARENT, else new).
+  let trace: TraceHeaders | undefined;
   const services: RunServices = {
     env,
     selfCommand: deps.selfCommand,
@@ -92,6 +95,7 @@ export function createRunServices(
           ...settings.http,
           ...http,
           userAgent: USER_AGENT,
+          trace: (trace ??= new TraceHeaders(traceOfEnv(env))),
           transport: deps.transport,
           endsWithProcess: deps.endsWithProcess,
           proxy,

@@ -71,6 +71,11 @@ export const ENVIRONMENT_TABLE: ReferenceTable = {
     ],
     ['', '`HTTP_PROXY`, `HTTPS_PROXY`, `NO_PROXY`', 'proxies'],
     [
+      '',
+      '`TRACEPARENT`, `TRACESTATE`',
+      "the W3C trace every request joins (a CI step's); without it each run starts its own. Its id is in the history (`history --trace ID`)",
+    ],
+    [
       '(cache folder)',
       '`NODE_COMPILE_CACHE`, `NODE_DISABLE_COMPILE_CACHE`',
       "Node's compile cache, where Node keeps petstore's compiled code between runs (default `node-compile-cache` in the temporary folder); `NODE_DISABLE_COMPILE_CACHE=1`: none kept",

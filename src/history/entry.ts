@@ -41,6 +41,8 @@ export interface HistoryEntry {
    */
   user?: string | undefined;
   host?: string | undefined;
+  /** The W3C trace it was sent in: the CI step's, an agent's call's, or the run's own. */
+  trace?: string | undefined;
 }
 
 export const HISTORY_VIAS = ['cli', 'mcp'] as const;

@@ -79,5 +79,6 @@ export function entryFromWrite(write: WriteRecord, source: HistorySource): Histo
     error: write.error?.message,
     attempts: write.attempts,
     durationMs: write.durationMs,
+    trace: write.traceId,
   };
 }

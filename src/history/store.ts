@@ -33,14 +33,15 @@ CREATE TABLE IF NOT EXISTS writes (
   attempts INTEGER NOT NULL,
   duration_ms INTEGER NOT NULL,
   user TEXT,
-  host TEXT
+  host TEXT,
+  trace TEXT
 );
 CREATE INDEX IF NOT EXISTS writes_at ON writes (at);
 CREATE INDEX IF NOT EXISTS writes_batch ON writes (batch);
 `;
 
 /** Columns added since the first history: a history made before gains them, empty. */
-const ADDED_COLUMNS = ['user', 'host'];
+const ADDED_COLUMNS = ['user', 'host', 'trace'];
 /** Made once the added columns are there (they are not in a history made before). */
 const LATER_INDEXES = 'CREATE INDEX IF NOT EXISTS writes_result ON writes (result_id);';
 
@@ -66,6 +67,7 @@ const COLUMNS: [keyof HistoryEntry, string][] = [
   ['durationMs', 'duration_ms'],
   ['user', 'user'],
   ['host', 'host'],
+  ['trace', 'trace'],
 ];
 
 /** Which entries to list, newest first. */
@@ -80,6 +82,8 @@ export interface HistoryFilter {
   pet?: string | undefined;
   /** Only the writes that sent a pet of this name (exactly). */
   name?: string | undefined;
+  /** Only the writes sent in this W3C trace (its 32 hex digits). */
+  trace?: string | undefined;
   limit: number;
 }
 
@@ -224,6 +228,7 @@ function selection(filter: HistoryFilter): { sql: string; values: SQLInputValue[
       ['profile', filter.profile],
       ['via', filter.via],
       ['batch', filter.batch],
+      ['trace', filter.trace?.toLowerCase()],
     ] as const) {
       if (value === undefined) continue;
       where.push(`${column} = ?`);

@@ -1,6 +1,7 @@
 import { refusedWrite } from './refused-write.js';
 import { Writable, type Readable } from 'node:stream';
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { inTrace, parseTraceparent, type TraceContext } from '../core/trace-context.js';
 import {
   CLIENT_INFO_META_KEY,
   McpServer,
@@ -64,6 +65,13 @@ function createServer(deps: McpDeps, gate: WriteGate): McpServer {
   return server;
 }
 
+/** The W3C trace a tool call names in its `_meta` (traceparent, tracestate), if valid. */
+function traceOf(ctx: ServerContext | undefined): TraceContext | undefined {
+  const meta = ctx?.mcpReq._meta;
+  const text = (key: string) => (typeof meta?.[key] === 'string' ? meta[key] : undefined);
+  return parseTraceparent(text('traceparent'), text('tracestate'));
+}
+
 /** The client a 2026-era request names in its envelope; undefined for a 2025-era one. */
 function clientOf(ctx: ServerContext | undefined): Implementation | undefined {
   const envelope = ctx?.mcpReq.envelope as Record<string, unknown> | undefined;
@@ -87,8 +95,11 @@ function offeredOnly(
   const register = server.registerTool.bind(server) as unknown as Register;
   const shelf: Register = (name, ...rest) => {
     const callback = rest.at(-1) as Callback;
-    const named: Callback = (...args) =>
-      callers.run(clientOf(args.at(-1) as ServerContext), () => callback(...args));
+    const named: Callback = (...args) => {
+      const ctx = args.at(-1) as ServerContext;
+      // Its requests carry the trace the call named (_meta.traceparent), else the server's.
+      return callers.run(clientOf(ctx), () => inTrace(traceOf(ctx), () => callback(...args)));
+    };
     const tool = register(name, ...rest.slice(0, -1), named);
     if (!offered.has(name)) tool.remove();
     return tool;

@@ -64,6 +64,8 @@ export interface ServedRequest {
   idempotencyKey: string | undefined;
   /** The answer was a replay of an earlier one with the same Idempotency-Key. */
   replayed: boolean;
+  /** The W3C traceparent the request carried, as sent (a client's trace, to join logs by). */
+  traceparent?: string | undefined;
 }
 
 const saidGone = new WeakSet<(line: string) => void>();
@@ -230,7 +232,9 @@ export function createSandboxHandler(options: SandboxServiceOptions) {
       const told = options.onRequest;
       res.once('close', () => {
         const key = req.headers[IDEMPOTENCY_KEY_HEADER];
+        const { traceparent } = req.headers;
         told({
+          traceparent: typeof traceparent === 'string' ? traceparent.slice(0, 64) : undefined,
           method: req.method ?? '',
           path: req.url ?? '/',
           status: res.writableFinished ? res.statusCode : undefined,

@@ -37,7 +37,7 @@ export interface ListedTool {
 export interface AgentClient {
   listTools(): Promise<{ tools: ListedTool[] }>;
   callTool(
-    params: { name: string; arguments: Record<string, unknown> },
+    params: { name: string; arguments: Record<string, unknown>; _meta?: Record<string, unknown> },
     options?: { signal?: AbortSignal; timeout?: number },
   ): Promise<Loose>;
   close(): Promise<void>;

@@ -62,6 +62,7 @@ export const HISTORY_COLUMNS: Column<HistoryRow>[] = [
   { header: 'requestId', value: (entry) => entry.requestId ?? null },
   { header: 'sent', value: (entry) => entry.sent ?? null, shrinkable: true },
   { header: 'error', value: (entry) => entry.error ?? null, wrap: true },
+  { header: 'trace', value: (entry) => entry.trace ?? null, placeholder: '-' },
   { header: 'attempts', value: (entry) => entry.attempts },
   { header: 'durationMs', value: (entry) => entry.durationMs },
 ];

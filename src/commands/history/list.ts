@@ -36,6 +36,7 @@ export function declareHistoryList(history: Command) {
     .option('--batch <id>', 'only the records of this bulk run (pets import)')
     .option('--pet <id>', 'only the writes about this pet: the one that created it, and any to it')
     .option('--name <name>', 'only the writes that sent a pet of this name (exactly)')
+    .option('--trace <id>', 'only the writes of this W3C trace (a CI run, an agent call)')
     .option(
       '--outcome <list>',
       `only these outcomes, comma-separated: ${HISTORY_OUTCOMES.join(', ')}`,
@@ -82,6 +83,7 @@ export async function runHistoryList(
       outcomes: options.outcome,
       pet: options.pet,
       name: options.name,
+      trace: options.trace,
       limit: options.limit ?? DEFAULT_LIMIT,
     }),
   );

@@ -195,6 +195,7 @@ export function requestFields(request: ServedRequest) {
     ...(key === undefined
       ? {}
       : { idempotencyKey: `…${key.slice(-6)}`, replayed: request.replayed }),
+    ...(request.traceparent === undefined ? {} : { traceparent: request.traceparent }),
   };
 }
 
@@ -211,7 +212,10 @@ export function requestLine(request: ServedRequest): string {
     key === undefined
       ? ''
       : ` idempotency-key …${key.slice(-6)}${request.replayed ? ' replayed' : ''}`;
-  return `${at} ${request.method} ${request.path} ${status} ${Math.round(request.ms)} ms${idempotency}`;
+  // The trace id only (what joins it to the client's history), not the span.
+  const trace =
+    request.traceparent === undefined ? '' : ` trace ${request.traceparent.slice(3, 35)}`;
+  return `${at} ${request.method} ${request.path} ${status} ${Math.round(request.ms)} ms${idempotency}${trace}`;
 }
 
 /** Why the sandbox could not listen, said in terms of the flags that choose where. */
