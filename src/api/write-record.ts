@@ -144,5 +144,5 @@ export interface WriteLabel {
    * What a check (smoke) sends the write to see: a pet `created` (its fields kept as a pet's
    * are), or the service `refused` it, as a request made wrong on purpose should be.
    */
-  expected?: 'created' | 'refused' | undefined;
+  expected?: 'created' | 'queued' | 'refused' | undefined;
 }

@@ -20,7 +20,9 @@ function outcomeOf(write: WriteRecord, operation: string): HistoryOutcome {
   if (write.replayed) return 'replayed';
   if (operation === 'message send') return 'queued';
   if (operation === 'pets add' || operation === 'pets import') return 'created';
-  if (write.label?.expected === 'created') return 'created';
+  if (write.label?.expected === 'created' || write.label?.expected === 'queued') {
+    return write.label.expected;
+  }
   return 'answered';
 }
 

@@ -1,4 +1,5 @@
 import { guardFormula } from '../core/formula-guard.js';
+import { stringifyJson } from '../core/json.js';
 import { sanitizeLine, withoutInvisible } from '../core/sanitize.js';
 
 /** A value as plain text: int64 digit for digit, nested values as compact JSON. */
@@ -8,9 +9,8 @@ function plainText(value: unknown): string {
   if (typeof value === 'number' || typeof value === 'bigint' || typeof value === 'boolean') {
     return String(value);
   }
-  return JSON.stringify(value, (_key, inner: unknown) =>
-    typeof inner === 'bigint' ? String(inner) : inner,
-  );
+  // As JSON output writes it: a nested int64 as its digits, not a string of them.
+  return stringifyJson(value);
 }
 
 /** A table cell: one line, with nothing a terminal would act on. */

@@ -65,3 +65,17 @@ describe('what the history keeps of what was sent', () => {
     },
   );
 });
+
+describe("smoke's quickstart message", () => {
+  it('is recorded as a message is: queued, its length only', () => {
+    const body = JSON.stringify({ message: 'petstore smoke check' });
+    const check = {
+      ...write(body, 'smoke'),
+      status: 202,
+      label: { operation: 'smoke', expected: 'queued' as const, length: 20 },
+    };
+    const recorded = entryFromWrite(check, source);
+    expect(recorded.outcome).toBe('queued');
+    expect(recorded.sent).toBe(JSON.stringify({ length: 20 }));
+  });
+});

@@ -1,3 +1,4 @@
+import { parseJson } from '../../core/json.js';
 import type { HistoryEntry } from '../../history/entry.js';
 import type { Column } from '../../output/columns.js';
 
@@ -12,7 +13,8 @@ export type HistoryRow = Omit<HistoryEntry, 'sent'> & { sent: unknown };
 export function historyRow(entry: HistoryEntry): HistoryRow {
   if (entry.sent === undefined) return entry;
   try {
-    return { ...entry, sent: JSON.parse(entry.sent) as unknown };
+    // int64 digit for digit: a categoryId past 2^53 is kept as sent.
+    return { ...entry, sent: parseJson(entry.sent) };
   } catch {
     // Kept as text by an earlier petstore, or cut: shown as it is.
     return entry;

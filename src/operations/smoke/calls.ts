@@ -44,9 +44,10 @@ export class SmokeCalls {
     method: HttpMethod,
     path: string,
     options: Partial<AnyRequest> = {},
-    expected?: WriteLabel['expected'],
+    expected?: WriteLabel['expected'] | Omit<WriteLabel, 'operation'>,
   ): Promise<RawAnswer> {
-    const label = expected === undefined ? undefined : { operation: 'smoke', expected };
+    const about = typeof expected === 'string' ? { expected } : expected;
+    const label = about === undefined ? undefined : { operation: 'smoke', ...about };
     const answer = await this.client.exchange({ method, path, ...options }, { label });
     // A request sent without the key (anonymous) is refused by design: not the key's refusal.
     if (answer.status === 401 && options.anonymous !== true) this.onKeyRefused?.();

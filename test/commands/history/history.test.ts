@@ -105,6 +105,23 @@ describe('history verbs, run with typed options', () => {
     expect(listed[0]).toMatchObject({ user: 'ops', host: 'build-7' });
   });
 
+  it('keeps an int64 category digit for digit, in JSON and at a terminal', async () => {
+    const { ctx, io } = verbContext({ raw: { output: 'json' } });
+    const store = HistoryStore.open(historyFile(ctx.env));
+    store.append([entry({ sent: '{"name":"Big","categoryId":9223372036854775807}' })]);
+    store.close();
+    await runHistoryList(ctx, {});
+    expect(io.out()).toContain('"categoryId":9223372036854775807');
+    const person = verbContext({
+      raw: { output: 'table' },
+      tty: true,
+      columns: 120,
+      env: { HOME: ctx.env.HOME!, NO_COLOR: '1' },
+    });
+    await runHistoryShow(person.ctx, { id: 1 });
+    expect(person.io.out()).toContain('"categoryId":9223372036854775807');
+  });
+
   it('show at a terminal prints one field a line, every one of them, within its width', async () => {
     const { ctx } = seeded();
     const person = verbContext({
