@@ -26,8 +26,17 @@ export interface ConfigData {
   profiles: Record<string, ProfileRecord>;
 }
 
+/**
+ * The profiles by name with no prototype: a profile named `constructor` or `toString` is a
+ * profile like any other, never a function every object inherits (which `profile set` took for
+ * an existing profile, then saved nothing).
+ */
+function profileTable(profiles: Record<string, unknown>): Record<string, ProfileRecord> {
+  return Object.assign(Object.create(null) as Record<string, ProfileRecord>, profiles);
+}
+
 export function emptyConfig(): ConfigData {
-  return { schemaVersion: SCHEMA_VERSION, profiles: {} };
+  return { schemaVersion: SCHEMA_VERSION, profiles: profileTable({}) };
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -79,5 +88,5 @@ export function validateConfig(raw: unknown, path: string): ConfigData {
   if (raw.activeProfile !== undefined && typeof raw.activeProfile !== 'string') {
     throw damaged('"activeProfile" is not a string');
   }
-  return { ...raw, schemaVersion: SCHEMA_VERSION, profiles } as ConfigData;
+  return { ...raw, schemaVersion: SCHEMA_VERSION, profiles: profileTable(profiles) };
 }

@@ -76,6 +76,17 @@ describe('profiles', () => {
     expect(result.err).toMatch(message);
   });
 
+  it.each(['constructor', 'toString', 'hasOwnProperty'])(
+    'a profile named %s, like any object has, is saved and used like any other',
+    async (name) => {
+      const set = await run(['profile', 'set', name, '--base-url', 'https://x.test/v1']);
+      expect(set.code, set.err).toBe(0);
+      const shown = await run(['profile', 'show', name, '--json']);
+      expect(shown.code, shown.err).toBe(0);
+      expect(JSON.parse(shown.out)).toMatchObject({ name, baseUrl: 'https://x.test/v1' });
+    },
+  );
+
   it('remove resets a built-in profile to its defaults, its key kept', async () => {
     await run(['profile', 'set', 'production', '--base-url', 'https://prod.test/v1']);
     await run(['profile', 'set', 'production', '--agent-writes', 'allow']);
