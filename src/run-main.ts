@@ -147,6 +147,11 @@ function warnQueryOverTable(raw: RawGlobalOptions, settings: Settings, io: IO): 
   io.stderr.write(stderrLine('warning', message, settings.errorsAsJson));
 }
 
+/** How the run's error is written: to stderr, as JSON or as text fitted to its terminal. */
+function errorReporting(io: IO, json: boolean, verbose: boolean) {
+  return { json, verbose, width: io.stderrColumns, write: (text: string) => io.stderr.write(text) };
+}
+
 export async function runMain(
   argv: readonly string[],
   io: IO = processIO(),
@@ -261,7 +266,7 @@ export async function runMain(
       void ctx?.close().catch(() => undefined);
       ctx = undefined;
     }
-    return reportError(error, { json: jsonErrors, verbose, write: (t) => io.stderr.write(t) });
+    return reportError(error, errorReporting(io, jsonErrors, verbose));
   } finally {
     await ctx?.close().catch(() => undefined);
   }

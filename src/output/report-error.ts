@@ -1,3 +1,4 @@
+import { wrapText } from '../core/wrap-text.js';
 import {
   ApiError,
   BulkFailedError,
@@ -123,6 +124,17 @@ export interface ErrorReportOptions {
   json: boolean;
   verbose: boolean;
   write: (text: string) => void;
+  /** The terminal's width, when stderr is one: text lines are broken at spaces to fit it. */
+  width?: number | undefined;
+}
+
+/** A line of a report as it fits the terminal: continued under itself, after `indent`. */
+function fitted(line: string, width: number | undefined, indent: string): string {
+  if (width === undefined || line.length <= width) return line;
+  const [first, ...rest] = wrapText(line, width);
+  if (rest.length === 0) return first!;
+  const continued = wrapText(rest.join(' '), Math.max(20, width - indent.length));
+  return [first, ...continued.map((part) => indent + part)].join('\n');
 }
 
 /** What a report says before the message: "petstore: " or "petstore: record 3 (Rex): ". */
@@ -151,8 +163,9 @@ function writeReport(error: unknown, options: ErrorReportOptions, subject: Subje
   ].filter((detail) => detail !== undefined);
   const suffix = details.length > 0 ? ` (${details.join(', ')})` : '';
   const label = subject.label ? `${subject.label}: ` : '';
-  options.write(`petstore: ${label}${fields.message}${suffix}\n`);
-  if (fields.hint) options.write(`hint: ${fields.hint}\n`);
+  const { width } = options;
+  options.write(`${fitted(`petstore: ${label}${fields.message}${suffix}`, width, '  ')}\n`);
+  if (fields.hint) options.write(`${fitted(`hint: ${fields.hint}`, width, '      ')}\n`);
 }
 
 /** Writes the error to stderr in the form the contract gives; returns the exit code. */

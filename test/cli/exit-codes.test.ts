@@ -2,6 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { main } from '../../src/main.js';
+import { UsageError } from '../../src/core/errors.js';
 import { reportError } from '../../src/output/report-error.js';
 import { fakeIO } from '../helpers/fake-io.js';
 import { freshHome } from '../helpers/run-cli.js';
@@ -127,5 +128,30 @@ describe('each class of failure has its own exit code, never the bug message', (
     expect(written.join('')).toBe(
       'petstore: cannot write /tmp/x: ENOSPC\nhint: Check that the path exists and that you may use it.\n',
     );
+  });
+});
+
+describe('an error at a narrow terminal', () => {
+  it('is broken at spaces to its width, each part under its own start; whole without one', () => {
+    const hint = 'To create them again as new pets, on purpose, run it with --again.';
+    const error = new UsageError(
+      'pets.csv was imported in full before: batch 2f6c1c0e created its 3 records in profile staging on 2026-12-07 23:13 UTC; nothing was sent',
+      { hint },
+    );
+    const written: string[] = [];
+    const write = (text: string) => written.push(text);
+    reportError(error, { json: false, verbose: false, width: 40, write });
+    const lines = written.join('').trimEnd().split('\n');
+    for (const line of lines) expect(line.length).toBeLessThanOrEqual(40);
+    expect(lines[0]).toMatch(/^petstore: pets\.csv/);
+    const hintAt = lines.findIndex((line) => line.startsWith('hint: '));
+    expect(lines.slice(1, hintAt).every((line) => line.startsWith('  '))).toBe(true);
+    expect(lines.slice(hintAt + 1).every((line) => line.startsWith('      '))).toBe(true);
+    // The words are all there, in order.
+    const words = (text: string) => text.split(/\s+/).filter(Boolean);
+    expect(words(lines.join(' '))).toEqual(words(`petstore: ${error.message} hint: ${hint}`));
+    const whole: string[] = [];
+    reportError(error, { json: false, verbose: false, write: (text) => whole.push(text) });
+    expect(whole.join('').split('\n')).toHaveLength(3);
   });
 });

@@ -54,6 +54,7 @@ export class NotCreatedReport {
         error,
         {
           json: this.ctx.settings.errorsAsJson,
+          width: this.ctx.io.stderrColumns,
           write: (text) => this.ctx.io.stderr.write(text),
         },
         { ...record, name: snippet(record.name, 40), hint: note ?? record.hint },
