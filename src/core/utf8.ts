@@ -29,10 +29,22 @@ export function notUtf8(bytes: Uint8Array, source: string): UsageError | undefin
 function utf16WithoutMark(bytes: Uint8Array): boolean {
   const head = bytes.subarray(0, HEAD_BYTES);
   if (head.length < 4) return false;
+  const half = Math.floor(head.length / 2);
   for (const parity of [0, 1]) {
     let nuls = 0;
-    for (let at = parity; at < head.length; at += 2) if (head[at] === 0) nuls++;
-    if (nuls >= Math.floor(head.length / 2) * 0.75) return true;
+    // The other bytes are the text's letters: printable, or a line's end or tab. A program or
+    // an image has NULs too, but not beside letters (an ELF file is no UTF-16 text).
+    let letters = 0;
+    for (let at = parity; at < head.length; at += 2) {
+      if (head[at] === 0) nuls++;
+      const other = head[at + (parity === 0 ? 1 : -1)];
+      if (other !== undefined && isTextByte(other)) letters++;
+    }
+    if (nuls >= half * 0.75 && letters >= half * 0.9) return true;
   }
   return false;
 }
+
+/** A byte UTF-16 text of mostly Latin letters has beside each NUL: tab, line end, printable. */
+const isTextByte = (byte: number) =>
+  byte === 0x09 || byte === 0x0a || byte === 0x0d || (byte >= 0x20 && byte !== 0x7f);

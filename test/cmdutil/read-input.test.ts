@@ -20,6 +20,14 @@ describe('decodeUtf8', () => {
     expect(() => decodeUtf8(zip, 'book.xlsx')).toThrow('book.xlsx is a zip file');
   });
 
+  it('does not take a program for UTF-16: its NULs stand beside no letters', () => {
+    // The start of an x86-64 ELF file: NULs in every other byte, and binary beside them.
+    const header = [0x7f, 0x45, 0x4c, 0x46, 0x02, 0x01, 0x01, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+    const body = Array.from({ length: 240 }, (_, i) => (i % 2 ? 0 : i % 3 ? 0x8f : 0x03));
+    const elf = Buffer.from([...header, ...body]);
+    expect(() => decodeUtf8(elf, 'ls')).toThrow('ls, line 1: not valid UTF-8');
+  });
+
   it('takes a stray NUL as a character, early in the file or late', () => {
     const early = 'name,categoryId\nB\u0000C,2\n';
     const late = 'name,categoryId\n' + 'A,1\n'.repeat(20) + 'B\u0000C,2\n';
