@@ -8,7 +8,8 @@ if (major < 22 || (major === 22 && minor < 20)) {
   process.stderr.write(
     `petstore: Node.js 22.20 or newer is required; this is Node.js ${process.versions.node}.\n` +
       'To run it:\n' +
-      '  - in a clone, after npm ci: npx petstore (on the Node 24 npm ci brought)\n' +
+      '  - in a clone, after npm ci, on the Node 24 it brought:\n' +
+      '      node_modules/.bin/node bin/petstore.js (or npx petstore)\n' +
       '  - install Node 22.20 or newer (nodejs.org, or nvm install 24)\n' +
       '  - or build the single executable, which needs no Node: npm run build:exe\n',
   );

@@ -193,7 +193,7 @@ export async function refuseImportedBefore(
   }
   const open = earlier.at(-1)!;
   throw new AlreadyImportedError(
-    `${run.source} was imported before by batch ${open.batch} (${day(open)}), which did not finish: ${unfinished(open)}; nothing was sent`,
+    `${run.source} was imported before by batch ${open.batch} (${day(open)}), which did not create every record: ${unfinished(open)}; nothing was sent`,
     {
       hint: [
         ...phrase`Complete that run: ${command('pets import', {

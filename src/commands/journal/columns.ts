@@ -1,3 +1,4 @@
+import { basename } from 'node:path';
 import { durationText } from '../../core/duration.js';
 import type { Column } from '../../output/render.js';
 import { MIN_BATCH_START } from '../../operations/journal/find.js';
@@ -7,8 +8,12 @@ import type { JournalSummary } from '../../bulk/journal-list.js';
 const age = (journal: JournalSummary, now: number) =>
   durationText(Math.max(0, now - Date.parse(journal.updated)));
 
-/** A count, unless a run holds the journal: what it holds is then that run's to say. */
-const count = (journal: JournalSummary, value: number) => (journal.inUse ? undefined : value);
+/**
+ * A count, unless a run holds the journal (what it holds is then that run's to say) or it is
+ * no journal at all (it counts nothing).
+ */
+const count = (journal: JournalSummary, value: number) =>
+  journal.inUse || journal.foreign === true ? undefined : value;
 
 /**
  * The columns of a journal; JSON gives every field of its summary. For people (a table), at 80
@@ -30,7 +35,13 @@ export function journalColumns(
     },
     {
       header: 'input',
-      value: (journal) => (forPeople ? inputShown(journal) : journal.input),
+      // A file that is no journal is named by its own name: which file it is, is all it says.
+      value: (journal) =>
+        journal.foreign === true
+          ? basename(journal.path)
+          : forPeople
+            ? inputShown(journal)
+            : journal.input,
       placeholder: '-',
       shrinkable: true,
       keepEnd: true,

@@ -181,6 +181,21 @@ describe('journal verbs: flags to options (runF)', () => {
   });
 });
 
+describe('a file in the journals folder that is no journal', () => {
+  it('is listed by its own name, counting nothing', async () => {
+    const { env } = await setup();
+    const folder = join(env.XDG_STATE_HOME, 'petstore', 'journals');
+    writeFileSync(join(folder, 'notes.journal'), 'my notes\n');
+    const io = fakeIO({ tty: true, columns: 80 });
+    expect(await main(['--no-color', 'journal', 'list'], io, env)).toBe(0);
+    const row = io
+      .out()
+      .split('\n')
+      .find((line) => line.includes('notes.journal'))!;
+    expect(row).toMatch(/^-\s+notes\.journal\s+-\s+-\s+-\s+-\s+.*not a journal$/);
+  });
+});
+
 describe('where a batch came from, as a person reads it', () => {
   it.each([
     [{ input: '-', client: 'claude-code 1.2.0' }, 'agent: claude-code 1.2.0'],
