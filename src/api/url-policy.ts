@@ -1,4 +1,4 @@
-import { option, phrase } from '../core/phrase.js';
+import { command, option, phrase } from '../core/phrase.js';
 import { UsageError } from '../core/errors.js';
 import { maskCredentials } from '../core/redaction/index.js';
 
@@ -19,10 +19,14 @@ export function parseServiceUrl(value: string, source: string): URL {
     });
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-    throw new UsageError(`${source} must be an http or https URL, got "${url.protocol}"`);
+    throw new UsageError(`${source} must be an http or https URL, got "${url.protocol}"`, {
+      hint: 'Use an absolute URL such as https://animal-store.example.com/v1',
+    });
   }
   if (url.username || url.password) {
-    throw new UsageError(`${source} must not contain credentials`);
+    throw new UsageError(`${source} must not contain credentials`, {
+      hint: phrase`Give the URL without user and password; the API key goes to ${command('auth login')} or PETSTORE_API_KEY.`,
+    });
   }
   return url;
 }

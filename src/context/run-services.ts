@@ -1,6 +1,7 @@
 import { runHistory } from './write-history.js';
 import type { DeprecationNotice, PetstoreClient } from '../api/client.js';
 import { proxyPasswords, proxySettingsFromEnv } from '../api/proxy-settings.js';
+import { parseServiceUrl } from '../api/url-policy.js';
 import { helperKeyring, noKeyring, rememberingKeyring } from '../config/keyring.js';
 import { configDir } from '../config/paths.js';
 import { selectProfile } from '../config/profiles.js';
@@ -24,6 +25,11 @@ function deprecationWarning(notice: DeprecationNotice): string {
 
 /** The error for a target without a key: without a URL too, the URL is what is missing. */
 function noCredential(resolved: Target): Error {
+  // A URL that could never be used is said first: a key would not make it work.
+  if (resolved.baseUrl !== undefined) parseServiceUrl(resolved.baseUrl, 'the base URL');
+  if (resolved.quickstartUrl !== undefined) {
+    parseServiceUrl(resolved.quickstartUrl, 'the quickstart URL');
+  }
   const noUrl = resolved.baseUrl === undefined && resolved.quickstartUrl === undefined;
   const { message, hint } = noUrl ? missingUrlProblem(resolved) : missingKeyProblem(resolved);
   return noUrl ? new UsageError(message, { hint }) : new MissingCredentialError(message, { hint });

@@ -70,6 +70,9 @@ describe('profiles', () => {
     [['profile', 'set', 'qa'], /needs --base-url/],
     [['profile', 'set', 'sandbox', '--base-url', 'https://x.test/v1'], /no URLs to set/],
     [['--profile', 'ghost', 'pets', 'list'], /no profile named "ghost"/],
+    // With no key anywhere: the URL that could never work is what is said, not the key.
+    [['--base-url', 'ftp://x.test/v1', 'pets', 'list'], /must be an http or https URL/],
+    [['--base-url', 'https://u:p@x.test/v1', 'pets', 'list'], /must not contain credentials/],
   ])('rejects %j with exit 2', async (args, message) => {
     const result = await run(args);
     expect(result.code).toBe(2);
