@@ -6,7 +6,13 @@ import type { Pet } from '../core/interface.js';
  * goes out), its outcome, and `printed` once its line left the process.
  */
 
-export type ErrorSummary = { code: string; message: string; status: number };
+export type ErrorSummary = {
+  code: string;
+  message: string;
+  status: number;
+  /** The record's name as sent (cut to 200): which pet to fix, where no pet was made. */
+  name?: string | undefined;
+};
 
 /** What a journal keeps of its batch, and of each run's start. */
 export interface RunHeader {

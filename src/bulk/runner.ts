@@ -235,7 +235,9 @@ class BulkRun {
           return;
         }
         const unknown = mayHaveBeenCreated(error, resendsUnknown);
-        journal.append({ type: unknown ? 'unknown' : 'failed', record, error: summarize(error) });
+        // With its name: `journal show` says which pet it was, where none was made.
+        const summary = { ...summarize(error), name: pet.name.slice(0, 200) };
+        journal.append({ type: unknown ? 'unknown' : 'failed', record, error: summary });
         journal.flush();
         throw error;
       }

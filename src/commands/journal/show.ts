@@ -24,7 +24,13 @@ const RECORD_COLUMNS: Column<JournalRecord>[] = [
     value: (row) => (row.pet === undefined ? undefined : String(row.pet.id)),
     placeholder: '-',
   },
-  { header: 'name', value: (row) => row.pet?.name, placeholder: '-', shrinkable: true },
+  // A record not created is named as it was sent.
+  {
+    header: 'name',
+    value: (row) => row.pet?.name ?? row.error?.name,
+    placeholder: '-',
+    shrinkable: true,
+  },
   { header: 'attempt', value: (row) => row.attempt, placeholder: '-' },
   {
     header: 'error',

@@ -181,6 +181,32 @@ describe('journal verbs: flags to options (runF)', () => {
   });
 });
 
+describe('a record the service refused', () => {
+  it('is named in journal show, as it was sent', async () => {
+    const { env } = await setup();
+    const input = join(mkdtempSync(join(tmpdir(), 'petstore-refused-')), 'long.csv');
+    // The service takes names of at most 256 characters: this one it refuses.
+    const long = `Refused ${'x'.repeat(300)}`;
+    writeFileSync(input, `name,categoryId\nKept,1\n${long},2\n`);
+    expect(await main(['pets', 'import', input], fakeIO(), env)).toBe(5);
+    const listed = fakeIO();
+    expect(await main(['-o', 'json', 'journal', 'list'], listed, env)).toBe(0);
+    const journal = (JSON.parse(listed.out()) as JournalSummary[]).find((j) => j.input === input)!;
+    const shown = fakeIO();
+    expect(await main(['-o', 'ndjson', 'journal', 'show', journal.batch!], shown, env)).toBe(0);
+    const rows = shown
+      .out()
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { outcome: string; error?: { name?: string } });
+    expect(rows[1]).toMatchObject({ outcome: 'failed' });
+    expect(rows[1]!.error!.name).toBe(long.slice(0, 200));
+    const table = fakeIO({ tty: true, columns: 80 });
+    expect(await main(['--no-color', 'journal', 'show', journal.batch!], table, env)).toBe(0);
+    expect(table.out()).toMatch(/failed\s+-\s+Refused xx/);
+  });
+});
+
 describe('a file in the journals folder that is no journal', () => {
   it('is listed by its own name, counting nothing', async () => {
     const { env } = await setup();
