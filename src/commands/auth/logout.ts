@@ -15,38 +15,38 @@ export async function runAuthLogout(
   ctx: RunOutput & RunServices,
   options: { dryRun: boolean; all?: boolean },
 ): Promise<void> {
-  if (options.all !== true) {
-    await logout(ctx, await selectedProfileName(ctx), options.dryRun);
-    return;
-  }
-  const data = await (await ctx.config()).read();
-  // The built-in profiles too: a key of theirs may be in the keyring though the file names none.
-  const profiles = new Set([...BUILTIN_PROFILES, ...Object.keys(data.profiles)]);
-  for (const profile of profiles) await logout(ctx, profile, options.dryRun);
-}
-
-async function logout(ctx: RunOutput & RunServices, profile: string, dryRun: boolean) {
-  const inKeyring =
-    storedProfile(await (await ctx.config()).read(), profile).keyStore === 'keyring';
-  let removed: string | undefined;
-  const changed = await changeConfig(ctx, dryRun, (data) => {
-    const record = data.profiles[profile];
-    if (record === undefined) return;
-    if (record.apiKey !== undefined) removed = maskKey(record.apiKey);
-    delete record.apiKey;
-    delete record.keyStore;
+  const before = await (await ctx.config()).read();
+  // --all: the built-in profiles too, a key of theirs may be in the keyring though the file
+  // names none. One change of the config file for them all (one dry-run document).
+  const profiles =
+    options.all === true
+      ? [...new Set([...BUILTIN_PROFILES, ...Object.keys(before.profiles)])]
+      : [await selectedProfileName(ctx)];
+  const removed = new Map<string, string>();
+  const changed = await changeConfig(ctx, options.dryRun, (data) => {
+    for (const profile of profiles) {
+      const record = data.profiles[profile];
+      if (record === undefined) continue;
+      if (record.apiKey !== undefined) removed.set(profile, maskKey(record.apiKey));
+      delete record.apiKey;
+      delete record.keyStore;
+    }
   });
   if (!changed) return;
-  // The keyring is cleared too when the file never named it: a key stored there by another
-  // copy of petstore, or left behind, goes as well.
-  const fromKeyring = await forgetKeyringEntry(ctx, profile, { quiet: !inKeyring });
-  const places = [removed && `the config file (${removed})`, fromKeyring && 'the OS keyring'];
-  const where = places.filter(Boolean).join(' and ');
-  ctx.notice(
-    where
-      ? `Removed the key of profile ${profile} from ${where}.`
-      : `Profile ${profile} has no stored key; nothing removed.`,
-  );
+  for (const profile of profiles) {
+    const inKeyring = storedProfile(before, profile).keyStore === 'keyring';
+    // The keyring is cleared too when the file never named it: a key stored there by another
+    // copy of petstore, or left behind, goes as well.
+    const fromKeyring = await forgetKeyringEntry(ctx, profile, { quiet: !inKeyring });
+    const inFile = removed.get(profile);
+    const places = [inFile && `the config file (${inFile})`, fromKeyring && 'the OS keyring'];
+    const where = places.filter(Boolean).join(' and ');
+    ctx.notice(
+      where
+        ? `Removed the key of profile ${profile} from ${where}.`
+        : `Profile ${profile} has no stored key; nothing removed.`,
+    );
+  }
 }
 
 export function registerAuthLogout(auth: Command, runVerb: RunVerb): void {

@@ -81,11 +81,14 @@ describe('auth status and logout, run with typed options', () => {
     expect(io.err()).toContain('PETSTORE_API_KEY is set');
   });
 
-  it('a dry run of logout says what it would change and writes nothing', async () => {
-    const { ctx, io } = verbContext({ raw: { output: 'json', profile: 'staging' } });
-    await runAuthLogout(ctx, { dryRun: true });
-    expect(JSON.parse(io.out())).toMatchObject({ dryRun: true });
-    expect(io.err()).toContain('Dry run: nothing was written.');
-    expect(existsSync(join(configDir(ctx.env), CONFIG_FILE_NAME))).toBe(false);
-  });
+  it.each([false, true])(
+    'a dry run of logout (--all: %s) is one document, nothing written',
+    async (all) => {
+      const { ctx, io } = verbContext({ raw: { output: 'json', profile: 'staging' } });
+      await runAuthLogout(ctx, { dryRun: true, all });
+      expect(JSON.parse(io.out())).toMatchObject({ dryRun: true });
+      expect(io.err()).toContain('Dry run: nothing was written.');
+      expect(existsSync(join(configDir(ctx.env), CONFIG_FILE_NAME))).toBe(false);
+    },
+  );
 });
