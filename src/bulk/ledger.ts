@@ -1,3 +1,4 @@
+import { shortText } from '../core/short-text.js';
 import { ApiError, NetworkError } from '../core/errors.js';
 import type { Pet } from '../core/interface.js';
 import type { ErrorSummary } from './journal-entries.js';
@@ -117,7 +118,10 @@ export class Ledger {
 
   /** A record an earlier run left failed (`error`) or unknown, passed now and not sent. */
   earlierOutcome(record: EarlierRecord): void {
-    if (this.earlierListed.length < LISTED_EARLIER) this.earlierListed.push(record);
+    // Kept short: a list of names can hold a thousand records of a megabyte each.
+    if (this.earlierListed.length < LISTED_EARLIER) {
+      this.earlierListed.push({ ...record, name: shortText(record.name, 200) });
+    }
     if (record.error === undefined) this.noteUnknown(record.index);
     this.problem(record.index, record.error && errorFromSummary(record.error));
   }

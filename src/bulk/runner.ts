@@ -1,6 +1,7 @@
 import type { Hint } from '../core/phrase.js';
 import { ApiError, InterruptedError, neverReachedService, PetstoreError } from '../core/errors.js';
 import type { StopSignal } from '../core/io.js';
+import { shortText } from '../core/short-text.js';
 import { StopController, type SignalSource } from '../core/stop.js';
 import type { NewPet, Pet } from '../core/interface.js';
 import type { JournalSink } from './journal-entries.js';
@@ -236,7 +237,7 @@ class BulkRun {
         }
         const unknown = mayHaveBeenCreated(error, resendsUnknown);
         // With its name: `journal show` says which pet it was, where none was made.
-        const summary = { ...summarize(error), name: pet.name.slice(0, 200) };
+        const summary = { ...summarize(error), name: shortText(pet.name, 200) };
         journal.append({ type: unknown ? 'unknown' : 'failed', record, error: summary });
         journal.flush();
         throw error;

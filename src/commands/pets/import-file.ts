@@ -1,4 +1,5 @@
 import { commandLineHint } from '../../output/wording.js';
+import { wrapText } from '../../core/wrap-text.js';
 import { bulkProgress } from './import-progress.js';
 import type { BulkCounts } from '../../bulk/ledger.js';
 import { openInputStream } from '../../cmdutil/read-input.js';
@@ -101,7 +102,12 @@ export async function runPetsImportFile(
         return !ctx.io.stdoutClosed();
       },
       reportRecord: (error, record, note) => notCreated.record(error, record, note),
-      say: (line) => ctx.io.stderr.write(`${line}\n`),
+      // A line the run says as it goes: fitted to the terminal, broken at spaces.
+      say: (line) => {
+        const columns = ctx.io.stderrColumns;
+        const fitted = columns === undefined ? [line] : wrapText(line, columns);
+        ctx.io.stderr.write(`${fitted.join('\n')}\n`);
+      },
       onSettled: (ledger, state) => settled?.(ledger, state),
       // Stopped at once: the JSON summary line still comes before the error, as always.
       onAbandoned: (counts) => {

@@ -4,6 +4,8 @@ import type { EarlierRecord } from '../../bulk/ledger.js';
 import type { RunOutput } from '../../context/context.js';
 import { PetstoreError } from '../../core/errors.js';
 import { sanitizeLine, snippet } from '../../core/sanitize.js';
+import { shortText } from '../../core/short-text.js';
+import { wrapText } from '../../core/wrap-text.js';
 import { errorFields, reportRecordError } from '../../output/report-error.js';
 
 /** How many records a run that ends at a terminal lists by name; the journal has them all. */
@@ -13,6 +15,11 @@ interface NotCreated {
   position: number;
   name: string;
   what: string;
+}
+
+/** The `most` of them first in the input. */
+function lowest(records: NotCreated[], most: number): NotCreated[] {
+  return records.sort((a, b) => a.position - b.position).slice(0, most);
 }
 
 /** "unknown outcome: no answer (timeout)" or "rejected: name too long (invalid, HTTP 400)". */
@@ -31,7 +38,9 @@ function whatHappened(error: unknown): string {
  * what happened), before the summary and the one hint that completes the run.
  */
 export class NotCreatedReport {
-  private readonly gathered: NotCreated[] = [];
+  /** The first LISTED of them by position, kept short: the rest are counted, not kept. */
+  private gathered: NotCreated[] = [];
+  private count = 0;
   /** Hints that concern some records (not the run's own way to complete it): said once. */
   private readonly notes = new Set<string>();
   readonly atEnd: boolean;
@@ -61,7 +70,15 @@ export class NotCreatedReport {
       );
       return;
     }
-    this.gathered.push({ ...record, what: whatHappened(error) });
+    this.count++;
+    // Memory stays flat however many fail, and however long their names: only what the list
+    // can show is kept (the journal has them all).
+    this.gathered.push({
+      position: record.position,
+      name: shortText(snippet(record.name, 30), 31),
+      what: whatHappened(error),
+    });
+    if (this.gathered.length >= LISTED * 4) this.gathered = lowest(this.gathered, LISTED);
     if (note !== undefined) this.notes.add(commandLineHint(note));
   }
 
@@ -78,17 +95,31 @@ export class NotCreatedReport {
         ? `not created (an earlier run): ${error.message}`
         : 'outcome unknown (an earlier run)',
     }));
-    const all = [...this.gathered, ...left].sort((a, b) => a.position - b.position);
-    if (all.length === 0) return;
+    const total = this.count + left.length;
+    const all = lowest([...this.gathered, ...left], LISTED);
+    if (total === 0) return;
     const width = String(all.at(-1)!.position).length;
-    const lines = all
-      .slice(0, LISTED)
-      .map(
-        ({ position, name, what }) =>
-          `  record ${String(position).padStart(width)}  ${sanitizeLine(snippet(name, 30))}: ${sanitizeLine(what)}`,
-      );
-    if (all.length > LISTED) lines.push(`  … and ${all.length - LISTED} more (all in the journal)`);
-    const notes = [...this.notes].map((note) => `hint: ${sanitizeLine(note)}\n`).join('');
-    this.ctx.io.stderr.write(`Not created (${all.length}):\n${lines.join('\n')}\n${notes}`);
+    // At a terminal each line fits it, continued under the record's name.
+    const fit = (line: string, indent: string) => {
+      const columns = this.ctx.io.stderrColumns;
+      if (columns === undefined || line.length <= columns) return line;
+      const [first, ...rest] = wrapText(line, columns);
+      const more = rest.length
+        ? wrapText(rest.join(' '), Math.max(20, columns - indent.length))
+        : [];
+      return [first, ...more.map((part) => indent + part)].join('\n');
+    };
+    const indent = ' '.repeat(width + 11);
+    const lines = all.map(({ position, name, what }) =>
+      fit(
+        `  record ${String(position).padStart(width)}  ${sanitizeLine(snippet(name, 30))}: ${sanitizeLine(what)}`,
+        indent,
+      ),
+    );
+    if (total > LISTED) lines.push(`  … and ${total - LISTED} more (all in the journal)`);
+    const notes = [...this.notes]
+      .map((note) => `${fit(`hint: ${sanitizeLine(note)}`, '      ')}\n`)
+      .join('');
+    this.ctx.io.stderr.write(`Not created (${total}):\n${lines.join('\n')}\n${notes}`);
   }
 }
