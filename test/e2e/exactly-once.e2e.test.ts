@@ -363,7 +363,9 @@ describe('a slow pipe, more', () => {
     expect(new Set(printed)).toEqual(new Set(names));
     // Printed twice: at most the lines of the one write in progress at each of the 3 kills.
     expect(printed.length - names.length).toBeLessThanOrEqual(3 * perWrite);
-  });
+    // Five runs one after another, each starting Node and SQLite: on a machine busy with
+    // other work (every core loaded), more than vitest's 20 s default; each wait is bounded.
+  }, 90_000);
 
   it('one Ctrl-C while only the slow stdout remains: the pets go out, then the summary', async () => {
     const { env, created } = await service();
