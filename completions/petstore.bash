@@ -25,7 +25,7 @@ _petstore() {
   case "$path" in
     "profile use"|"profile show"|"profile remove"|"profile set") [[ "$cur" != -* ]] && words="$words $(petstore __complete profiles 2>/dev/null)" ;;
   esac
-  COMPREPLY=($(compgen -W "$words --version --profile --base-url --quickstart-url --output -o --json --no-color --verbose -v --quiet -q --timeout --retries --allow-insecure-http --query --error-format --no-input --progress --help" -- "$cur"))
+  COMPREPLY=($(compgen -W "$words --version --profile --base-url --quickstart-url --output -o --json --no-color --verbose -v --quiet -q --timeout --retries --max-wait --allow-insecure-http --query --error-format --no-input --progress --help" -- "$cur"))
 }
 _petstore_words() {
   case "$1" in

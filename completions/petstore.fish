@@ -12,6 +12,7 @@ complete -c petstore -l verbose
 complete -c petstore -l quiet
 complete -c petstore -l timeout
 complete -c petstore -l retries
+complete -c petstore -l max-wait
 complete -c petstore -l allow-insecure-http
 complete -c petstore -l query
 complete -c petstore -l error-format

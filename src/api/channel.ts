@@ -1,10 +1,11 @@
-import { command, phrase } from '../core/phrase.js';
+import { command, option, phrase } from '../core/phrase.js';
+import { durationText } from '../core/duration.js';
 import {
   IDEMPOTENCY_KEY_HEADER,
   IDEMPOTENT_REPLAYED_HEADER,
   RETRY_AFTER_HEADER,
 } from '../core/contract.js';
-import { ApiError, NetworkError, ProtocolError } from '../core/errors.js';
+import { ApiError, NetworkError, ProtocolError, TryLaterError } from '../core/errors.js';
 import { snippet } from '../core/sanitize.js';
 import type { UnknownOutcome } from '../core/unknown-outcome.js';
 import { isSafeMethod, type HttpRequest, type HttpResponse, type Transport } from './http.js';
@@ -182,6 +183,9 @@ export class HttpChannel {
     const safe = isSafeMethod(request.method);
     /** This call already sent the write once without learning what became of it. */
     let unanswered = false;
+    /** What the service asked this request to wait (Retry-After), in all, of maxWait. */
+    let waited = 0;
+    const maxWait = this.options.maxWaitMs ?? MAX_RETRY_AFTER_MS;
     for (let attempt = 0; ; attempt++) {
       const canRetry = attempt < this.options.retries;
       let response: HttpResponse;
@@ -224,10 +228,22 @@ export class HttpChannel {
       const retryable = safe
         ? RETRYABLE_STATUSES.has(response.status)
         : response.status === 429 || (write.resendWhenUnknown === true && response.status >= 500);
+      const retryAfter = retryable
+        ? parseRetryAfter(response.headers[RETRY_AFTER_HEADER], now())
+        : undefined;
+      // A wait the service asks for before it takes any request (429; 502-504 to a read, which
+      // did nothing): past what the run may wait in all, the command stops, to be run later.
+      if (
+        retryAfter !== undefined &&
+        (safe || response.status === 429) &&
+        waited + retryAfter > maxWait
+      ) {
+        throw tryLater(response.status, { at: now(), waitMs: retryAfter }, maxWait);
+      }
       if (canRetry && retryable) {
         if (!safe && response.status >= 500) unanswered = true;
-        const retryAfter = parseRetryAfter(response.headers[RETRY_AFTER_HEADER], now());
-        if (retryAfter === undefined || retryAfter <= MAX_RETRY_AFTER_MS) {
+        if (retryAfter === undefined || waited + retryAfter <= maxWait) {
+          waited += retryAfter ?? 0;
           await sleep(retryAfter ?? backoffDelay(attempt, policy));
           continue;
         }
@@ -287,4 +303,23 @@ export class HttpChannel {
       sunset,
     });
   }
+}
+
+/** The service asks to be waited for, past `maxWait`: try later (exit 75), saying when. */
+function tryLater(
+  status: number,
+  asked: { at: number; waitMs: number },
+  maxWait: number,
+): TryLaterError {
+  const retryAt = asked.at + asked.waitMs;
+  const when = new Date(Math.ceil(retryAt / 1000) * 1000).toISOString().replace('.000Z', 'Z');
+  const asks = Math.ceil(asked.waitMs / 1000);
+  return new TryLaterError(
+    `the service asks to be left alone for ${asks} s (Retry-After), more than this run may wait (${durationText(maxWait)}); try again after ${when}`,
+    {
+      status,
+      retryAt,
+      hint: phrase`Run it again after ${when}, or let it wait that long: ${option('maxWait', `${Math.max(asks, 1)}s`)}.`,
+    },
+  );
 }

@@ -39,6 +39,11 @@ export interface DeprecationNotice {
 export interface ClientSettings {
   timeoutSeconds: number;
   retries: number;
+  /**
+   * The longest the service may ask the client to wait (Retry-After), in all, before it stops
+   * with TryLaterError; default MAX_RETRY_AFTER_MS.
+   */
+  maxWaitMs?: number | undefined;
   userAgent: string;
   /** The trace each request carries (traceparent, tracestate); none when absent. */
   trace?: TraceHeaders | undefined;

@@ -28,6 +28,7 @@ export type GlobalOptionKey =
   | 'quiet'
   | 'timeout'
   | 'retries'
+  | 'maxWait'
   | 'allowInsecureHttp'
   | 'query'
   | 'progress'
@@ -98,6 +99,14 @@ export const GLOBAL_OPTIONS: readonly GlobalOption[] = [
     flags: '--retries <n>',
     description: 'retries of safe requests (default 2)',
     meaning: 'retries of safe requests (GET), default 2, at most 10',
+  },
+  {
+    key: 'maxWait',
+    flags: '--max-wait <duration>',
+    description: 'longest the service may ask to be waited for (Retry-After), else exit 75',
+    env: 'PETSTORE_MAX_WAIT',
+    meaning:
+      'the longest wait a service may ask for (Retry-After on 429, or 503 to a read), in all, before the command stops with exit 75 (try later) saying when; default `30s`, at most `1h`',
   },
   {
     key: 'allowInsecureHttp',

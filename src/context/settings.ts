@@ -1,4 +1,6 @@
 import type { ClientSettings } from '../api/options.js';
+import { MAX_RETRY_AFTER_MS } from '../api/retry.js';
+import { parseDuration } from '../core/duration.js';
 import { RETRIES, TIMEOUT_SECONDS } from '../core/contract.js';
 import { UsageError } from '../core/errors.js';
 import type { Env, IO } from '../core/io.js';
@@ -40,8 +42,23 @@ export interface Settings {
 
 /** The part of a client's settings that comes from the command line. */
 export type HttpSettings = Required<
-  Pick<ClientSettings, 'timeoutSeconds' | 'retries' | 'allowInsecureHttp'>
+  Pick<ClientSettings, 'timeoutSeconds' | 'retries' | 'maxWaitMs' | 'allowInsecureHttp'>
 >;
+
+/** The longest wait --max-wait allows: an hour (a job that can wait longer can run later). */
+const MAX_WAIT_MOST_MS = 3_600_000;
+
+/** --max-wait (or PETSTORE_MAX_WAIT): a duration from 0 to an hour; 30 s when absent. */
+function maxWaitOf(text: string | undefined): number {
+  if (text === undefined) return MAX_RETRY_AFTER_MS;
+  const ms = parseDuration(text, MAX_WAIT_MOST_MS, { zero: true });
+  if (ms === undefined) {
+    throw new UsageError(`--max-wait must be a duration from 0s to 1h, got "${text}"`, {
+      hint: 'For example --max-wait 2m (PETSTORE_MAX_WAIT=2m), or 0s to wait for nothing.',
+    });
+  }
+  return ms;
+}
 
 function nonEmpty(value: string | boolean | undefined): string | undefined {
   return typeof value !== 'string' || value.trim() === '' ? undefined : value.trim();
@@ -154,6 +171,7 @@ export function resolveSettings(raw: RawGlobalOptions, env: Env, io: IO): Settin
           : parseDecimal(timeout, '--timeout', TIMEOUT_SECONDS),
       retries:
         retries === undefined ? RETRIES.default : parseWholeNumber(retries, '--retries', RETRIES),
+      maxWaitMs: maxWaitOf(lookup(raw, env, 'maxWait')?.value),
       allowInsecureHttp: raw.allowInsecureHttp === true,
     },
   };

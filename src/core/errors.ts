@@ -124,7 +124,29 @@ export const CONNECT_FAILURES: ReadonlySet<string> = new Set([
 
 /** The request never reached the service (see CONNECT_FAILURES). */
 export function neverReachedService(error: unknown): boolean {
-  return error instanceof NetworkError && CONNECT_FAILURES.has(error.code);
+  // Or it refused to take any request for a while (TryLaterError): nothing was done, and every
+  // record would meet the same refusal.
+  return (
+    (error instanceof NetworkError && CONNECT_FAILURES.has(error.code)) ||
+    error instanceof TryLaterError
+  );
+}
+
+/**
+ * The service asked to be left alone (429, or 503 to a read, with Retry-After) for longer than
+ * the run may wait (--max-wait): nothing was done by that request, and the command stops so a
+ * scheduler can run it again later (exit 75, EX_TEMPFAIL).
+ */
+export class TryLaterError extends PetstoreError {
+  readonly code = 'try_later';
+  override readonly status: number;
+  /** When the service said it could be asked again (ms since the epoch). */
+  readonly retryAt: number;
+  constructor(message: string, options: { status: number; retryAt: number; hint?: Hint }) {
+    super(message, { hint: options.hint });
+    this.status = options.status;
+    this.retryAt = options.retryAt;
+  }
 }
 
 /** `smoke` ran and at least one check failed. */

@@ -24,6 +24,7 @@ export type OptionName =
   | 'limit'
   | 'maxItems'
   | 'maxLatency'
+  | 'maxWait'
   | 'paginate'
   | 'printAll'
   | 'profile'

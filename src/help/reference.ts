@@ -94,6 +94,7 @@ const EXIT_CODE_LABELS: Record<keyof typeof ExitCode, string> = {
   service: 'service failed',
   network: 'network',
   smokeFailed: 'smoke failed',
+  tryLater: 'try later',
   interrupted: 'interrupted (SIGINT)',
   outputClosed: 'stdout closed',
   terminated: 'terminated (SIGTERM)',
@@ -117,6 +118,8 @@ const EXIT_CODE_MEANINGS: Record<keyof typeof ExitCode, string> = {
   network:
     'network: connection refused, DNS, TLS, timeout, a proxy that will not pass the request on; for a write, its outcome may be unknown',
   smokeFailed: '`smoke`: one or more checks failed',
+  tryLater:
+    'try later (EX_TEMPFAIL): the service asked to wait (429 or 503 with Retry-After) longer than `--max-wait` allows (default 30 s); nothing more was sent, and the error says when to try again',
   interrupted: 'interrupted (Ctrl-C, SIGINT)',
   outputClosed: 'an import stopped because its stdout was closed (the reader went away)',
   terminated: 'terminated (SIGTERM)',

@@ -14,6 +14,7 @@ import {
   PetstoreError,
   ProtocolError,
   SmokeFailedError,
+  TryLaterError,
   SmokeKeyRefusedError,
   UsageError,
   WriteRefusedError,
@@ -34,6 +35,8 @@ export const ExitCode = {
   service: 6,
   network: 7,
   smokeFailed: 8,
+  /** EX_TEMPFAIL: the service asked to wait longer than --max-wait allows; try again later. */
+  tryLater: 75,
   interrupted: 130,
   /** As a shell reports a writer ended by SIGPIPE: stdout closed before a bulk run finished. */
   outputClosed: 141,
@@ -55,6 +58,7 @@ export function exitCodeFor(error: unknown): number {
   if (error instanceof ConfigError) return ExitCode.usage;
   if (error instanceof MissingCredentialError) return ExitCode.auth;
   if (error instanceof NetworkError) return ExitCode.network;
+  if (error instanceof TryLaterError) return ExitCode.tryLater;
   if (error instanceof SmokeKeyRefusedError) return ExitCode.auth;
   if (error instanceof SmokeFailedError) return ExitCode.smokeFailed;
   if (error instanceof OutputClosedError) return ExitCode.outputClosed;

@@ -2,7 +2,7 @@ import nock from 'nock';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { commandLineHint } from '../../src/output/wording.js';
 import { joinUrl } from '../../src/api/client.js';
-import { ApiError, NetworkError, ProtocolError } from '../../src/core/errors.js';
+import { ApiError, NetworkError, ProtocolError, TryLaterError } from '../../src/core/errors.js';
 import { sendJson, startTestServer } from '../helpers/test-server.js';
 import { useNockGuard } from '../helpers/nock-guard.js';
 import { useTestClients } from '../helpers/test-client.js';
@@ -98,7 +98,7 @@ describe('listPets', () => {
     expect(delays).toEqual([3000, 7000]);
   });
 
-  it('reports instead of waiting when Retry-After exceeds the cap', async () => {
+  it('stops, to be run later, when Retry-After asks for more than the run may wait', async () => {
     nock(ORIGIN)
       .get('/v1/pets')
       .reply(
@@ -107,8 +107,43 @@ describe('listPets', () => {
         { 'retry-after': '3600' },
       );
     const { instance, delays } = client();
-    await expect(instance.listPets()).rejects.toMatchObject({ status: 429, code: 'rate_limited' });
+    const refused = instance.listPets();
+    await expect(refused).rejects.toBeInstanceOf(TryLaterError);
+    await expect(refused).rejects.toMatchObject({
+      status: 429,
+      code: 'try_later',
+      retryAt: Date.parse('2026-11-22T01:00:00Z'),
+      message: expect.stringContaining('try again after 2026-11-22T01:00:00Z') as string,
+    });
     expect(delays).toEqual([]);
+  });
+
+  it.each([
+    // Within what it may wait, in all: waited, then answered.
+    [{ maxWaitMs: 5_000 }, ['2', '2'], 'answered', [2000, 2000]],
+    // Past it in all (2 s + 2 s > 3 s): the second wait is not begun.
+    [{ maxWaitMs: 3_000 }, ['2', '2'], 'try_later', [2000]],
+    // No wait allowed at all.
+    [{ maxWaitMs: 0 }, ['1'], 'try_later', []],
+    // An HTTP date is a wait too.
+    [{ maxWaitMs: 1_000 }, ['Sun, 22 Nov 2026 00:00:30 GMT'], 'try_later', []],
+  ] as const)('%j with Retry-After %j: %s', async (settings, waits, end, slept) => {
+    const scope = nock(ORIGIN);
+    for (const wait of waits) {
+      scope.get('/v1/pets').reply(
+        429,
+        { code: 'rate_limited', message: 'slow', status: 429 },
+        {
+          'retry-after': wait,
+        },
+      );
+    }
+    if (end === 'answered') scope.get('/v1/pets').reply(200, []);
+    const { instance, delays } = client({ ...settings, retries: 3 });
+    if (end === 'answered') await expect(instance.listPets()).resolves.toEqual([]);
+    else await expect(instance.listPets()).rejects.toBeInstanceOf(TryLaterError);
+    expect(delays).toEqual(slept);
+    nock.cleanAll();
   });
 
   it.each([

@@ -155,3 +155,43 @@ describe('an error at a narrow terminal', () => {
     expect(whole.join('').split('\n')).toHaveLength(3);
   });
 });
+
+describe('a service that asks to be left alone for longer than the run may wait', () => {
+  /** Answers every request 429 with Retry-After: 60. */
+  async function busyService() {
+    const server = await startTestServer((_request, res) => {
+      res.writeHead(429, { 'content-type': 'application/json', 'retry-after': '60' });
+      res.end('{"code":"rate_limited","message":"slow down","status":429}');
+    });
+    servers.push(server);
+    return server;
+  }
+
+  it.each([
+    [['--max-wait', '1s'], {}],
+    [[], { PETSTORE_MAX_WAIT: '1s' }],
+    // The default is 30 s: 60 is past it too.
+    [[], {}],
+  ])('%j %j: exit 75 at once, saying when to try again', async (flags, extra) => {
+    const server = await busyService();
+    const env = {
+      HOME: freshHome(),
+      PETSTORE_BASE_URL: `${server.url}/v1`,
+      PETSTORE_API_KEY: 'sk_test_busy_service',
+      ...extra,
+    };
+    const io = fakeIO({ tty: true });
+    const started = Date.now();
+    expect(await main([...flags, 'pets', 'list'], io, env)).toBe(75);
+    expect(Date.now() - started).toBeLessThan(3000);
+    expect(io.err()).toMatch(/left alone for 60 s .* try again after \d{4}-\d\d-\d\dT[\d:]+Z/s);
+    expect(io.err()).toContain('--max-wait 60s');
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('--max-wait that is no duration is a usage error', async () => {
+    const io = fakeIO();
+    expect(await main(['--max-wait', 'soon', 'pets', 'list'], io, { HOME: freshHome() })).toBe(2);
+    expect(io.err()).toContain('--max-wait must be a duration from 0s to 1h');
+  });
+});
