@@ -105,6 +105,11 @@ export class PetstoreClient {
   }
 
   /** What createPet would send, for --dry-run: nothing is sent. */
+  /** The W3C trace this client's requests carry now (the call's, else the run's), if any. */
+  traceId(): string | undefined {
+    return this.options.trace?.current().traceId;
+  }
+
   previewCreatePet(pet: NewPet, options: WriteOptions = {}): RequestPreview {
     return preview(this.createPetRequest(pet, options));
   }

@@ -71,6 +71,8 @@ export interface ImportService<Preview = unknown> {
   /** The service's clock, by one read (its Date header), if it gives one. */
   serviceDate(): Promise<string | undefined>;
   target: ImportTarget;
+  /** The W3C trace the run's requests carry, kept with the run in its journal. */
+  traceId?: string | undefined;
 }
 
 /** What an import uses: the service, the files it keeps, and the process it runs in. */

@@ -165,6 +165,7 @@ async function openJournal(run: Prepared, events: ImportEvents) {
     shard: run.shard && shardText(run.shard),
     client: request.client,
     keyInput: run.inputName,
+    trace: service.traceId,
   };
   if (run.held !== undefined) {
     run.held.journal.startRun(header);

@@ -1,3 +1,7 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { HistoryRow } from '../../src/commands/history/columns.js';
 import { call, connectMcp } from '../helpers/mcp-client.js';
@@ -70,6 +74,18 @@ describe('trace context', () => {
     expect((await history(env))[0]!.trace).toBe(own.slice(3, 35));
     const byTrace = await runCli(['history', '--trace', TRACE, '--json'], { env });
     expect((JSON.parse(byTrace.stdout) as HistoryRow[]).map((row) => row.id)).toEqual([entry!.id]);
+    // An import's journal keeps the trace of its run.
+    const folder = mkdtempSync(join(tmpdir(), 'petstore-trace-'));
+    writeFileSync(join(folder, 'pets.csv'), 'name,categoryId\nA,1\nB,2\n');
+    const journal = join(folder, 'run.journal');
+    const imported = await runCli(
+      ['pets', 'import', join(folder, 'pets.csv'), '--journal', journal],
+      { env: traced },
+    );
+    expect(imported.code, imported.stderr).toBe(0);
+    const db = new DatabaseSync(journal, { readOnly: true });
+    expect(db.prepare('SELECT trace FROM runs').all()).toEqual([{ trace: TRACE }]);
+    db.close();
   });
 
   it("an agent's tool call with _meta.traceparent sends its requests in that trace", async () => {

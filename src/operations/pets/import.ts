@@ -23,7 +23,7 @@ export type {
 /** What an import uses: the service (reached once its input is checked) and the rest of the ports. */
 export interface ImportDeps extends Omit<ImportPorts<RequestPreview>, 'connect'> {
   connect(): Promise<{
-    client: Pick<PetstoreClient, 'createPet' | 'previewCreatePet' | 'listPetsPage'>;
+    client: Pick<PetstoreClient, 'createPet' | 'previewCreatePet' | 'listPetsPage' | 'traceId'>;
     target: ImportTarget;
   }>;
 }
@@ -53,6 +53,7 @@ export async function importPets(
           client.createPet(pet, { ...write, label: { operation: 'pets import', batch, record } }),
         preview: (pet, idempotencyKey) => client.previewCreatePet(pet, { idempotencyKey }),
         serviceDate: async () => (await client.listPetsPage({ limit: 1 })).headers.date,
+        traceId: client.traceId(),
       };
     },
   };
