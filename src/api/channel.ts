@@ -27,6 +27,7 @@ import {
   type WriteFate,
 } from './write-record.js';
 import { noWebAssembly, webAssemblyProblem } from './web-assembly.js';
+import { Pacer } from './pacer.js';
 
 const MAX_REDIRECTS = 5;
 const CHECK_BASE_URL = phrase`Check the base URL: ${command('profile show')}.`;
@@ -74,6 +75,8 @@ const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(r
  */
 export class HttpChannel {
   private transport: Transport | undefined;
+  /** The service's pace, as its RateLimit fields say it: every request of this client waits on it. */
+  private readonly pacer: Pacer;
   /** The undici transport this channel made for itself, and so closes. */
   private ownTransport: Transport | undefined;
 
@@ -82,6 +85,10 @@ export class HttpChannel {
     private readonly redact: Redact,
   ) {
     this.transport = options.transport;
+    this.pacer = new Pacer({
+      now: options.now ?? Date.now,
+      sleep: options.sleep ?? defaultSleep,
+    });
     // undici is loaded on the first request, but what it needs is asked for now: a bulk run
     // or a smoke check makes its client before its journal or its first check.
     const problem = this.transport ? undefined : webAssemblyProblem();
@@ -190,9 +197,14 @@ export class HttpChannel {
       const canRetry = attempt < this.options.retries;
       let response: HttpResponse;
       run.attempts++;
+      // Sent when the service's quota allows (none left: after it comes back), not refused.
+      const pacedWait = await this.pacer.take(maxWait);
+      if (pacedWait !== undefined) throw tryLater(429, { at: now(), waitMs: pacedWait }, maxWait);
       try {
         response = await this.followRedirects(request);
+        this.pacer.learn(response.headers);
       } catch (error) {
+        this.pacer.forget();
         if (
           error instanceof NetworkError &&
           canRetry &&

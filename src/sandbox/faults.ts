@@ -59,6 +59,26 @@ export class Faults {
     return Math.max(1, Math.ceil((1 - this.tokens) / rate));
   }
 
+  /**
+   * What is left of the rate limit after the last request, in the IETF RateLimit header fields
+   * (draft-ietf-httpapi-ratelimit-headers), for every answer: `RateLimit-Policy` names the
+   * quota (N a second), `RateLimit` what is left (r) and in how many seconds more comes (t).
+   * A client can pace itself by them instead of learning the limit by being refused.
+   */
+  rateLimitFields(): Record<string, string> {
+    const rate = this.settings.rateLimitPerSecond;
+    if (rate === undefined) return {};
+    const left = Math.floor(this.tokens);
+    const seconds = Math.max(
+      1,
+      Math.ceil((left >= 1 ? rate - this.tokens : 1 - this.tokens) / rate),
+    );
+    return {
+      'ratelimit-policy': `"default";q=${rate};w=1`,
+      ratelimit: `"default";r=${left};t=${seconds}`,
+    };
+  }
+
   /** How long this request waits before it is handled, in milliseconds. */
   latency(): number {
     const range = this.settings.latencyMs;

@@ -196,8 +196,10 @@ async function dispatch(
 }
 
 /** Faults that answer before the request is handled: a rate limit, a delay, a failure. */
-async function faultsBefore(faults: Faults): Promise<void> {
+async function faultsBefore(faults: Faults, res: ServerResponse): Promise<void> {
   const wait = faults.rateLimited();
+  // Every answer says what is left of the limit, the refusal too.
+  for (const [name, value] of Object.entries(faults.rateLimitFields())) res.setHeader(name, value);
   if (wait !== undefined) {
     throw new HttpProblem(
       429,
@@ -245,7 +247,7 @@ export function createSandboxHandler(options: SandboxServiceOptions) {
       });
     }
     const handle = async (): Promise<Reply> => {
-      if (faults) await faultsBefore(faults);
+      if (faults) await faultsBefore(faults, res);
       const route = matchRoute(url.pathname);
       if (!route)
         throw new HttpProblem(

@@ -49,7 +49,11 @@ export function withFaultFlags<Args extends unknown[], Opts extends OptionValues
       'the status --fail-rate answers with (default: 503)',
       (text: string) => parseWholeNumber(text, '--fail-status', { min: 400, max: 599 }),
     )
-    .option('--rate-limit <n>', 'fault: answer 429 with Retry-After over N requests/s', parseRate)
+    .option(
+      '--rate-limit <n>',
+      'fault: take N requests/s, said in RateLimit headers; 429 with Retry-After past them',
+      parseRate,
+    )
     .option(
       '--drop-after-send <p>',
       'fault: this share (0..1) of writes take effect, then the connection is reset unanswered',
