@@ -73,6 +73,8 @@ export async function runHistoryList(
 ): Promise<void> {
   const { listHistory } = await import('../../operations/history/history.js');
   const forPeople = formatSpec(ctx.settings.output).forPeople;
+  const limit = options.limit ?? DEFAULT_LIMIT;
+  // One more than asked is read: whether there are more is said, not left to be guessed.
   const entries = readingEntries(ctx.env, (deps) =>
     listHistory(deps, {
       sinceMs: options.since,
@@ -84,9 +86,10 @@ export async function runHistoryList(
       pet: options.pet,
       name: options.name,
       trace: options.trace,
-      limit: options.limit ?? DEFAULT_LIMIT,
+      limit: limit + 1,
     }),
   );
+  let more = false;
   const first = entries.next();
   if (first.done === true && forPeople) {
     ctx.notice('No writes recorded that match.');
@@ -97,7 +100,13 @@ export async function runHistoryList(
   // Written as they are read, a window at a time: any --limit is held in bounded memory.
   const rows = await ctx.openRows(HISTORY_COLUMNS, { fields });
   let window: HistoryRow[] = first.done === true ? [] : [historyRow(first.value)];
+  let shown = window.length;
   for (const entry of entries) {
+    if (shown === limit) {
+      more = true;
+      break;
+    }
+    shown++;
     window.push(historyRow(entry));
     if (window.length < WINDOW) continue;
     rows.write(window);
@@ -109,6 +118,11 @@ export async function runHistoryList(
   }
   rows.write(window);
   rows.end();
+  if (more) {
+    ctx.notice(
+      `Stopped at --limit ${limit}; more writes are recorded that match (a larger --limit, or --since, shows them).`,
+    );
+  }
 }
 
 /** Entries written to stdout at once. */

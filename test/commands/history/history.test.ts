@@ -71,6 +71,18 @@ describe('history verbs, run with typed options', () => {
     expect(listed[1]).toMatchObject({ via: 'mcp', client: 'agent 1', outcome: 'refused' });
   });
 
+  it.each([
+    [2, true],
+    [3, false],
+  ])('--limit %i says whether more are recorded: %s', async (limit, more) => {
+    const { ctx, io } = seeded();
+    await runHistoryList(ctx, { limit });
+    expect((JSON.parse(io.out()) as HistoryEntry[]).map((e) => e.id)).toEqual(
+      [3, 2, 1].slice(0, limit),
+    );
+    expect(io.err().includes(`Stopped at --limit ${limit}; more writes are recorded`)).toBe(more);
+  });
+
   it('--profile (a global option) lists only that profile’s writes', async () => {
     const { ctx } = seeded();
     const { ctx: production, io } = verbContext({
