@@ -1,6 +1,6 @@
 import { stringifyJson } from '../core/json.js';
 import { sanitizeLine } from '../core/sanitize.js';
-import { wrapText } from '../core/wrap-text.js';
+import { fitLine } from '../core/wrap-text.js';
 import { pickColumns } from '../output/columns.js';
 import { formatSpec } from '../output/formats.js';
 import { stderrLine } from '../output/json-stderr.js';
@@ -53,8 +53,7 @@ export function createRunOutput(
     const text = stderrLine(kind, sanitizeLine(message), settings.errorsAsJson);
     // At a terminal, a person's line fits its width, broken at spaces (JSON lines stay whole).
     const width = settings.errorsAsJson ? undefined : io.stderrColumns;
-    if (width === undefined || text.length <= width + 1) io.stderr.write(text);
-    else io.stderr.write(`${wrapText(text.trimEnd(), width).join('\n')}\n`);
+    io.stderr.write(`${fitLine(text.trimEnd(), width)}\n`);
   };
   const query = shapingQuery(deps.query, effect, (message) => line('warning', message));
   let deprecationWarned = false;

@@ -17,3 +17,15 @@ export function wrapText(line: string, width: number): string[] {
   lines.push(current);
   return lines;
 }
+
+/**
+ * A line as it fits a terminal `width` columns wide (none: whole), broken at spaces, its
+ * continuations under `indent`: what every line petstore writes for a person goes through.
+ */
+export function fitLine(line: string, width: number | undefined, indent = ''): string {
+  if (width === undefined || line.length <= width) return line;
+  const [first, ...rest] = wrapText(line, width);
+  if (rest.length === 0) return first!;
+  const continued = wrapText(rest.join(' '), Math.max(20, width - indent.length));
+  return [first, ...continued.map((part) => indent + part)].join('\n');
+}

@@ -1,4 +1,4 @@
-import { wrapText } from '../core/wrap-text.js';
+import { fitLine } from '../core/wrap-text.js';
 import {
   ApiError,
   BulkFailedError,
@@ -132,15 +132,6 @@ export interface ErrorReportOptions {
   width?: number | undefined;
 }
 
-/** A line of a report as it fits the terminal: continued under itself, after `indent`. */
-function fitted(line: string, width: number | undefined, indent: string): string {
-  if (width === undefined || line.length <= width) return line;
-  const [first, ...rest] = wrapText(line, width);
-  if (rest.length === 0) return first!;
-  const continued = wrapText(rest.join(' '), Math.max(20, width - indent.length));
-  return [first, ...continued.map((part) => indent + part)].join('\n');
-}
-
 /** What a report says before the message: "petstore: " or "petstore: record 3 (Rex): ". */
 interface Subject {
   label?: string;
@@ -168,8 +159,8 @@ function writeReport(error: unknown, options: ErrorReportOptions, subject: Subje
   const suffix = details.length > 0 ? ` (${details.join(', ')})` : '';
   const label = subject.label ? `${subject.label}: ` : '';
   const { width } = options;
-  options.write(`${fitted(`petstore: ${label}${fields.message}${suffix}`, width, '  ')}\n`);
-  if (fields.hint) options.write(`${fitted(`hint: ${fields.hint}`, width, '      ')}\n`);
+  options.write(`${fitLine(`petstore: ${label}${fields.message}${suffix}`, width, '  ')}\n`);
+  if (fields.hint) options.write(`${fitLine(`hint: ${fields.hint}`, width, '      ')}\n`);
 }
 
 /** Writes the error to stderr in the form the contract gives; returns the exit code. */

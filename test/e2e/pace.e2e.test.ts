@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { freshHome, runCli } from '../helpers/run-cli.js';
-import { serveSandbox, type ServedSandbox } from '../helpers/serve-sandbox.js';
+import { servedRequests, serveSandbox, type ServedSandbox } from '../helpers/serve-sandbox.js';
 
 /** A service that takes N requests a second and says so: the client paces itself by it. */
 
@@ -14,14 +14,7 @@ afterEach(async () => {
 
 /** The statuses the sandbox logged, one a request. */
 const statuses = (sandbox: ServedSandbox) =>
-  sandbox
-    .stderr()
-    .split('\n')
-    .flatMap((line) =>
-      line.startsWith('{"request":')
-        ? [(JSON.parse(line) as { request: { status: number } }).request.status]
-        : [],
-    );
+  servedRequests(sandbox).map((request) => request.status);
 
 describe('a rate-limited service', () => {
   it('says its limit on every answer, and an import keeps to it instead of being refused', async () => {

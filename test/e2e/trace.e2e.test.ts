@@ -7,7 +7,7 @@ import type { HistoryRow } from '../../src/commands/history/columns.js';
 import { call, connectMcp } from '../helpers/mcp-client.js';
 import { profileHome } from '../helpers/mcp-raw.js';
 import { freshHome, runCli } from '../helpers/run-cli.js';
-import { serveSandbox, type ServedSandbox } from '../helpers/serve-sandbox.js';
+import { servedRequests, serveSandbox, type ServedSandbox } from '../helpers/serve-sandbox.js';
 
 /**
  * One trace from the operator's CI step (TRACEPARENT) or an agent's call (_meta.traceparent)
@@ -28,17 +28,9 @@ async function history(env: Record<string, string>): Promise<HistoryRow[]> {
   return JSON.parse(listed.stdout) as HistoryRow[];
 }
 
-/** The trace ids the sandbox logged, one a request, in order. */
+/** The traceparents the sandbox logged, one a request, in order. */
 const logged = (sandbox: ServedSandbox) =>
-  sandbox
-    .stderr()
-    .split('\n')
-    .flatMap((line) =>
-      line.startsWith('{"request":')
-        ? [JSON.parse(line) as { request: { traceparent?: string } }]
-        : [],
-    )
-    .map(({ request }) => request.traceparent);
+  servedRequests(sandbox).map((request) => request.traceparent);
 
 describe('trace context', () => {
   it("carries TRACEPARENT's trace on each request, a span of its own, into the history", async () => {
@@ -88,26 +80,38 @@ describe('trace context', () => {
     db.close();
   });
 
-  it("an agent's tool call with _meta.traceparent sends its requests in that trace", async () => {
-    const sandbox = await serveSandbox([]);
-    served.push(sandbox);
-    const home = await profileHome(sandbox.apiBaseUrl, 'staging', 'allow');
-    const env = { HOME: home, PETSTORE_API_KEY: 'sandbox-key' };
-    const session = await connectMcp({ env, args: ['--profile', 'staging', '--allow-writes'] });
-    try {
-      const result = (await session.client.callTool({
-        name: 'add_pet',
-        arguments: { name: 'Agent', category_id: '3' },
-        _meta: { traceparent: PARENT },
-      })) as { isError?: boolean };
-      expect(result.isError).not.toBe(true);
-      const untraced = await call(session, 'list_pets', {});
-      expect(untraced.isError).toBe(false);
-    } finally {
-      await session.close();
-    }
-    const [withTrace, without] = logged(sandbox);
-    expect(withTrace).toMatch(new RegExp(`^00-${TRACE}-[0-9a-f]{16}-01$`));
-    expect(without?.slice(3, 35)).not.toBe(TRACE);
-  });
+  it.each([
+    [1, 'legacy'],
+    [2, 'legacy'],
+    [2, '2026-07-28'],
+  ] as const)(
+    "an agent's tool call with _meta.traceparent sends its requests in that trace (SDK %i, %s)",
+    async (sdk, era) => {
+      const sandbox = await serveSandbox([]);
+      served.push(sandbox);
+      const home = await profileHome(sandbox.apiBaseUrl, 'staging', 'allow');
+      const env = { HOME: home, PETSTORE_API_KEY: 'sandbox-key' };
+      const session = await connectMcp({
+        env,
+        sdk,
+        era,
+        args: ['--profile', 'staging', '--allow-writes'],
+      });
+      try {
+        const result = (await session.client.callTool({
+          name: 'add_pet',
+          arguments: { name: 'Agent', category_id: '3' },
+          _meta: { traceparent: PARENT },
+        })) as { isError?: boolean };
+        expect(result.isError).not.toBe(true);
+        const untraced = await call(session, 'list_pets', {});
+        expect(untraced.isError).toBe(false);
+      } finally {
+        await session.close();
+      }
+      const [withTrace, without] = logged(sandbox);
+      expect(withTrace).toMatch(new RegExp(`^00-${TRACE}-[0-9a-f]{16}-01$`));
+      expect(without?.slice(3, 35)).not.toBe(TRACE);
+    },
+  );
 });

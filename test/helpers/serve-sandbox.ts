@@ -67,3 +67,20 @@ function bannerUrls(stderr: string): { apiBaseUrl: string; quickstartUrl: string
   if (!api || !quickstart || !stderr.includes('Stop with Ctrl-C.')) return undefined;
   return { apiBaseUrl: api[1]!, quickstartUrl: quickstart[1]! };
 }
+
+/** The requests `sandbox serve` logged (stderr a pipe: one JSON object each), in order. */
+export function servedRequests(
+  sandbox: ServedSandbox,
+): { status: number | null; traceparent?: string }[] {
+  return sandbox
+    .stderr()
+    .split('\n')
+    .flatMap((line) =>
+      line.startsWith('{"request":')
+        ? [
+            (JSON.parse(line) as { request: { status: number | null; traceparent?: string } })
+              .request,
+          ]
+        : [],
+    );
+}

@@ -1,5 +1,5 @@
 import { commandLineHint } from '../../output/wording.js';
-import { wrapText } from '../../core/wrap-text.js';
+import { fitLine } from '../../core/wrap-text.js';
 import { bulkProgress } from './import-progress.js';
 import type { BulkCounts } from '../../bulk/ledger.js';
 import { openInputStream } from '../../cmdutil/read-input.js';
@@ -103,11 +103,7 @@ export async function runPetsImportFile(
       },
       reportRecord: (error, record, note) => notCreated.record(error, record, note),
       // A line the run says as it goes: fitted to the terminal, broken at spaces.
-      say: (line) => {
-        const columns = ctx.io.stderrColumns;
-        const fitted = columns === undefined ? [line] : wrapText(line, columns);
-        ctx.io.stderr.write(`${fitted.join('\n')}\n`);
-      },
+      say: (line) => ctx.io.stderr.write(`${fitLine(line, ctx.io.stderrColumns)}\n`),
       onSettled: (ledger, state) => settled?.(ledger, state),
       // Stopped at once: the JSON summary line still comes before the error, as always.
       onAbandoned: (counts) => {

@@ -5,7 +5,7 @@ import type { RunOutput } from '../../context/context.js';
 import { PetstoreError } from '../../core/errors.js';
 import { sanitizeLine, snippet } from '../../core/sanitize.js';
 import { shortText } from '../../core/short-text.js';
-import { wrapText } from '../../core/wrap-text.js';
+import { fitLine } from '../../core/wrap-text.js';
 import { errorFields, reportRecordError } from '../../output/report-error.js';
 
 /** How many records a run that ends at a terminal lists by name; the journal has them all. */
@@ -100,15 +100,7 @@ export class NotCreatedReport {
     if (total === 0) return;
     const width = String(all.at(-1)!.position).length;
     // At a terminal each line fits it, continued under the record's name.
-    const fit = (line: string, indent: string) => {
-      const columns = this.ctx.io.stderrColumns;
-      if (columns === undefined || line.length <= columns) return line;
-      const [first, ...rest] = wrapText(line, columns);
-      const more = rest.length
-        ? wrapText(rest.join(' '), Math.max(20, columns - indent.length))
-        : [];
-      return [first, ...more.map((part) => indent + part)].join('\n');
-    };
+    const fit = (line: string, indent: string) => fitLine(line, this.ctx.io.stderrColumns, indent);
     const indent = ' '.repeat(width + 11);
     const lines = all.map(({ position, name, what }) =>
       fit(
